@@ -1,0 +1,13 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { CommonEnv } from '@app/config';
+
+/** Environment of the accounting-service; every variable is documented in the README. */
+export class AccountingServiceConfig extends CommonEnv {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  ACCOUNTING_SERVICE_PORT = 3002;
+}

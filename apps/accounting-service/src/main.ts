@@ -1,0 +1,10 @@
+import { bootstrapService } from '@app/runtime';
+import { AccountingServiceConfig } from './accounting-service.config';
+import { AccountingServiceModule } from './accounting-service.module';
+
+void bootstrapService({
+  name: 'accounting-service',
+  config: AccountingServiceConfig,
+  module: (config) => AccountingServiceModule.forRoot(config),
+  port: (config) => config.ACCOUNTING_SERVICE_PORT,
+});

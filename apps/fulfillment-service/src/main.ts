@@ -1,0 +1,10 @@
+import { bootstrapService } from '@app/runtime';
+import { FulfillmentServiceConfig } from './fulfillment-service.config';
+import { FulfillmentServiceModule } from './fulfillment-service.module';
+
+void bootstrapService({
+  name: 'fulfillment-service',
+  config: FulfillmentServiceConfig,
+  module: (config) => FulfillmentServiceModule.forRoot(config),
+  port: (config) => config.FULFILLMENT_SERVICE_PORT,
+});

@@ -1,0 +1,3 @@
+/** Every migration of the fulfillment-service, in order; run by `main.js migrate` and the test harness. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export const FulfillmentMigrations: Function[] = [];

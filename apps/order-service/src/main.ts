@@ -1,0 +1,10 @@
+import { bootstrapService } from '@app/runtime';
+import { OrderServiceConfig } from './order-service.config';
+import { OrderServiceModule } from './order-service.module';
+
+void bootstrapService({
+  name: 'order-service',
+  config: OrderServiceConfig,
+  module: (config) => OrderServiceModule.forRoot(config),
+  port: (config) => config.ORDER_SERVICE_PORT,
+});

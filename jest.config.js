@@ -1,0 +1,44 @@
+// Two projects: `unit` (no I/O, *.spec.ts) and `integration` (real MySQL/MariaDB and a real
+// Kafka-protocol broker, *.int-spec.ts). `npm test` runs both.
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+    sourceMaps: 'inline',
+  },
+];
+
+const moduleNameMapper = {
+  '^@app/(contracts|config|database|outbox|inbox|runtime|testing)(/.*)?$':
+    '<rootDir>/libs/$1/src$2',
+};
+
+const common = {
+  rootDir: __dirname,
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper,
+  testEnvironment: 'node',
+  setupFiles: ['reflect-metadata'],
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['**/*.int-spec.ts'],
+      globalSetup: '<rootDir>/test/global-setup.js',
+      globalTeardown: '<rootDir>/test/global-teardown.js',
+      slowTestThreshold: 30,
+    },
+  ],
+  testTimeout: 60_000,
+};

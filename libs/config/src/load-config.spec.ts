@@ -1,0 +1,34 @@
+import { CommonEnv } from './common-env';
+import { ConfigError } from './config.error';
+import { loadConfig } from './load-config';
+
+const valid = {
+  DATABASE_URL: 'mysql://root:secret@127.0.0.1:3306/order_service',
+  KAFKA_BROKERS: 'a:9092, b:9093',
+};
+
+describe('loadConfig', () => {
+  it('reads, converts and defaults the declared variables', () => {
+    const config = loadConfig(CommonEnv, { ...valid, DB_POOL_SIZE: '7', PATH: '/bin' });
+    expect(config.DATABASE_URL).toBe(valid.DATABASE_URL);
+    expect(config.KAFKA_BROKERS).toEqual(['a:9092', 'b:9093']);
+    expect(config.DB_POOL_SIZE).toBe(7);
+    expect(config.TOPIC_PREFIX).toBe('trading.');
+    expect(config).not.toHaveProperty('PATH');
+  });
+
+  it('names every missing or malformed variable and never echoes a value', () => {
+    let error: unknown;
+    try {
+      loadConfig(CommonEnv, { KAFKA_BROKERS: 'no-port', DB_POOL_SIZE: 'many', DATABASE_URL: '' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    expect(message).toMatch(/DATABASE_URL/);
+    expect(message).toMatch(/KAFKA_BROKERS/);
+    expect(message).toMatch(/DB_POOL_SIZE/);
+    expect(message).not.toMatch(/no-port|many/);
+  });
+});

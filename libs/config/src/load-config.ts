@@ -1,0 +1,40 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync, ValidationError } from 'class-validator';
+import { ConfigError } from './config.error';
+
+type Constructor<T> = new () => T;
+
+/**
+ * Reads `env` into an instance of `schema` (a class whose properties are named after the
+ * variables and decorated with class-validator and class-transformer rules) and validates it.
+ * Throws a ConfigError naming every missing or malformed variable; values are never echoed,
+ * because some of them are secrets.
+ */
+export function loadConfig<T extends object>(
+  schema: Constructor<T>,
+  env: NodeJS.ProcessEnv = process.env,
+): T {
+  const declared = Object.keys(new schema());
+  const plain: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value !== undefined && value !== '') plain[key] = value;
+  }
+  const config = plainToInstance(schema, plain, { excludeExtraneousValues: false });
+  const errors = validateSync(config, { forbidUnknownValues: true });
+  if (errors.length > 0) throw new ConfigError(errors.map(describe));
+  // Drop variables the schema does not declare, so the config object holds only its own.
+  for (const key of Object.keys(config)) {
+    if (!declared.includes(key) && !hasMetadata(schema, key))
+      delete (config as Record<string, unknown>)[key];
+  }
+  return config;
+}
+
+function describe(error: ValidationError): string {
+  const rules = Object.values(error.constraints ?? {}).join('; ');
+  return `${error.property}: ${rules}`;
+}
+
+function hasMetadata(schema: Constructor<unknown>, key: string): boolean {
+  return Reflect.getMetadata('design:type', schema.prototype, key) !== undefined;
+}

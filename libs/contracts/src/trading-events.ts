@@ -1,0 +1,27 @@
+import { EventRegistry } from './event-registry';
+import { FulfillmentDoneV1 } from './fulfillment/fulfillment-done.v1';
+import { FulfillmentRevertedV1 } from './fulfillment/fulfillment-reverted.v1';
+import { OrderCancelledV1 } from './order/order-cancelled.v1';
+import { OrderCreatedV1 } from './order/order-created.v1';
+import { OrderPaidV1 } from './order/order-paid.v1';
+import { OrderPaymentFailedV1 } from './order/order-payment-failed.v1';
+
+/** Every event of the trading chain. */
+export const TRADING_EVENTS = [
+  OrderCreatedV1,
+  OrderPaidV1,
+  OrderCancelledV1,
+  OrderPaymentFailedV1,
+  FulfillmentDoneV1,
+  FulfillmentRevertedV1,
+] as const;
+
+/** A registry of every event of the trading chain. */
+export function tradingEventRegistry(): EventRegistry {
+  return new EventRegistry(TRADING_EVENTS);
+}
+
+/** The topic an aggregate type's events go to: one topic per aggregate type. */
+export function topicForAggregate(aggregateType: string, prefix = 'trading.'): string {
+  return `${prefix}${aggregateType.toLowerCase()}.events`;
+}

@@ -1,0 +1,58 @@
+/** MySQL/MariaDB errors after which the whole transaction can be retried safely. */
+const TRANSIENT_ERRNO = new Set([
+  1205, // ER_LOCK_WAIT_TIMEOUT: only the statement rolled back; abandon the transaction
+  1213, // ER_LOCK_DEADLOCK: the transaction was rolled back
+  1040, // ER_CON_COUNT_ERROR
+  1053, // ER_SERVER_SHUTDOWN
+  2006, // CR_SERVER_GONE_ERROR
+  2013, // CR_SERVER_LOST
+  4031, // ER_CLIENT_INTERACTION_TIMEOUT
+]);
+
+const TRANSIENT_CODES = new Set([
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+]);
+
+/**
+ * True when `error` (a mysql2 error, or a TypeORM QueryFailedError wrapping one) means the
+ * transaction did not take effect and may be retried whole: deadlock, lock-wait timeout,
+ * lost or refused connection.
+ */
+export function isTransientDbError(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
+    const candidate = e as {
+      errno?: unknown;
+      code?: unknown;
+      driverError?: unknown;
+      cause?: unknown;
+    };
+    if (typeof candidate.errno === 'number' && TRANSIENT_ERRNO.has(candidate.errno)) return true;
+    if (typeof candidate.code === 'string' && TRANSIENT_CODES.has(candidate.code)) return true;
+    if (/Connection lost|closed state/i.test(String((e as Error).message ?? ''))) {
+      return true;
+    }
+    e = candidate.driverError ?? candidate.cause;
+  }
+  return false;
+}
+
+/** True when `error` is a duplicate-key violation (ER_DUP_ENTRY). */
+export function isDuplicateKeyError(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
+    const candidate = e as {
+      errno?: unknown;
+      code?: unknown;
+      driverError?: unknown;
+      cause?: unknown;
+    };
+    if (candidate.errno === 1062 || candidate.code === 'ER_DUP_ENTRY') return true;
+    e = candidate.driverError ?? candidate.cause;
+  }
+  return false;
+}

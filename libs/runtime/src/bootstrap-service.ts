@@ -1,0 +1,67 @@
+import { DynamicModule, INestApplication, Logger, LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ConfigError, loadConfig } from '@app/config';
+import { ensureDatabase } from '@app/database';
+import { DataSource } from 'typeorm';
+
+/** How one service starts; see apps/<service>/src/main.ts. */
+export interface ServiceDefinition<
+  C extends { DATABASE_URL: string; HOST: string; LOG_LEVEL: string },
+> {
+  name: string;
+  config: new () => C;
+  module: (config: C) => DynamicModule;
+  port: (config: C) => number;
+  /** Runs after the app is created and before it listens (global pipes, Swagger, …). */
+  configure?: (app: INestApplication, config: C) => void | Promise<void>;
+}
+
+const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
+
+/**
+ * Starts a service: validates its environment (a bad variable stops the process with a
+ * message naming it), then either runs its migrations and exits (`main.js migrate`) or serves
+ * HTTP and its Kafka workers until SIGTERM/SIGINT, shutting down gracefully.
+ */
+export async function bootstrapService<
+  C extends { DATABASE_URL: string; HOST: string; LOG_LEVEL: string },
+>(
+  definition: ServiceDefinition<C>,
+  argv: string[] = process.argv.slice(2),
+): Promise<INestApplication | undefined> {
+  const logger = new Logger(definition.name);
+  let config: C;
+  try {
+    config = loadConfig(definition.config);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${definition.name}: ${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+  const logLevels = LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL as LogLevel) + 1);
+
+  if (argv[0] === 'migrate') {
+    await ensureDatabase(config.DATABASE_URL);
+    const app = await NestFactory.createApplicationContext(definition.module(config), {
+      logger: logLevels,
+    });
+    const ran = await app.get(DataSource).runMigrations({ transaction: 'each' });
+    logger.log(`migrations applied: ${ran.map((m) => m.name).join(', ') || 'none pending'}`);
+    await app.close();
+    return undefined;
+  }
+  if (argv.length > 0) {
+    process.stderr.write(`${definition.name}: unknown command "${argv[0]}" (known: migrate)\n`);
+    process.exit(64); // EX_USAGE
+  }
+
+  const app = await NestFactory.create(definition.module(config), { logger: logLevels });
+  app.enableShutdownHooks();
+  await definition.configure?.(app, config);
+  const port = definition.port(config);
+  await app.listen(port, config.HOST);
+  logger.log(`listening on http://${config.HOST}:${port}`);
+  return app;
+}

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
+import { Infrastructure, resolveInfrastructure } from './infrastructure';
+import { createTestDatabase, TestDatabase } from './test-database';
+
+/** Everything one integration test file needs: its own databases and topics. */
+export interface TestEnvironment {
+  infra: Infrastructure;
+  /** A kafkajs client for the test's own producing and consuming. */
+  kafka: Kafka;
+  /** A fresh, empty database (new name on every call). */
+  createDatabase(label: string): Promise<TestDatabase>;
+  /** Creates a topic with a unique name and returns that name. */
+  createTopic(base: string, partitions: number): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Resolves the infrastructure (see resolveInfrastructure) and tracks what the file creates,
+ * dropping it in `stop()`. Call in `beforeAll`, stop in `afterAll`.
+ */
+export async function startTestEnvironment(): Promise<TestEnvironment> {
+  const infra = await resolveInfrastructure();
+  const kafka = new Kafka({
+    clientId: 'test',
+    brokers: infra.kafkaBrokers,
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 5, initialRetryTime: 100 },
+  });
+  const databases: TestDatabase[] = [];
+  return {
+    infra,
+    kafka,
+    async createDatabase(label) {
+      const database = await createTestDatabase(infra.mysqlUrl, label);
+      databases.push(database);
+      return database;
+    },
+    async createTopic(base, partitions) {
+      const topic = `${base}.${randomBytes(4).toString('hex')}`;
+      if (infra.kafkaMock) {
+        await infra.kafkaMock.createTopic(topic, partitions);
+      } else {
+        const admin = kafka.admin();
+        await admin.connect();
+        try {
+          await admin.createTopics({
+            topics: [{ topic, numPartitions: partitions }],
+            waitForLeaders: true,
+          });
+        } finally {
+          await admin.disconnect();
+        }
+      }
+      return topic;
+    },
+    async stop() {
+      await Promise.allSettled(databases.map((d) => d.drop()));
+      await infra.stop();
+    },
+  };
+}
