@@ -50,10 +50,14 @@ describe('createEnvelope', () => {
   });
 
   it('rejects an envelope whose key does not match its type, aggregate and version', () => {
-    const envelope = createEnvelope(OrderPaidV1, { aggregateId: '42', aggregateVersion: 1, payload });
-    expect(() => validateEnvelope(OrderPaidV1, { ...envelope, eventKey: 'OrderPaid:42:2' })).toThrow(
-      /eventKey/,
-    );
+    const envelope = createEnvelope(OrderPaidV1, {
+      aggregateId: '42',
+      aggregateVersion: 1,
+      payload,
+    });
+    expect(() =>
+      validateEnvelope(OrderPaidV1, { ...envelope, eventKey: 'OrderPaid:42:2' }),
+    ).toThrow(/eventKey/);
     expect(() => validateEnvelope(OrderPaidV1, { ...envelope, aggregateVersion: 0 })).toThrow(
       EventValidationError,
     );
