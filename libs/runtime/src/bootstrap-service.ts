@@ -12,7 +12,10 @@ export interface ServiceDefinition<
   config: new () => C;
   module: (config: C) => DynamicModule;
   port: (config: C) => number;
-  /** Runs after the app is created and before it listens (global pipes, Swagger, …). */
+  /**
+   * Runs after the app is created and before it listens: global pipes, Swagger, and
+   * `app.connectMicroservice(...)` for Kafka consumers (started before the HTTP server).
+   */
   configure?: (app: INestApplication, config: C) => void | Promise<void>;
 }
 
@@ -60,6 +63,7 @@ export async function bootstrapService<
   const app = await NestFactory.create(definition.module(config), { logger: logLevels });
   app.enableShutdownHooks();
   await definition.configure?.(app, config);
+  await app.startAllMicroservices();
   const port = definition.port(config);
   await app.listen(port, config.HOST);
   logger.log(`listening on http://${config.HOST}:${port}`);
