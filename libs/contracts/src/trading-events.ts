@@ -4,11 +4,13 @@ import { FulfillmentRevertedV1 } from './fulfillment/fulfillment-reverted.v1';
 import { OrderCancelledV1 } from './order/order-cancelled.v1';
 import { OrderCreatedV1 } from './order/order-created.v1';
 import { OrderPaidV1 } from './order/order-paid.v1';
+import { OrderPaymentStartedV1 } from './order/order-payment-started.v1';
 import { OrderPaymentFailedV1 } from './order/order-payment-failed.v1';
 
 /** Every event of the trading chain. */
 export const TRADING_EVENTS = [
   OrderCreatedV1,
+  OrderPaymentStartedV1,
   OrderPaidV1,
   OrderCancelledV1,
   OrderPaymentFailedV1,
