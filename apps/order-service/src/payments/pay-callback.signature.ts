@@ -1,0 +1,64 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** The headers the payment provider signs its callbacks with. */
+export const PayCallbackHeader = {
+  timestamp: 'x-pay-timestamp',
+  signature: 'x-pay-signature',
+} as const;
+
+/** How far the callback's timestamp may be from our clock, either way, in seconds. */
+export const PAY_CALLBACK_TOLERANCE_SECONDS = 300;
+
+/** Why a callback's signature was not accepted; every reason is answered with 401. */
+export type SignatureRejection =
+  | 'MISSING_TIMESTAMP'
+  | 'MALFORMED_TIMESTAMP'
+  | 'STALE_TIMESTAMP'
+  | 'MISSING_SIGNATURE'
+  | 'BAD_SIGNATURE';
+
+/** What verifyPayCallbackSignature needs; headers as received (possibly absent or repeated). */
+export interface SignedCallback {
+  secret: string;
+  timestamp: string | string[] | undefined;
+  signature: string | string[] | undefined;
+  rawBody: Buffer;
+  /** Our clock, unix seconds. */
+  nowSeconds: number;
+  toleranceSeconds?: number;
+}
+
+/** Hex HMAC-SHA256 over `<timestamp>.<raw body bytes>`: what the provider sends. */
+export function signPayCallback(secret: string, timestamp: string, rawBody: Buffer): string {
+  return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
+}
+
+/**
+ * Checks the timestamp window and the HMAC over the exact bytes received, before anything
+ * parses them. The comparison is constant-time (after a length check, which reveals only the
+ * length of a hex digest, which is public).
+ */
+export function verifyPayCallbackSignature(
+  input: SignedCallback,
+): { ok: true } | { ok: false; reason: SignatureRejection } {
+  const timestamp = single(input.timestamp);
+  if (timestamp === undefined) return { ok: false, reason: 'MISSING_TIMESTAMP' };
+  if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: 'MALFORMED_TIMESTAMP' };
+  const tolerance = input.toleranceSeconds ?? PAY_CALLBACK_TOLERANCE_SECONDS;
+  if (Math.abs(input.nowSeconds - Number(timestamp)) > tolerance) {
+    return { ok: false, reason: 'STALE_TIMESTAMP' };
+  }
+  const signature = single(input.signature);
+  if (signature === undefined) return { ok: false, reason: 'MISSING_SIGNATURE' };
+  const expected = Buffer.from(signPayCallback(input.secret, timestamp, input.rawBody), 'utf8');
+  const received = Buffer.from(signature.toLowerCase(), 'utf8');
+  if (received.length !== expected.length || !timingSafeEqual(received, expected)) {
+    return { ok: false, reason: 'BAD_SIGNATURE' };
+  }
+  return { ok: true };
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  const one = Array.isArray(value) ? (value.length === 1 ? value[0] : undefined) : value;
+  return one === undefined || one === '' ? undefined : one;
+}
