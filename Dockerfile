@@ -1,0 +1,23 @@
+# One image for the four services; docker-compose.yml picks the command.
+# Stage 1: dependencies (dev included: node-rdkafka builds librdkafka for the no-Docker mock,
+# which the images do not use, so its install script is skipped here).
+FROM node:20.20-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund --ignore-scripts && npm rebuild @swc/core
+
+# Stage 2: build the services (webpack bundles into dist/apps/<service>/main.js).
+FROM deps AS build
+COPY . .
+RUN npm run build
+
+# Stage 3: runtime, production dependencies only.
+FROM node:20.20-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
+COPY --from=build /app/dist ./dist
+USER node
+# Overridden per service in docker-compose.yml; `migrate` runs before `serve`.
+CMD ["node", "dist/apps/order-service/main.js"]

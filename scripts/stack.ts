@@ -1,0 +1,30 @@
+/**
+ * `npm run stack`: migrations, then the four services (and the Kafka mock when KAFKA_BROKERS
+ * is unset) until Ctrl-C, then a clean stop.
+ */
+import { startStack } from './stack/start-stack';
+
+async function main(): Promise<void> {
+  process.stdout.write('starting the trading stack…\n');
+  const stack = await startStack({ log: (line) => process.stdout.write(`${line}\n`) });
+  process.stdout.write(
+    `\nKafka: ${stack.kafkaBrokers.join(',')}${stack.kafkaMock ? ' (librdkafka mock)' : ''}\n`,
+  );
+  for (const service of Object.values(stack.services)) {
+    process.stdout.write(
+      `${service.spec.name.padEnd(20)} ${service.url}  (docs: ${service.url}/docs)\n`,
+    );
+  }
+  process.stdout.write('\nCtrl-C stops everything.\n');
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  process.stdout.write('stopping…\n');
+  await stack.stop();
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`stack: ${error.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,97 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** One service of the stack, run as a real process from its build output. */
+export interface ServiceSpec {
+  name: 'order-service' | 'fulfillment-service' | 'accounting-service' | 'coupon-provider';
+  port: number;
+  env: Record<string, string>;
+}
+
+/** Path of a service's bundle, as the Docker image runs it. */
+export function serviceMain(name: ServiceSpec['name']): string {
+  return join(ROOT, 'dist', 'apps', name, 'main.js');
+}
+
+/** Runs `main.js migrate` to completion; rejects with its output when it fails. */
+export function migrate(spec: ServiceSpec): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [serviceMain(spec.name), 'migrate'], {
+      env: { ...process.env, ...spec.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${spec.name} migrate exited ${code}:\n${output}`)),
+    );
+  });
+}
+
+/** A running service process; its output goes to `log` (prefixed) so failures can be read. */
+export class ServiceProcess {
+  private child?: ChildProcess;
+  private exited?: Promise<number | null>;
+
+  constructor(
+    readonly spec: ServiceSpec,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.spec.port}`;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): void {
+    if (this.child && this.child.exitCode === null) throw new Error(`${this.spec.name} is running`);
+    const child = spawn(process.execPath, [serviceMain(this.spec.name)], {
+      env: { ...process.env, ...this.spec.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const forward = (chunk: Buffer) =>
+      chunk
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .forEach((line) => this.log(`[${this.spec.name}] ${line}`));
+    child.stdout?.on('data', forward);
+    child.stderr?.on('data', forward);
+    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    this.child = child;
+  }
+
+  /** Resolves once GET /health answers 200; rejects if the process dies or time runs out. */
+  async waitHealthy(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.child?.exitCode !== null && this.child?.exitCode !== undefined) {
+        throw new Error(`${this.spec.name} exited with ${this.child.exitCode} while starting`);
+      }
+      try {
+        const response = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(1_000) });
+        if (response.ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`${this.spec.name} was not healthy after ${timeoutMs} ms`);
+  }
+
+  /** Stops the process: SIGTERM lets it shut down gracefully, SIGKILL is a crash. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM', graceMs = 15_000): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,179 @@
+import { KafkaMock } from '@app/testing';
+import { Kafka, logLevel } from 'kafkajs';
+import { migrate, ServiceProcess, ServiceSpec } from './service-process';
+
+type ServiceName = ServiceSpec['name'];
+
+/** How to start the four services together. */
+export interface StackOptions {
+  /** MySQL/MariaDB server URL without a database. Default: $MYSQL_URL or root@127.0.0.1:3306. */
+  mysqlUrl?: string;
+  /** Kafka bootstrap servers. Default: $KAFKA_BROKERS, else a spawned tools/kafka-mock. */
+  kafkaBrokers?: string[];
+  /** Prefix of the four database names, so that tests get their own. Default ''. */
+  databasePrefix?: string;
+  topicPrefix?: string;
+  ports?: Partial<Record<ServiceName, number>>;
+  payCallbackSecret?: string;
+  /** Extra environment per service (retry timings in tests, for example). */
+  env?: Partial<Record<ServiceName, Record<string, string>>>;
+  log?: (line: string) => void;
+}
+
+/** The running stack. */
+export interface Stack {
+  services: Record<ServiceName, ServiceProcess>;
+  kafkaBrokers: string[];
+  kafkaMock?: KafkaMock;
+  topicPrefix: string;
+  payCallbackSecret: string;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_PORTS: Record<ServiceName, number> = {
+  'order-service': 3000,
+  'fulfillment-service': 3001,
+  'accounting-service': 3002,
+  'coupon-provider': 3003,
+};
+
+/** Partition counts: they bound how many consumer instances can share a topic. */
+export function stackTopics(prefix: string): Record<string, number> {
+  return {
+    [`${prefix}order.events`]: 6,
+    [`${prefix}fulfillment.events`]: 6,
+    'fulfillment-service.dlq': 1,
+    'accounting-service.dlq': 1,
+  };
+}
+
+/**
+ * Runs migrations and starts coupon-provider, order, fulfillment and accounting services as
+ * real processes from `dist/` (the same commands the Docker images run), and waits until each
+ * answers /health.
+ */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const mysqlUrl = (
+    options.mysqlUrl ??
+    process.env.MYSQL_URL ??
+    'mysql://root@127.0.0.1:3306'
+  ).replace(/\/+$/, '');
+  const topicPrefix = options.topicPrefix ?? 'trading.';
+  const secret =
+    options.payCallbackSecret ?? process.env.PAY_CALLBACK_SECRET ?? 'local-demo-secret-0123456789';
+  const dbPrefix = options.databasePrefix ?? '';
+  const ports = { ...DEFAULT_PORTS, ...portsFromEnv(), ...options.ports };
+
+  let kafkaMock: KafkaMock | undefined;
+  let kafkaBrokers = options.kafkaBrokers ?? process.env.KAFKA_BROKERS?.split(',').filter(Boolean);
+  if (!kafkaBrokers?.length) {
+    kafkaMock = await KafkaMock.start({ topics: stackTopics(topicPrefix) });
+    kafkaBrokers = kafkaMock.brokers;
+  } else {
+    await createTopics(kafkaBrokers, stackTopics(topicPrefix));
+  }
+
+  const common = {
+    KAFKA_BROKERS: kafkaBrokers.join(','),
+    TOPIC_PREFIX: topicPrefix,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  };
+  const db = (name: string) => `${mysqlUrl}/${dbPrefix}${name}`;
+  const specs: ServiceSpec[] = [
+    {
+      name: 'coupon-provider',
+      port: ports['coupon-provider'],
+      env: {
+        ...common,
+        DATABASE_URL: db('coupon_provider'),
+        COUPON_PROVIDER_PORT: String(ports['coupon-provider']),
+      },
+    },
+    {
+      name: 'order-service',
+      port: ports['order-service'],
+      env: {
+        ...common,
+        DATABASE_URL: db('order_service'),
+        ORDER_SERVICE_PORT: String(ports['order-service']),
+        PAY_CALLBACK_SECRET: secret,
+      },
+    },
+    {
+      name: 'fulfillment-service',
+      port: ports['fulfillment-service'],
+      env: {
+        ...common,
+        DATABASE_URL: db('fulfillment_service'),
+        FULFILLMENT_SERVICE_PORT: String(ports['fulfillment-service']),
+        COUPON_PROVIDER_URL: `http://127.0.0.1:${ports['coupon-provider']}`,
+      },
+    },
+    {
+      name: 'accounting-service',
+      port: ports['accounting-service'],
+      env: {
+        ...common,
+        DATABASE_URL: db('accounting_service'),
+        ACCOUNTING_SERVICE_PORT: String(ports['accounting-service']),
+      },
+    },
+  ].map((spec) => ({
+    ...spec,
+    env: { ...spec.env, ...options.env?.[spec.name as ServiceName] },
+  })) as ServiceSpec[];
+
+  const services = {} as Record<ServiceName, ServiceProcess>;
+  try {
+    for (const spec of specs) await migrate(spec);
+    for (const spec of specs) {
+      services[spec.name] = new ServiceProcess(spec, log);
+      services[spec.name].start();
+    }
+    await Promise.all(Object.values(services).map((s) => s.waitHealthy()));
+  } catch (error) {
+    await Promise.all(Object.values(services).map((s) => s.stop()));
+    await kafkaMock?.stop();
+    throw error;
+  }
+
+  return {
+    services,
+    kafkaBrokers,
+    kafkaMock,
+    topicPrefix,
+    payCallbackSecret: secret,
+    async stop() {
+      await Promise.all(Object.values(services).map((s) => s.stop()));
+      await kafkaMock?.stop();
+    },
+  };
+}
+
+function portsFromEnv(): Partial<Record<ServiceName, number>> {
+  const ports: Partial<Record<ServiceName, number>> = {};
+  for (const name of Object.keys(DEFAULT_PORTS) as ServiceName[]) {
+    const value = process.env[`${name.toUpperCase().replace(/-/g, '_')}_PORT`];
+    if (value) ports[name] = Number(value);
+  }
+  return ports;
+}
+
+async function createTopics(brokers: string[], topics: Record<string, number>): Promise<void> {
+  const admin = new Kafka({ clientId: 'stack', brokers, logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  try {
+    const existing = new Set(await admin.listTopics());
+    const missing = Object.entries(topics).filter(([topic]) => !existing.has(topic));
+    if (missing.length > 0) {
+      await admin.createTopics({
+        topics: missing.map(([topic, numPartitions]) => ({ topic, numPartitions })),
+        waitForLeaders: true,
+      });
+    }
+  } finally {
+    await admin.disconnect();
+  }
+}
