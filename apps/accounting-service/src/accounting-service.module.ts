@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { mysqlDataSourceOptions } from '@app/database';
 import { HealthController } from '@app/runtime';
 import { AccountingServiceConfig } from './accounting-service.config';
+import { LedgerModule } from './ledger/ledger.module';
 import { AccountingMigrations } from './migrations';
 
 @Module({})
@@ -18,6 +19,7 @@ export class AccountingServiceModule {
             migrations: AccountingMigrations,
           }),
         ),
+        LedgerModule,
       ],
       controllers: [HealthController],
     };
