@@ -48,7 +48,7 @@ const coupon = {
 const fulfillmentDone = createEnvelope(FulfillmentDoneV1, {
   aggregateId: '7',
   aggregateVersion: 2,
-  payload: { ...coupon, userId: 'u-1', type: 'COUPON', doneAt: paidAt },
+  payload: { ...coupon, userId: 'u-1', type: 'COUPON' as const, doneAt: paidAt },
 });
 
 const fulfillmentReverted = createEnvelope(FulfillmentRevertedV1, {
