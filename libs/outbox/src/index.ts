@@ -1,0 +1,36 @@
+/** Nest module wiring writer, relay, operations and the /outbox endpoints for one service. */
+export { OutboxModule } from './outbox.module';
+export type { OutboxModuleOptions } from './outbox.module';
+/** Adds events to t_outbox in the caller's transaction. */
+export { OutboxWriter } from './outbox-writer';
+/** The multi-instance relay from t_outbox to Kafka (Nest provider, or standalone). */
+export { OutboxRelay } from './outbox-relay';
+export type { OutboxRelayConfig, OutboxRelayCounters } from './outbox-relay';
+/** Relay options with their defaults and validation. */
+export {
+  DEFAULT_RELAY_OPTIONS,
+  OutboxRelayOptions,
+  resolveRelayOptions,
+} from './outbox-relay.options';
+export type { DeadEventPolicy } from './outbox-relay.options';
+/** Stats, DEAD listing and requeue, retention. */
+export { OutboxOperations } from './outbox-operations';
+export type { DeadOutboxRow, DeadRowFilter, OutboxStats, PruneOptions } from './outbox-operations';
+/** The /outbox HTTP endpoints (registered by OutboxModule). */
+export { OutboxHttpController } from './outbox.http.controller';
+/** Wakes the in-process relay when a transaction holding outbox rows commits. */
+export { OutboxCommitNotifier } from './outbox-commit-notifier';
+/** Where the relay publishes; implement it to replace Kafka in tests. */
+export type { OutboxMessage, OutboxPublisher, TopicBatch } from './outbox-publisher';
+/** The kafkajs publisher (idempotent, acks all, Java-compatible partitioner). */
+export { KafkaOutboxPublisher } from './kafka-outbox-publisher';
+export type { OutboxKafkaOptions } from './kafka-outbox-publisher';
+/** Migrations creating t_outbox; include them in each service's migrations list. */
+export { CreateOutboxTable1764700000000, OutboxMigrations } from './create-outbox-table.migration';
+/** Row statuses. */
+export { OutboxStatus } from './outbox-status';
+/** Typed outbox error with a `code`. */
+export { OutboxError } from './outbox.errors';
+export type { OutboxErrorCode } from './outbox.errors';
+/** SQL of the claim, exported so tests can EXPLAIN it. */
+export { CLAIM_DUE_NEW_SQL, CLAIM_EXPIRED_SQL } from './outbox-claimer';

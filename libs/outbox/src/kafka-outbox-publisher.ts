@@ -1,0 +1,93 @@
+import { Admin, Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
+import { OutboxPublisher, TopicBatch } from './outbox-publisher';
+
+/** How the relay reaches Kafka. */
+export interface OutboxKafkaOptions {
+  brokers: string[];
+  clientId: string;
+  /** kafkajs log level; default WARN. */
+  logLevel?: logLevel;
+}
+
+/**
+ * Publishes with one kafkajs idempotent producer: acks = all, one request in flight (kafkajs
+ * drops idempotent sends when requests pile up, kafkajs issue 1005), the Java-compatible
+ * default partitioner so key = aggregate id lands where Java clients would put it, and no
+ * topic auto-creation (topics are checked against cluster metadata instead).
+ */
+export class KafkaOutboxPublisher implements OutboxPublisher {
+  private readonly producer: Producer;
+  private readonly admin: Admin;
+  private producerReady?: Promise<void>;
+  private adminReady?: Promise<void>;
+  private knownTopics = new Set<string>();
+  private knownAt = 0;
+
+  constructor(
+    kafka: OutboxKafkaOptions,
+    private readonly tuning: {
+      requestTimeoutMs: number;
+      producerRetries: number;
+      topicCacheMs: number;
+    },
+  ) {
+    const client = new Kafka({
+      clientId: kafka.clientId,
+      brokers: kafka.brokers,
+      logLevel: kafka.logLevel ?? logLevel.WARN,
+      requestTimeout: tuning.requestTimeoutMs,
+      retry: { retries: tuning.producerRetries, initialRetryTime: 100, maxRetryTime: 2_000 },
+    });
+    this.producer = client.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+      retry: { retries: tuning.producerRetries, initialRetryTime: 100, maxRetryTime: 2_000 },
+    });
+    this.admin = client.admin();
+    // A lost connection makes the next call connect again, so the relay recovers by itself.
+    this.producer.on(this.producer.events.DISCONNECT, () => (this.producerReady = undefined));
+    this.admin.on(this.admin.events.DISCONNECT, () => (this.adminReady = undefined));
+  }
+
+  async missingTopics(topics: string[]): Promise<string[]> {
+    const stale = Date.now() - this.knownAt > this.tuning.topicCacheMs;
+    if (stale || topics.some((t) => !this.knownTopics.has(t))) await this.refreshTopics();
+    return topics.filter((t) => !this.knownTopics.has(t));
+  }
+
+  async publish(batches: TopicBatch[]): Promise<void> {
+    await this.connected('producer');
+    await this.producer.sendBatch({
+      acks: -1,
+      timeout: this.tuning.requestTimeoutMs,
+      topicMessages: batches.map((b) => ({ topic: b.topic, messages: b.messages })),
+    });
+  }
+
+  async disconnect(): Promise<void> {
+    await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
+  }
+
+  private async refreshTopics(): Promise<void> {
+    await this.connected('admin');
+    this.knownTopics = new Set(await this.admin.listTopics());
+    this.knownAt = Date.now();
+  }
+
+  private async connected(which: 'producer' | 'admin'): Promise<void> {
+    const ready = which === 'producer' ? this.producerReady : this.adminReady;
+    if (ready) return ready;
+    const connecting = (which === 'producer' ? this.producer : this.admin).connect();
+    if (which === 'producer') this.producerReady = connecting;
+    else this.adminReady = connecting;
+    try {
+      await connecting;
+    } catch (error) {
+      if (which === 'producer') this.producerReady = undefined;
+      else this.adminReady = undefined;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,182 @@
+import { DataSource } from 'typeorm';
+import { OutboxError } from './outbox.errors';
+import { DeadEventPolicy } from './outbox-relay.options';
+import { OutboxRelayCounters } from './outbox-relay';
+
+/** The outbox at a glance: what monitoring alerts on. Ids and counts are plain numbers. */
+export interface OutboxStats {
+  /** Rows per unsent status (SENT rows are not counted: that would scan the history). */
+  backlog: { NEW: number; SENDING: number; DEAD: number };
+  /** Age of the oldest NEW or SENDING row in ms; 0 when nothing waits. */
+  oldestUnsentAgeMs: number;
+  /** NEW rows that failed at least once and wait for their next attempt. */
+  retryingRows: number;
+  dead: number;
+  /** Aggregates with a DEAD event and later unsent events held back behind it. */
+  aggregatesBlockedByDead: number;
+  deadPolicy: DeadEventPolicy;
+  /** Counters of this process's relay since it started, when it runs here. */
+  relay?: OutboxRelayCounters;
+}
+
+/** A DEAD row as listed for operators. */
+export interface DeadOutboxRow {
+  id: string;
+  eventKey: string;
+  eventType: string;
+  aggregateType: string;
+  aggregateId: string;
+  aggregateVersion: number;
+  retryCount: number;
+  lastError: string | null;
+  updatedAt: string;
+}
+
+/** Which DEAD rows to requeue: by ids, by fields, or `all: true`. At least one is required. */
+export interface DeadRowFilter {
+  ids?: string[];
+  eventType?: string;
+  aggregateType?: string;
+  aggregateId?: string;
+  all?: boolean;
+}
+
+/** Retention settings for `pruneSent`. */
+export interface PruneOptions {
+  /** SENT rows whose last update is older than this are deleted. */
+  olderThanMs: number;
+  /** Rows per DELETE statement (each its own short transaction). Default 1,000. */
+  chunkSize?: number;
+  /** Stop after this many chunks, so one call stays bounded. Default 1,000. */
+  maxChunks?: number;
+}
+
+/**
+ * Operator actions on the outbox: stats, listing and requeueing DEAD rows, retention.
+ */
+export class OutboxOperations {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly deadPolicy: DeadEventPolicy,
+    private readonly relayCounters?: () => OutboxRelayCounters,
+  ) {}
+
+  async stats(): Promise<OutboxStats> {
+    const [byStatus, oldest, retrying, blocked] = await Promise.all([
+      this.dataSource.query(
+        `SELECT status, COUNT(*) AS n FROM t_outbox
+         WHERE status IN ('NEW', 'SENDING', 'DEAD') GROUP BY status`,
+      ) as Promise<Array<{ status: 'NEW' | 'SENDING' | 'DEAD'; n: string | number }>>,
+      this.dataSource.query(
+        `SELECT TIMESTAMPDIFF(MICROSECOND, MIN(created_at), UTC_TIMESTAMP(3)) DIV 1000 AS age_ms
+         FROM t_outbox WHERE status IN ('NEW', 'SENDING')`,
+      ) as Promise<Array<{ age_ms: string | number | null }>>,
+      this.dataSource.query(
+        `SELECT COUNT(*) AS n FROM t_outbox WHERE status = 'NEW' AND retry_count > 0`,
+      ) as Promise<Array<{ n: string | number }>>,
+      this.dataSource.query(
+        `SELECT COUNT(DISTINCT d.aggregate_type, d.aggregate_id) AS n
+         FROM t_outbox d JOIN t_outbox w
+           ON w.aggregate_type = d.aggregate_type AND w.aggregate_id = d.aggregate_id
+          AND w.aggregate_version > d.aggregate_version AND w.status IN ('NEW', 'SENDING')
+         WHERE d.status = 'DEAD'`,
+      ) as Promise<Array<{ n: string | number }>>,
+    ]);
+    const backlog = { NEW: 0, SENDING: 0, DEAD: 0 };
+    for (const row of byStatus) backlog[row.status] = Number(row.n);
+    return {
+      backlog,
+      oldestUnsentAgeMs: Number(oldest[0]?.age_ms ?? 0),
+      retryingRows: Number(retrying[0].n),
+      dead: backlog.DEAD,
+      aggregatesBlockedByDead: this.deadPolicy === 'block' ? Number(blocked[0].n) : 0,
+      deadPolicy: this.deadPolicy,
+      ...(this.relayCounters && { relay: this.relayCounters() }),
+    };
+  }
+
+  /** DEAD rows, oldest first. */
+  async listDead(limit = 100, afterId = '0'): Promise<DeadOutboxRow[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT id, event_key, event_type, aggregate_type, aggregate_id, aggregate_version,
+         retry_count, last_error, updated_at
+       FROM t_outbox WHERE status = 'DEAD' AND id > ? ORDER BY id LIMIT ?`,
+      [afterId, Math.min(Math.max(1, limit), 1_000)],
+    )) as Array<Record<string, string | number | Date | null>>;
+    return rows.map((r) => ({
+      id: String(r.id),
+      eventKey: String(r.event_key),
+      eventType: String(r.event_type),
+      aggregateType: String(r.aggregate_type),
+      aggregateId: String(r.aggregate_id),
+      aggregateVersion: Number(r.aggregate_version),
+      retryCount: Number(r.retry_count),
+      lastError: r.last_error === null ? null : String(r.last_error),
+      updatedAt: new Date(r.updated_at as Date).toISOString(),
+    }));
+  }
+
+  /**
+   * DEAD → NEW, due now, with a fresh retry count; the later events held back behind them
+   * become due now too. Returns the number of rows requeued.
+   */
+  async requeueDead(filter: DeadRowFilter): Promise<number> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.ids?.length) (where.push('id IN (?)'), params.push(filter.ids));
+    if (filter.eventType) (where.push('event_type = ?'), params.push(filter.eventType));
+    if (filter.aggregateType) (where.push('aggregate_type = ?'), params.push(filter.aggregateType));
+    if (filter.aggregateId) (where.push('aggregate_id = ?'), params.push(filter.aggregateId));
+    if (where.length === 0 && filter.all !== true) {
+      throw new OutboxError(
+        'OUTBOX_INVALID_FILTER',
+        'requeueDead needs ids, eventType, aggregateType, aggregateId or all: true',
+      );
+    }
+    const condition = where.length > 0 ? `AND ${where.join(' AND ')}` : '';
+    return this.dataSource.transaction('READ COMMITTED', async (manager) => {
+      const aggregates = (await manager.query(
+        `SELECT DISTINCT aggregate_type, aggregate_id FROM t_outbox
+         WHERE status = 'DEAD' ${condition} FOR UPDATE`,
+        params,
+      )) as Array<{ aggregate_type: string; aggregate_id: string }>;
+      const result = (await manager.query(
+        `UPDATE t_outbox SET status = 'NEW', retry_count = 0, next_retry_at = UTC_TIMESTAMP(3),
+           updated_at = UTC_TIMESTAMP(3), lease_owner = NULL, lease_token = NULL, lease_until = NULL
+         WHERE status = 'DEAD' ${condition}`,
+        params,
+      )) as { affectedRows: number };
+      for (const a of aggregates) {
+        await manager.query(
+          `UPDATE t_outbox SET next_retry_at = UTC_TIMESTAMP(3)
+           WHERE aggregate_type = ? AND aggregate_id = ? AND status = 'NEW' AND retry_count = 0`,
+          [a.aggregate_type, a.aggregate_id],
+        );
+      }
+      return result.affectedRows;
+    });
+  }
+
+  /**
+   * Retention: deletes SENT rows older than `olderThanMs` in chunks of `chunkSize`, each
+   * DELETE its own autocommit statement on the (status, updated_at) index, so locks are held
+   * for one chunk only. Returns the number of rows deleted.
+   */
+  async pruneSent(options: PruneOptions): Promise<number> {
+    const chunkSize = options.chunkSize ?? 1_000;
+    const maxChunks = options.maxChunks ?? 1_000;
+    let deleted = 0;
+    for (let chunk = 0; chunk < maxChunks; chunk++) {
+      const result = (await this.dataSource.query(
+        `DELETE FROM t_outbox
+         WHERE status = 'SENT'
+           AND updated_at < DATE_SUB(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND)
+         ORDER BY updated_at LIMIT ?`,
+        [options.olderThanMs * 1000, chunkSize],
+      )) as { affectedRows: number };
+      deleted += result.affectedRows;
+      if (result.affectedRows < chunkSize) break;
+    }
+    return deleted;
+  }
+}

@@ -1,0 +1,237 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { Logger, LoggerService } from '@nestjs/common';
+import { topicForAggregate } from '@app/contracts';
+import { backoffDelay } from '@app/database';
+import { DataSource } from 'typeorm';
+import { Claim, OutboxClaimer } from './outbox-claimer';
+import { OutboxCommitNotifier } from './outbox-commit-notifier';
+import { OutboxFinalizer } from './outbox-finalizer';
+import { OutboxPublisher } from './outbox-publisher';
+import { OutboxRelayOptions, resolveRelayOptions } from './outbox-relay.options';
+import { KafkaOutboxPublisher, OutboxKafkaOptions } from './kafka-outbox-publisher';
+import { planPublish, toTopicBatches } from './publish-plan';
+
+/** Everything a relay needs; only `dataSource` and `kafka` (or `publisher`) are required. */
+export interface OutboxRelayConfig extends Partial<OutboxRelayOptions> {
+  dataSource: DataSource;
+  kafka?: OutboxKafkaOptions;
+  /** Replaces the Kafka publisher (tests, benchmarks). */
+  publisher?: OutboxPublisher;
+  /** Topic of an aggregate type; default topicForAggregate ('Order' → 'trading.order.events'). */
+  topicFor?: (aggregateType: string) => string;
+  /** Wakes the relay when a transaction that wrote outbox rows commits in this process. */
+  notifier?: OutboxCommitNotifier;
+  logger?: LoggerService;
+}
+
+/** Counters since the relay started. */
+export interface OutboxRelayCounters {
+  published: number;
+  /** Failed publish attempts (rows), each retried later or made DEAD. */
+  publishFailures: number;
+  dead: number;
+  /** Rows whose outcome this relay could not record because another relay took the lease. */
+  leaseLost: number;
+}
+
+/**
+ * Publishes committed outbox rows to Kafka: claim a batch, send it in one awaited request,
+ * record the outcome under the claim's lease token; repeat while there is work, then wait for
+ * a commit in this process or the poll interval. One per service process; several processes
+ * share the table safely. A Nest provider (lifecycle hooks start and stop it) that can also be
+ * constructed and driven directly.
+ */
+export class OutboxRelay {
+  readonly options: OutboxRelayOptions;
+  readonly instanceId: string;
+  private readonly claimer: OutboxClaimer;
+  private readonly finalizer: OutboxFinalizer;
+  private readonly publisher: OutboxPublisher;
+  private readonly topicFor: (aggregateType: string) => string;
+  private readonly logger: LoggerService;
+  private readonly counters: OutboxRelayCounters = {
+    published: 0,
+    publishFailures: 0,
+    dead: 0,
+    leaseLost: 0,
+  };
+  private running = false;
+  private loop?: Promise<void>;
+  private wakeRequested = false;
+  private wakeUp?: () => void;
+  private unsubscribe?: () => void;
+
+  constructor(config: OutboxRelayConfig) {
+    const { dataSource, kafka, publisher, topicFor, notifier, logger, ...partial } = config;
+    this.options = resolveRelayOptions(partial);
+    this.instanceId =
+      this.options.instanceId ??
+      `${hostname().slice(0, 40)}-${process.pid}-${randomBytes(4).toString('hex')}`;
+    if (!publisher && !kafka) {
+      throw new Error('OutboxRelay needs `kafka` (brokers, clientId) or a `publisher`');
+    }
+    this.publisher = publisher ?? new KafkaOutboxPublisher(kafka!, this.options);
+    this.claimer = new OutboxClaimer(dataSource, this.options, this.instanceId);
+    this.finalizer = new OutboxFinalizer(dataSource, this.options);
+    this.topicFor = topicFor ?? ((aggregateType) => topicForAggregate(aggregateType));
+    this.logger = logger ?? new Logger(OutboxRelay.name);
+    this.unsubscribe = notifier?.onCommit(() => this.wake());
+  }
+
+  /** Counters since start. */
+  counts(): Readonly<OutboxRelayCounters> {
+    return { ...this.counters };
+  }
+
+  /** Starts the background loop (idempotent). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /**
+   * Graceful stop: claims nothing more, lets the in-flight batch finish and record its
+   * outcome, hands back any row still leased by this relay, and closes the producer.
+   */
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    this.running = false;
+    this.wakeUp?.();
+    await this.loop;
+    this.loop = undefined;
+    try {
+      await this.finalizer.releaseAllOf(this.instanceId);
+    } catch (error) {
+      // The leases expire by themselves; another relay claims the rows then.
+      this.logger.warn?.(`could not release leases on stop: ${String(error)}`);
+    }
+    await this.publisher.disconnect();
+  }
+
+  /** Runs the next round now instead of after the poll interval. */
+  wake(): void {
+    this.wakeRequested = true;
+    this.wakeUp?.();
+  }
+
+  /** One round: claim, publish, record. Returns the number of rows claimed (0: nothing due). */
+  async relayOnce(): Promise<number> {
+    const claim = await this.claimer.claim();
+    if (!claim) return 0;
+    await this.publishClaim(claim);
+    return claim.rows.length;
+  }
+
+  onApplicationBootstrap(): void {
+    this.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
+  private async publishClaim(claim: Claim): Promise<void> {
+    const topics = new Set<string>();
+    for (const row of claim.rows) {
+      try {
+        topics.add(this.topicFor(row.aggregateType));
+      } catch {
+        // planPublish turns it into a DEAD row with the reason.
+      }
+    }
+    const missing = new Set(await this.missingTopics([...topics]));
+    const plan = planPublish(
+      claim.rows,
+      (row) => this.topicFor(row.aggregateType),
+      missing,
+      this.options,
+    );
+    for (const { row, reason } of plan.poison) {
+      this.countLease(1, await this.finalizer.markDead([row.id], claim.token, reason));
+      this.counters.dead += 1;
+      this.logger.error(`outbox row ${row.id} (${row.eventKey}) is DEAD: ${reason}`);
+    }
+    const blockedIds = plan.blocked.map((r) => r.id);
+    this.countLease(
+      blockedIds.length,
+      await this.finalizer.release(blockedIds, claim.token, this.options.deadBlockedRecheckMs),
+    );
+    if (plan.send.length === 0) return;
+
+    const rows = plan.send.map((s) => s.row);
+    const ids = rows.map((r) => r.id);
+    try {
+      await this.publisher.publish(toTopicBatches(plan.send));
+    } catch (error) {
+      this.counters.publishFailures += rows.length;
+      const reason = `publish failed: ${describe(error)}`;
+      this.logger.warn?.(`${rows.length} outbox rows not published, will retry: ${reason}`);
+      this.countLease(rows.length, await this.finalizer.markFailed(rows, claim.token, reason));
+      return;
+    }
+    this.counters.published += rows.length;
+    this.countLease(rows.length, await this.finalizer.markSent(ids, claim.token));
+  }
+
+  /** Unknown metadata is not a reason to kill rows: treat as "all present" and let send fail. */
+  private async missingTopics(topics: string[]): Promise<string[]> {
+    try {
+      return await this.publisher.missingTopics(topics);
+    } catch {
+      return [];
+    }
+  }
+
+  private countLease(expected: number, changed: number): void {
+    if (changed < expected) {
+      this.counters.leaseLost += expected - changed;
+      this.logger.warn?.(
+        `${expected - changed} outbox rows were taken over by another relay after this relay's ` +
+          'lease expired; their outcome was left to that relay',
+      );
+    }
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      let claimed = 0;
+      try {
+        claimed = await this.relayOnce();
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        this.logger.error(`outbox relay round failed: ${describe(error)}`);
+        await this.idle(backoffDelay(this.options.backoff, failures));
+        continue;
+      }
+      if (claimed < this.options.batchSize) await this.idle(this.options.pollIntervalMs);
+    }
+  }
+
+  /** Waits `ms`, or less when woken (a commit in this process, or stop). */
+  private async idle(ms: number): Promise<void> {
+    if (this.wakeRequested || !this.running) {
+      this.wakeRequested = false;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    this.wakeUp = undefined;
+    this.wakeRequested = false;
+  }
+}
+
+function describe(error: unknown): string {
+  const e = error as { name?: string; message?: string; cause?: { message?: string } };
+  const cause = e?.cause?.message ? ` (cause: ${e.cause.message})` : '';
+  return `${e?.name ?? 'Error'}: ${e?.message ?? String(error)}${cause}`;
+}

@@ -1,0 +1,83 @@
+import {
+  createEnvelope,
+  envelopeHeaders,
+  EventDefinition,
+  EventEnvelope,
+  NewEvent,
+} from '@app/contracts';
+import { EntityManager } from 'typeorm';
+import { OutboxCommitNotifier } from './outbox-commit-notifier';
+import { OutboxError } from './outbox.errors';
+
+interface InsertResult {
+  affectedRows: number;
+}
+
+/**
+ * Writes events into `t_outbox` inside the caller's transaction, so the event exists exactly
+ * when the business change it describes does.
+ */
+export class OutboxWriter {
+  constructor(private readonly notifier?: OutboxCommitNotifier) {}
+
+  /**
+   * Validates the event (EventValidationError with the field errors: an invalid event never
+   * enters the table) and inserts it through `manager`, which must belong to an open
+   * transaction (OutboxError OUTBOX_NO_TRANSACTION otherwise). Adding an event whose key
+   * (eventType:aggregateId:version) is already stored changes nothing and returns the stored
+   * envelope; it does not fail the statement, so the caller's transaction goes on.
+   */
+  async add<P extends object>(
+    manager: EntityManager,
+    definition: EventDefinition<P>,
+    event: NewEvent<P>,
+  ): Promise<EventEnvelope<P>> {
+    const runner = manager.queryRunner;
+    if (!runner?.isTransactionActive) {
+      throw new OutboxError(
+        'OUTBOX_NO_TRANSACTION',
+        `OutboxWriter.add(${definition.eventType}) needs the EntityManager of an open ` +
+          'transaction (dataSource.transaction / runTransaction); nothing was written',
+      );
+    }
+    const envelope = createEnvelope(definition, event);
+    // ON DUPLICATE KEY UPDATE instead of catching ER_DUP_ENTRY: a failed statement inside the
+    // caller's transaction is avoidable noise, and INSERT IGNORE would also hide truncations.
+    const result = (await manager.query(
+      `INSERT INTO t_outbox
+         (aggregate_type, aggregate_id, aggregate_version, event_type, event_key, event_id,
+          payload, headers, status, next_retry_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'NEW', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))
+       ON DUPLICATE KEY UPDATE id = id`,
+      [
+        envelope.aggregateType,
+        envelope.aggregateId,
+        envelope.aggregateVersion,
+        envelope.eventType,
+        envelope.eventKey,
+        envelope.eventId,
+        JSON.stringify(envelope),
+        JSON.stringify(envelopeHeaders(envelope)),
+      ],
+    )) as InsertResult;
+    if (result.affectedRows === 1) {
+      this.notifier?.markPending(runner);
+      return envelope;
+    }
+    return this.storedEnvelope(manager, envelope);
+  }
+
+  private async storedEnvelope<P>(
+    manager: EntityManager,
+    envelope: EventEnvelope<P>,
+  ): Promise<EventEnvelope<P>> {
+    const rows = (await manager.query('SELECT payload FROM t_outbox WHERE event_key = ?', [
+      envelope.eventKey,
+    ])) as Array<{ payload: string | object }>;
+    if (rows.length === 0) {
+      throw new OutboxError('OUTBOX_KEY_CONFLICT', `event ${envelope.eventKey} vanished`);
+    }
+    const stored = rows[0].payload;
+    return (typeof stored === 'string' ? JSON.parse(stored) : stored) as EventEnvelope<P>;
+  }
+}
