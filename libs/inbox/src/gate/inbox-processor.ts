@@ -1,0 +1,101 @@
+import { envelopeHeaders, EventEnvelope } from '@app/contracts';
+import { EntityManager } from 'typeorm';
+import { DeliveryPosition } from '../inbox.options';
+import { InboxStore } from './inbox-store';
+import { decideVersion, GateStart } from './version-decision';
+
+/** A message's position and its Kafka headers. */
+export interface Delivery extends DeliveryPosition {
+  headers: Record<string, string>;
+}
+
+/** A consumer's handler of one event type, as the processor sees it. */
+export interface InboxHandler {
+  /** False when order does not matter for this event type (OnEvent versionGate: false). */
+  versionGate: boolean;
+  handle(manager: EntityManager, envelope: EventEnvelope, delivery: Delivery): Promise<void>;
+}
+
+/** Finds the handler of an event type; undefined when this consumer does not handle it. */
+export type HandlerLookup = (eventType: string) => InboxHandler | undefined;
+
+/** What happened to one delivered message. */
+export type InboxOutcome = 'applied' | 'ignored' | 'stale' | 'parked' | 'duplicate';
+
+export interface ProcessResult {
+  outcome: InboxOutcome;
+  /** Parked successors applied after this event filled their gap. */
+  drained: number;
+}
+
+/**
+ * Takes one event in, inside the caller's transaction: inbox row (a duplicate stops here),
+ * version gate, handler, then the parked successors whose gap this event filled. Every event
+ * of the aggregate passes the gate, handled or not, so versions of event types this consumer
+ * ignores leave no gap.
+ */
+export class InboxProcessor {
+  constructor(
+    private readonly store: InboxStore,
+    private readonly lookup: HandlerLookup,
+    private readonly gateStart: GateStart,
+  ) {}
+
+  async process(
+    manager: EntityManager,
+    envelope: EventEnvelope,
+    delivery: Delivery,
+  ): Promise<ProcessResult> {
+    const handler = this.lookup(envelope.eventType);
+    const handledOutcome = handler ? 'applied' : 'ignored';
+    if (!(await this.store.recordArrival(manager, envelope, handledOutcome))) {
+      return { outcome: 'duplicate', drained: 0 };
+    }
+    const ungated = handler !== undefined && !handler.versionGate;
+    // Order does not matter for this type: take effect now, and still fill the gate's slot.
+    if (ungated) await handler.handle(manager, envelope, delivery);
+
+    const { aggregateType, aggregateId, aggregateVersion } = envelope;
+    const last = await this.store.lockVersion(manager, aggregateType, aggregateId);
+    const decision = decideVersion(last, aggregateVersion, this.gateStart);
+    if (decision === 'stale') {
+      if (!ungated) await this.store.setOutcome(manager, envelope.eventKey, 'stale');
+      return { outcome: ungated ? 'applied' : 'stale', drained: 0 };
+    }
+    if (decision === 'park') {
+      await this.store.park(manager, envelope, ungated, delivery);
+      if (ungated) return { outcome: 'applied', drained: 0 };
+      await this.store.setOutcome(manager, envelope.eventKey, 'parked');
+      return { outcome: 'parked', drained: 0 };
+    }
+    if (handler && !ungated) await handler.handle(manager, envelope, delivery);
+    const reached = await this.drainParked(manager, aggregateType, aggregateId, aggregateVersion);
+    await this.store.saveVersion(manager, aggregateType, aggregateId, reached, last === undefined);
+    return { outcome: handledOutcome, drained: reached - aggregateVersion };
+  }
+
+  /** Applies parked successors of `version` in order; returns the last version applied. */
+  private async drainParked(
+    manager: EntityManager,
+    aggregateType: string,
+    aggregateId: string,
+    version: number,
+  ): Promise<number> {
+    for (;;) {
+      const next = await this.store.takeParked(manager, aggregateType, aggregateId, version + 1);
+      if (!next) return version;
+      const handler = this.lookup(next.envelope.eventType);
+      if (!next.alreadyHandled) {
+        // Parked rows keep the envelope, not the Kafka headers: rebuild the envelope's own.
+        const headers = envelopeHeaders(next.envelope);
+        if (handler) await handler.handle(manager, next.envelope, { ...next.position, headers });
+        await this.store.setOutcome(
+          manager,
+          next.envelope.eventKey,
+          handler ? 'applied' : 'ignored',
+        );
+      }
+      version += 1;
+    }
+  }
+}

@@ -1,0 +1,131 @@
+import { EventRegistry, tradingEventRegistry } from '@app/contracts';
+import { logLevel } from 'kafkajs';
+import { GateStart } from './gate/version-decision';
+import { InboxError } from './inbox.errors';
+
+/** How a failing message is retried before it goes to the dead-letter topic. */
+export interface InboxRetryPolicy {
+  /** Attempts in all, the first included. Default 8. */
+  maxAttempts: number;
+  /** Default 50 ms. */
+  baseDelayMs: number;
+  /** Default 5 s. */
+  maxDelayMs: number;
+}
+
+/** Where a message came from; handed to hooks and stored with parked events. */
+export interface DeliveryPosition {
+  topic: string;
+  partition: number;
+  offset: string;
+}
+
+/** Fault-injection points for tests; production code leaves them unset. */
+export interface InboxHooks {
+  /** Runs after the inbox transaction committed and before the offset commit. */
+  afterTransactionCommit?: (position: DeliveryPosition) => void | Promise<void>;
+}
+
+/** Options of `InboxModule.forRoot`. */
+export interface InboxModuleOptions {
+  /** Consumer name: the inbox key and the Kafka consumer group id. */
+  consumer: string;
+  kafka: {
+    brokers: string[];
+    clientId: string;
+    /** kafkajs log level. Default WARN. */
+    logLevel?: logLevel;
+    /** Group timing; defaults are kafkajs's (session 30 s, heartbeat 3 s). */
+    sessionTimeoutMs?: number;
+    heartbeatIntervalMs?: number;
+    rebalanceTimeoutMs?: number;
+  };
+  topics: string[];
+  /** Default `${consumer}.dlq`. */
+  deadLetterTopic?: string;
+  /** Default tradingEventRegistry(). */
+  registry?: EventRegistry;
+  retry?: Partial<InboxRetryPolicy>;
+  /** How the version gate treats an aggregate it has never seen. Default 'version-1'. */
+  gateStart?: GateStart;
+  /** A parked event older than this is an open gap in stats and logs. Default 60 s. */
+  gapAlertMs?: number;
+  /** How often open gaps are logged. Default 30 s; 0 turns the check off. */
+  gapCheckIntervalMs?: number;
+  /** Inbox rows older than this are pruned. Default 7 days. */
+  dedupWindowMs?: number;
+  /** Rows deleted per prune statement. Default 1000. */
+  pruneChunkSize?: number;
+  /** How often the transport prunes. Default 1 h; 0 turns scheduled pruning off. */
+  pruneIntervalMs?: number;
+  /** Partitions handled in parallel (one partition stays in order). Default 4. */
+  partitionsConsumedConcurrently?: number;
+  /** Where a new group starts reading. Default true: nothing already in the topic is skipped. */
+  fromBeginning?: boolean;
+  hooks?: InboxHooks;
+}
+
+/** The options with every default filled in. */
+export interface ResolvedInboxOptions extends Required<
+  Omit<InboxModuleOptions, 'retry' | 'hooks' | 'kafka'>
+> {
+  kafka: InboxModuleOptions['kafka'];
+  retry: InboxRetryPolicy;
+  hooks: InboxHooks;
+}
+
+/** Fills defaults and validates; throws InboxError('INVALID_OPTIONS') naming the bad field. */
+export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxOptions {
+  const resolved: ResolvedInboxOptions = {
+    consumer: options.consumer,
+    kafka: options.kafka,
+    topics: options.topics,
+    deadLetterTopic: options.deadLetterTopic ?? `${options.consumer}.dlq`,
+    registry: options.registry ?? tradingEventRegistry(),
+    retry: { maxAttempts: 8, baseDelayMs: 50, maxDelayMs: 5_000, ...options.retry },
+    gateStart: options.gateStart ?? 'version-1',
+    gapAlertMs: options.gapAlertMs ?? 60_000,
+    gapCheckIntervalMs: options.gapCheckIntervalMs ?? 30_000,
+    dedupWindowMs: options.dedupWindowMs ?? 7 * 24 * 3_600_000,
+    pruneChunkSize: options.pruneChunkSize ?? 1_000,
+    pruneIntervalMs: options.pruneIntervalMs ?? 3_600_000,
+    partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 4,
+    fromBeginning: options.fromBeginning ?? true,
+    hooks: options.hooks ?? {},
+  };
+  const problems: string[] = [];
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(resolved.consumer ?? '')) {
+    problems.push('consumer must be 1-64 characters of [A-Za-z0-9._-]');
+  }
+  if (!resolved.kafka?.brokers?.length) problems.push('kafka.brokers must not be empty');
+  if (!resolved.kafka?.clientId) problems.push('kafka.clientId is required');
+  if (!resolved.topics?.length) problems.push('topics must not be empty');
+  if (resolved.topics?.includes(resolved.deadLetterTopic)) {
+    problems.push('deadLetterTopic must not be one of topics');
+  }
+  if (!['version-1', 'first-seen'].includes(resolved.gateStart)) {
+    problems.push("gateStart must be 'version-1' or 'first-seen'");
+  }
+  const positive: Array<[string, number]> = [
+    ['retry.maxAttempts', resolved.retry.maxAttempts],
+    ['retry.baseDelayMs', resolved.retry.baseDelayMs],
+    ['retry.maxDelayMs', resolved.retry.maxDelayMs],
+    ['gapAlertMs', resolved.gapAlertMs],
+    ['dedupWindowMs', resolved.dedupWindowMs],
+    ['pruneChunkSize', resolved.pruneChunkSize],
+    ['partitionsConsumedConcurrently', resolved.partitionsConsumedConcurrently],
+  ];
+  for (const [name, value] of positive) {
+    if (!Number.isInteger(value) || value < 1) problems.push(`${name} must be an integer >= 1`);
+  }
+  for (const [name, value] of [
+    ['gapCheckIntervalMs', resolved.gapCheckIntervalMs],
+    ['pruneIntervalMs', resolved.pruneIntervalMs],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 0) problems.push(`${name} must be an integer >= 0`);
+  }
+  if (problems.length > 0) {
+    throw new InboxError('INVALID_OPTIONS', `InboxModule options: ${problems.join('; ')}`);
+  }
+  return resolved;
+}

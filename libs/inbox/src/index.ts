@@ -1,0 +1,41 @@
+/** Nest module: InboxModule.forRoot(options) provides the transport, operations and HTTP API. */
+export { InboxModule } from './inbox.module';
+/** Options of InboxModule.forRoot, their resolved form, retry policy and test hooks. */
+export type {
+  DeliveryPosition,
+  InboxHooks,
+  InboxModuleOptions,
+  InboxRetryPolicy,
+  ResolvedInboxOptions,
+} from './inbox.options';
+/** Fills defaults and validates InboxModule options. */
+export { resolveInboxOptions } from './inbox.options';
+/** The Nest custom transport: connect with app.connectMicroservice({ strategy }). */
+export { InboxTransport } from './transport/inbox-transport';
+/** The @Ctx() of an inbox handler: the transaction's EntityManager and where the event came from. */
+export { InboxContext } from './transport/inbox-context';
+export type { InboxDelivery } from './transport/inbox-context';
+/** Declares an inbox handler of an event definition. */
+export { OnEvent } from './transport/on-event.decorator';
+export type { OnEventOptions } from './transport/on-event.decorator';
+/** Typed inbox errors; NonRetryableError sends a message straight to the dead-letter topic. */
+export { InboxError, NonRetryableError } from './inbox.errors';
+export type { InboxErrorCode } from './inbox.errors';
+/** Stats, dead-letter listing, replay and pruning. */
+export { InboxOperations } from './operations/inbox-operations';
+export type { DeadLetterMessage, ReplayRequest, ReplayResult } from './operations/inbox-operations';
+/** Shapes of GET /inbox/stats. */
+export type { InboxStats, OpenGap } from './operations/inbox-stats';
+/** The /inbox HTTP controller (registered by InboxModule). */
+export { InboxHttpController } from './operations/inbox.http.controller';
+/** Counters of this process since start. */
+export { InboxMetrics } from './transport/inbox-metrics';
+/** Headers the inbox adds to dead-lettered messages. */
+export { DeadLetterHeader } from './dead-letter/dead-letter-headers';
+/** The version gate's pure rule, and how it treats an unseen aggregate. */
+export { decideVersion } from './gate/version-decision';
+export type { GateStart, VersionDecision } from './gate/version-decision';
+/** What became of a delivered message. */
+export type { InboxOutcome } from './gate/inbox-processor';
+/** Schema migrations (t_inbox, t_inbox_version, t_inbox_parked, t_inbox_dlq_replay). */
+export { InboxMigrations } from './migrations';

@@ -1,0 +1,5 @@
+import { CreateInboxTables1764700000000 } from './1764700000000-create-inbox-tables';
+
+/** The inbox's schema migrations, in order; add them to the service's migrations list. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export const InboxMigrations: Function[] = [CreateInboxTables1764700000000];

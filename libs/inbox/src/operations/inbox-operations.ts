@@ -1,0 +1,270 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Kafka, logLevel } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { DeadLetterHeader, withoutInboxHeaders } from '../dead-letter/dead-letter-headers';
+import { RawDeadLetter, readWholeTopic } from '../dead-letter/dead-letter-reader';
+import { InboxError } from '../inbox.errors';
+import { ResolvedInboxOptions } from '../inbox.options';
+import { INBOX_OPTIONS } from '../inbox.tokens';
+import { InboxMetrics } from '../transport/inbox-metrics';
+import { InboxStats, OpenGap } from './inbox-stats';
+
+/** A dead-lettered message, with why and where it failed. */
+export interface DeadLetterMessage {
+  partition: number;
+  offset: string;
+  key: string | null;
+  eventType: string | null;
+  eventKey: string | null;
+  errorCode: string | null;
+  error: string | null;
+  attempts: number | null;
+  sourceTopic: string | null;
+  sourcePartition: number | null;
+  sourceOffset: string | null;
+  failedAt: string | null;
+  /** When it was replayed last; null if never. */
+  replayedAt: string | null;
+}
+
+/** Which dead-letter messages to replay; at least one selector is required. */
+export interface ReplayRequest {
+  messages?: Array<{ partition: number; offset: string }>;
+  eventType?: string;
+  errorCode?: string;
+  all?: boolean;
+  /** Replay messages that were replayed before too. Default false. */
+  includeReplayed?: boolean;
+  /** Publish here instead of each message's source topic. */
+  targetTopic?: string;
+}
+
+export interface ReplayResult {
+  replayed: Array<{ partition: number; offset: string; targetTopic: string }>;
+  skippedAlreadyReplayed: number;
+}
+
+/**
+ * What an operator does with an inbox: stats, the dead letters, replay, pruning. Replay puts
+ * the original key, value and headers back on the source topic; the inbox absorbs an event
+ * that was applied meanwhile. Replays are recorded in t_inbox_dlq_replay so the same message is
+ * not replayed twice unless asked.
+ */
+@Injectable()
+export class InboxOperations {
+  private readonly kafka: Kafka;
+
+  constructor(
+    @Inject(INBOX_OPTIONS) private readonly options: ResolvedInboxOptions,
+    private readonly dataSource: DataSource,
+    private readonly metrics: InboxMetrics,
+  ) {
+    this.kafka = new Kafka({
+      clientId: `${options.kafka.clientId}-inbox-ops`,
+      brokers: options.kafka.brokers,
+      logLevel: options.kafka.logLevel ?? logLevel.WARN,
+    });
+  }
+
+  async listDeadLetters(): Promise<DeadLetterMessage[]> {
+    const raw = await readWholeTopic(this.kafka, this.options.deadLetterTopic);
+    const replayed = await this.replayTimes();
+    return raw.map((m) => describe(m, replayed.get(`${m.partition}:${m.offset}`) ?? null));
+  }
+
+  async replay(request: ReplayRequest): Promise<ReplayResult> {
+    const { messages, eventType, errorCode, all } = request;
+    if (!all && !messages?.length && !eventType && !errorCode) {
+      throw new InboxError('INVALID_OPTIONS', 'replay needs messages, eventType, errorCode or all');
+    }
+    const wanted = new Set(messages?.map((m) => `${m.partition}:${m.offset}`));
+    const raw = await readWholeTopic(this.kafka, this.options.deadLetterTopic);
+    const replayedBefore = await this.replayTimes();
+    const selected = raw.filter((m) => {
+      const h = m.headers;
+      if (wanted.size > 0 && !wanted.has(`${m.partition}:${m.offset}`)) return false;
+      if (eventType && h['event-type'] !== eventType) return false;
+      if (errorCode && h[DeadLetterHeader.errorCode] !== errorCode) return false;
+      return true;
+    });
+    const fresh = selected.filter(
+      (m) => request.includeReplayed || !replayedBefore.has(`${m.partition}:${m.offset}`),
+    );
+    const result: ReplayResult = {
+      replayed: [],
+      skippedAlreadyReplayed: selected.length - fresh.length,
+    };
+    if (fresh.length === 0) return result;
+
+    const producer = this.kafka.producer({ allowAutoTopicCreation: false });
+    await producer.connect();
+    try {
+      for (const m of fresh) {
+        const targetTopic = request.targetTopic ?? m.headers[DeadLetterHeader.sourceTopic];
+        if (!targetTopic) continue;
+        // Publish first, then record: a crash between the two replays again, which the inbox absorbs.
+        await producer.send({
+          topic: targetTopic,
+          acks: -1,
+          messages: [
+            {
+              key: m.key,
+              value: m.value,
+              headers: {
+                ...withoutInboxHeaders(m.headers),
+                [DeadLetterHeader.replayOf]: `${this.options.deadLetterTopic}/${m.partition}@${m.offset}`,
+              },
+            },
+          ],
+        });
+        await this.dataSource.query(
+          `INSERT INTO t_inbox_dlq_replay (consumer, dlq_topic, dlq_partition, dlq_offset, target_topic, replayed_at)
+           VALUES (?, ?, ?, ?, ?, ?)
+           ON DUPLICATE KEY UPDATE target_topic = VALUES(target_topic), replayed_at = VALUES(replayed_at)`,
+          [
+            this.options.consumer,
+            this.options.deadLetterTopic,
+            m.partition,
+            m.offset,
+            targetTopic,
+            new Date(),
+          ],
+        );
+        result.replayed.push({ partition: m.partition, offset: m.offset, targetTopic });
+      }
+    } finally {
+      await producer.disconnect();
+    }
+    return result;
+  }
+
+  async stats(): Promise<InboxStats> {
+    const consumer = this.options.consumer;
+    const byOutcome = (await this.dataSource.query(
+      `SELECT outcome, COUNT(*) AS n FROM t_inbox WHERE consumer = ? GROUP BY outcome`,
+      [consumer],
+    )) as Array<{ outcome: string; n: string | number }>;
+    const inbox = { applied: 0, ignored: 0, stale: 0, parked: 0 };
+    for (const row of byOutcome) {
+      if (row.outcome in inbox) inbox[row.outcome as keyof typeof inbox] = Number(row.n);
+    }
+    const parked = (await this.dataSource.query(
+      `SELECT COUNT(*) AS n FROM t_inbox_parked WHERE consumer = ?`,
+      [consumer],
+    )) as Array<{ n: string | number }>;
+    const { outcomes } = this.metrics;
+    return {
+      consumer,
+      inbox,
+      parkedNow: Number(parked[0].n),
+      openGaps: await this.openGaps(),
+      deadLetterTopicMessages: await this.deadLetterCount(),
+      sinceStart: {
+        applied: outcomes.applied,
+        ignored: outcomes.ignored,
+        stale: outcomes.stale,
+        parked: outcomes.parked,
+        duplicates: outcomes.duplicate,
+        drained: this.metrics.drained,
+        retries: this.metrics.retries,
+        deadLettered: this.metrics.deadLettered,
+      },
+    };
+  }
+
+  /** Aggregates with an event parked for longer than `gapAlertMs`. */
+  async openGaps(): Promise<OpenGap[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT p.aggregate_type, p.aggregate_id, v.last_version,
+              GROUP_CONCAT(p.aggregate_version ORDER BY p.aggregate_version) AS versions,
+              MIN(p.parked_at) AS oldest
+       FROM t_inbox_parked p
+       LEFT JOIN t_inbox_version v ON v.consumer = p.consumer
+         AND v.aggregate_type = p.aggregate_type AND v.aggregate_id = p.aggregate_id
+       WHERE p.consumer = ?
+       GROUP BY p.aggregate_type, p.aggregate_id, v.last_version
+       HAVING MIN(p.parked_at) < ?
+       ORDER BY oldest LIMIT 100`,
+      [this.options.consumer, new Date(Date.now() - this.options.gapAlertMs)],
+    )) as Array<{
+      aggregate_type: string;
+      aggregate_id: string;
+      last_version: number | string | null;
+      versions: string;
+      oldest: Date;
+    }>;
+    return rows.map((r) => ({
+      aggregateType: r.aggregate_type,
+      aggregateId: r.aggregate_id,
+      lastAppliedVersion: r.last_version === null ? null : Number(r.last_version),
+      parkedVersions: String(r.versions).split(',').map(Number),
+      oldestParkedAt: new Date(r.oldest).toISOString(),
+    }));
+  }
+
+  /**
+   * Deletes inbox rows older than the dedup window, `pruneChunkSize` rows per statement so no
+   * statement holds many locks. Parked rows stay: their inbox row is their only duplicate guard.
+   */
+  async prune(now = new Date()): Promise<number> {
+    const cutoff = new Date(now.getTime() - this.options.dedupWindowMs);
+    let deleted = 0;
+    for (;;) {
+      const result = (await this.dataSource.query(
+        `DELETE FROM t_inbox WHERE consumer = ? AND processed_at < ? AND outcome <> 'parked'
+         ORDER BY processed_at LIMIT ${this.options.pruneChunkSize}`,
+        [this.options.consumer, cutoff],
+      )) as { affectedRows?: number } | [unknown, number];
+      const affected = Array.isArray(result) ? Number(result[1]) : Number(result.affectedRows ?? 0);
+      deleted += affected;
+      if (affected < this.options.pruneChunkSize) return deleted;
+    }
+  }
+
+  private async replayTimes(): Promise<Map<string, string>> {
+    const rows = (await this.dataSource.query(
+      `SELECT dlq_partition, dlq_offset, replayed_at FROM t_inbox_dlq_replay
+       WHERE consumer = ? AND dlq_topic = ?`,
+      [this.options.consumer, this.options.deadLetterTopic],
+    )) as Array<{ dlq_partition: number; dlq_offset: string | number; replayed_at: Date }>;
+    return new Map(
+      rows.map((r) => [
+        `${r.dlq_partition}:${String(r.dlq_offset)}`,
+        new Date(r.replayed_at).toISOString(),
+      ]),
+    );
+  }
+
+  private async deadLetterCount(): Promise<number | null> {
+    const admin = this.kafka.admin();
+    try {
+      await admin.connect();
+      const offsets = await admin.fetchTopicOffsets(this.options.deadLetterTopic);
+      return offsets.reduce((sum, p) => sum + Number(BigInt(p.high) - BigInt(p.low)), 0);
+    } catch {
+      return null;
+    } finally {
+      await admin.disconnect();
+    }
+  }
+}
+
+function describe(m: RawDeadLetter, replayedAt: string | null): DeadLetterMessage {
+  const h = m.headers;
+  const num = (v: string | undefined) => (v === undefined ? null : Number(v));
+  return {
+    partition: m.partition,
+    offset: m.offset,
+    key: m.key?.toString() ?? null,
+    eventType: h['event-type'] ?? null,
+    eventKey: h['event-key'] ?? null,
+    errorCode: h[DeadLetterHeader.errorCode] ?? null,
+    error: h[DeadLetterHeader.error] ?? null,
+    attempts: num(h[DeadLetterHeader.attempts]),
+    sourceTopic: h[DeadLetterHeader.sourceTopic] ?? null,
+    sourcePartition: num(h[DeadLetterHeader.sourcePartition]),
+    sourceOffset: h[DeadLetterHeader.sourceOffset] ?? null,
+    failedAt: h[DeadLetterHeader.failedAt] ?? null,
+    replayedAt,
+  };
+}

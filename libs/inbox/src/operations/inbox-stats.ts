@@ -1,0 +1,31 @@
+/** An aggregate whose next version has not arrived for longer than the gap alert time. */
+export interface OpenGap {
+  aggregateType: string;
+  aggregateId: string;
+  lastAppliedVersion: number | null;
+  parkedVersions: number[];
+  oldestParkedAt: string;
+}
+
+/** What `GET /inbox/stats` answers. */
+export interface InboxStats {
+  consumer: string;
+  /** Inbox rows by outcome (durable, until pruned). */
+  inbox: { applied: number; ignored: number; stale: number; parked: number };
+  /** Events waiting in the parking lot now. */
+  parkedNow: number;
+  openGaps: OpenGap[];
+  /** Messages in the dead-letter topic (null when the broker could not be asked). */
+  deadLetterTopicMessages: number | null;
+  /** Counters of this process since it started. */
+  sinceStart: {
+    applied: number;
+    ignored: number;
+    stale: number;
+    parked: number;
+    duplicates: number;
+    drained: number;
+    retries: number;
+    deadLettered: number;
+  };
+}

@@ -1,0 +1,79 @@
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Post,
+  ValidationPipe,
+} from '@nestjs/common';
+import { Type } from 'class-transformer';
+import {
+  IsArray,
+  IsBoolean,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { InboxError } from '../inbox.errors';
+import { DeadLetterMessage, InboxOperations, ReplayResult } from './inbox-operations';
+import { InboxStats } from './inbox-stats';
+
+class DeadLetterRef {
+  @IsInt() @Min(0) partition!: number;
+  @Matches(/^\d{1,19}$/) offset!: string;
+}
+
+/** Body of POST /inbox/dead-letters/replay; at least one selector. */
+class ReplayDeadLettersDto {
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => DeadLetterRef)
+  messages?: DeadLetterRef[];
+  @IsOptional() @IsString() eventType?: string;
+  @IsOptional() @IsString() errorCode?: string;
+  @IsOptional() @IsBoolean() all?: boolean;
+  @IsOptional() @IsBoolean() includeReplayed?: boolean;
+  @IsOptional() @IsString() targetTopic?: string;
+}
+
+const strict = new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true });
+
+/** The inbox's operator API: stats, dead letters, replay, prune. */
+@Controller('inbox')
+export class InboxHttpController {
+  constructor(private readonly operations: InboxOperations) {}
+
+  @Get('stats')
+  stats(): Promise<InboxStats> {
+    return this.operations.stats();
+  }
+
+  @Get('dead-letters')
+  deadLetters(): Promise<DeadLetterMessage[]> {
+    return this.operations.listDeadLetters();
+  }
+
+  @Post('dead-letters/replay')
+  @HttpCode(200)
+  async replay(@Body(strict) body: ReplayDeadLettersDto): Promise<ReplayResult> {
+    try {
+      return await this.operations.replay(body);
+    } catch (error) {
+      if (error instanceof InboxError && error.code === 'INVALID_OPTIONS') {
+        throw new BadRequestException(error.message);
+      }
+      throw error;
+    }
+  }
+
+  @Post('prune')
+  @HttpCode(200)
+  async prune(): Promise<{ deleted: number }> {
+    return { deleted: await this.operations.prune() };
+  }
+}

@@ -1,0 +1,180 @@
+import { readHeaders } from '@app/contracts';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
+import { Consumer, Kafka, logLevel, Producer } from 'kafkajs';
+import { lastValueFrom } from 'rxjs';
+import { DataSource } from 'typeorm';
+import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';
+import { InboxHandler, InboxProcessor } from '../gate/inbox-processor';
+import { InboxStore } from '../gate/inbox-store';
+import { ResolvedInboxOptions } from '../inbox.options';
+import { INBOX_OPTIONS } from '../inbox.tokens';
+import { InboxOperations } from '../operations/inbox-operations';
+import { InboxContext } from './inbox-context';
+import { InboxMetrics } from './inbox-metrics';
+import { MessageRunner } from './message-runner';
+import { InboxHandlerExtras } from './on-event.decorator';
+import { ensureTopics } from './ensure-topics';
+
+/**
+ * The Nest transport that feeds `@OnEvent` handlers from Kafka through the inbox. One kafkajs
+ * consumer (group = consumer name, auto-commit off); partitions in parallel, each in order.
+ * Connect it with `app.connectMicroservice({ strategy: app.get(InboxTransport) })`.
+ */
+@Injectable()
+export class InboxTransport extends Server implements CustomTransportStrategy {
+  private readonly log = new Logger(InboxTransport.name);
+  private readonly kafka: Kafka;
+  private consumer?: Consumer;
+  private producer?: Producer;
+  private stopping = false;
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    @Inject(INBOX_OPTIONS) private readonly options: ResolvedInboxOptions,
+    private readonly dataSource: DataSource,
+    private readonly metrics: InboxMetrics,
+    private readonly operations: InboxOperations,
+  ) {
+    super();
+    this.kafka = new Kafka({
+      clientId: options.kafka.clientId,
+      brokers: options.kafka.brokers,
+      logLevel: options.kafka.logLevel ?? logLevel.WARN,
+    });
+  }
+
+  async listen(callback: (error?: unknown) => void): Promise<void> {
+    try {
+      await this.start();
+      callback();
+    } catch (error) {
+      callback(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.stopping = true;
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
+    await this.consumer?.disconnect();
+    await this.producer?.disconnect();
+    this.consumer = undefined;
+    this.producer = undefined;
+  }
+
+  on(): never {
+    throw new Error('InboxTransport does not emit events');
+  }
+
+  unwrap<T>(): T {
+    return this.consumer as T;
+  }
+
+  private async start(): Promise<void> {
+    const { options } = this;
+    this.stopping = false;
+    await ensureTopics(this.kafka, [...options.topics, options.deadLetterTopic]);
+    this.producer = this.kafka.producer({ allowAutoTopicCreation: false });
+    await this.producer.connect();
+    const consumer = this.kafka.consumer({
+      groupId: options.consumer,
+      allowAutoTopicCreation: false,
+      sessionTimeout: options.kafka.sessionTimeoutMs,
+      heartbeatInterval: options.kafka.heartbeatIntervalMs,
+      rebalanceTimeout: options.kafka.rebalanceTimeoutMs,
+    });
+    this.consumer = consumer;
+    await consumer.connect();
+    await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning });
+
+    const processor = new InboxProcessor(
+      new InboxStore(options.consumer),
+      (eventType) => this.handlerFor(eventType),
+      options.gateStart,
+    );
+    const runner = new MessageRunner(
+      this.dataSource,
+      processor,
+      new DeadLetterPublisher(this.producer, options.deadLetterTopic),
+      options,
+      this.metrics,
+      this.log,
+      () => this.stopping,
+    );
+    await consumer.run({
+      autoCommit: false,
+      partitionsConsumedConcurrently: options.partitionsConsumedConcurrently,
+      eachMessage: async ({ topic, partition, message, heartbeat }) => {
+        await runner.run(
+          message,
+          { topic, partition, offset: message.offset, headers: readHeaders(message.headers) },
+          {
+            heartbeat: async () => {
+              // A failed heartbeat (rebalance under way) must not fail the message.
+              await heartbeat().catch(() => undefined);
+            },
+            commitOffset: () =>
+              consumer.commitOffsets([
+                { topic, partition, offset: (BigInt(message.offset) + 1n).toString() },
+              ]),
+          },
+        );
+      },
+    });
+    this.startHousekeeping();
+    this.log.log(
+      `consumer ${options.consumer} reading ${options.topics.join(', ')}; dead letters to ${options.deadLetterTopic}`,
+    );
+  }
+
+  private handlerFor(eventType: string): InboxHandler | undefined {
+    const head = this.getHandlerByPattern(eventType);
+    if (!head) return undefined;
+    // Several handlers of one type form a chain that Nest runs together; gate if any asks to.
+    let versionGate = false;
+    for (let h: MessageHandler | undefined = head; h; h = h.next) {
+      const extras = h.extras as Partial<InboxHandlerExtras> | undefined;
+      versionGate ||= extras?.inbox?.versionGate ?? true;
+    }
+    return {
+      versionGate,
+      handle: async (manager, envelope, delivery) => {
+        const context = new InboxContext({ manager, consumer: this.options.consumer, ...delivery });
+        await lastValueFrom(this.transformToObservable(await head(envelope, context)), {
+          defaultValue: undefined,
+        });
+      },
+    };
+  }
+
+  private startHousekeeping(): void {
+    const { gapCheckIntervalMs, pruneIntervalMs } = this.options;
+    if (gapCheckIntervalMs > 0) {
+      this.timers.push(setInterval(() => void this.reportGaps(), gapCheckIntervalMs).unref());
+    }
+    if (pruneIntervalMs > 0) {
+      this.timers.push(setInterval(() => void this.prune(), pruneIntervalMs).unref());
+    }
+  }
+
+  private async reportGaps(): Promise<void> {
+    try {
+      for (const gap of await this.operations.openGaps()) {
+        this.log.warn(
+          `open gap: ${gap.aggregateType} ${gap.aggregateId} applied up to ${gap.lastAppliedVersion ?? 'none'}, waiting with ${gap.parkedVersions.join(',')} since ${gap.oldestParkedAt}`,
+        );
+      }
+    } catch (error) {
+      this.log.error(`gap check failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async prune(): Promise<void> {
+    try {
+      const deleted = await this.operations.prune();
+      if (deleted > 0) this.log.log(`pruned ${deleted} inbox rows`);
+    } catch (error) {
+      this.log.error(`prune failed: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,130 @@
+import { EventEnvelope } from '@app/contracts';
+import { backoffDelay, delay, runTransaction } from '@app/database';
+import { LoggerService } from '@nestjs/common';
+import { KafkaMessage } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { classifyFailure, failureCode } from '../classify-failure';
+import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';
+import { decodeEvent } from '../decode-event';
+import { Delivery, InboxProcessor } from '../gate/inbox-processor';
+import { InboxError } from '../inbox.errors';
+import { DeliveryPosition, ResolvedInboxOptions } from '../inbox.options';
+import { InboxMetrics } from './inbox-metrics';
+
+/** What the runner needs from the Kafka consumer for the message at hand. */
+export interface DeliveryControl {
+  /** Keeps the group membership alive during long retries; never throws. */
+  heartbeat(): Promise<void>;
+  /** Commits `offset + 1` of the message's partition. */
+  commitOffset(): Promise<void>;
+}
+
+interface Failure {
+  error: unknown;
+  attempts: number;
+}
+
+/**
+ * Runs one Kafka message through the inbox: decode, one transaction (retried whole, bounded,
+ * with heartbeats), then the offset commit. A message that cannot be applied goes to the
+ * dead-letter topic first; the offset is committed only once the message is either applied or
+ * dead-lettered, so a crash anywhere leads to redelivery, which the inbox absorbs.
+ */
+export class MessageRunner {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly processor: InboxProcessor,
+    private readonly deadLetters: DeadLetterPublisher,
+    private readonly options: ResolvedInboxOptions,
+    private readonly metrics: InboxMetrics,
+    private readonly logger: LoggerService,
+    private readonly isStopping: () => boolean,
+  ) {}
+
+  async run(message: KafkaMessage, position: Delivery, control: DeliveryControl): Promise<void> {
+    const failure = await this.apply(message, position, control);
+    if (failure) await this.deadLetter(message, position, failure, control);
+    const { topic, partition, offset } = position;
+    await this.options.hooks.afterTransactionCommit?.({ topic, partition, offset });
+    await control.commitOffset();
+  }
+
+  private async apply(
+    message: KafkaMessage,
+    position: Delivery,
+    control: DeliveryControl,
+  ): Promise<Failure | undefined> {
+    let envelope: EventEnvelope;
+    try {
+      envelope = decodeEvent(message.value, this.options.registry);
+    } catch (error) {
+      return { error, attempts: 1 };
+    }
+    const { retry } = this.options;
+    for (let attempt = 1; ; attempt++) {
+      this.throwIfStopping();
+      try {
+        const result = await runTransaction(
+          this.dataSource,
+          (manager) => this.processor.process(manager, envelope, position),
+          { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
+        );
+        this.metrics.count(result.outcome, result.drained);
+        return undefined;
+      } catch (error) {
+        if (classifyFailure(error) === 'permanent') return { error, attempts: attempt };
+        if (attempt >= retry.maxAttempts) {
+          const exhausted = new InboxError(
+            'RETRIES_EXHAUSTED',
+            `gave up after ${attempt} attempts: ${(error as Error)?.message ?? String(error)}`,
+            { cause: error },
+          );
+          return { error: exhausted, attempts: attempt };
+        }
+        this.metrics.retries += 1;
+        this.logger.warn(
+          `${envelope.eventKey} attempt ${attempt} failed (${failureCode(error)}), retrying: ${String((error as Error)?.message ?? error)}`,
+        );
+        await control.heartbeat();
+        await delay(backoffDelay(retry, attempt));
+        await control.heartbeat();
+      }
+    }
+  }
+
+  private async deadLetter(
+    message: KafkaMessage,
+    position: DeliveryPosition,
+    failure: Failure,
+    control: DeliveryControl,
+  ): Promise<void> {
+    const error = failure.error as Error | undefined;
+    this.logger.error(
+      `dead-lettering ${position.topic}/${position.partition}@${position.offset} after ${failure.attempts} attempt(s): ${error?.message ?? String(failure.error)}`,
+    );
+    await this.deadLetters.publish(
+      message,
+      {
+        error: error?.message ?? String(failure.error),
+        errorCode: failureCode(failure.error),
+        attempts: failure.attempts,
+        consumer: this.options.consumer,
+        topic: position.topic,
+        partition: position.partition,
+        offset: position.offset,
+        failedAt: new Date(),
+      },
+      async () => {
+        this.throwIfStopping();
+        await control.heartbeat();
+      },
+    );
+    this.metrics.deadLettered += 1;
+  }
+
+  private throwIfStopping(): void {
+    if (this.isStopping()) {
+      throw new InboxError('STOPPING', 'the consumer is stopping; the message will be redelivered');
+    }
+  }
+}
