@@ -1,5 +1,6 @@
 import { bootstrapService } from '@app/runtime';
 import { OrderServiceConfig } from './order-service.config';
+import { configureOrderServiceHttp } from './order-service.http';
 import { OrderServiceModule } from './order-service.module';
 
 void bootstrapService({
@@ -7,4 +8,5 @@ void bootstrapService({
   config: OrderServiceConfig,
   module: (config) => OrderServiceModule.forRoot(config),
   port: (config) => config.ORDER_SERVICE_PORT,
+  configure: (app) => configureOrderServiceHttp(app),
 });

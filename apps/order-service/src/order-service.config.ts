@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
 import { CommonEnv } from '@app/config';
 
 /** Environment of the order-service; every variable is documented in the README. */
@@ -10,4 +10,9 @@ export class OrderServiceConfig extends CommonEnv {
   @Min(1)
   @Max(65535)
   ORDER_SERVICE_PORT = 3000;
+
+  /** Shared secret of the payment provider's callback HMAC. Never logged or echoed. */
+  @IsString()
+  @MinLength(16)
+  PAY_CALLBACK_SECRET!: string;
 }

@@ -1,13 +1,32 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { topicForAggregate } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
+import { OutboxModule } from '@app/outbox';
 import { HealthController } from '@app/runtime';
 import { OrderServiceConfig } from './order-service.config';
 import { OrderMigrations } from './migrations';
+import { OrderEventsOutbox } from './orders/order-events.outbox';
+import { OrderIdempotencyRepository } from './orders/order-idempotency.repository';
+import { OrdersHttpController } from './orders/orders.http.controller';
+import { OrdersRepository } from './orders/orders.repository';
+import { OrdersService } from './orders/orders.service';
+import { PayCallbackService } from './payments/pay-callback.service';
+import { PayNotificationsRepository } from './payments/pay-notifications.repository';
+import { PAY_CALLBACK_SECRET, PaymentsHttpController } from './payments/payments.http.controller';
+
+/** Wiring choices that are not environment variables. */
+export interface OrderServiceModuleOptions {
+  /** Run the outbox relay in this process. Default true; tests of the HTTP side turn it off. */
+  outboxRelay?: boolean;
+}
 
 @Module({})
 export class OrderServiceModule {
-  static forRoot(config: OrderServiceConfig): DynamicModule {
+  static forRoot(
+    config: OrderServiceConfig,
+    options: OrderServiceModuleOptions = {},
+  ): DynamicModule {
     return {
       module: OrderServiceModule,
       imports: [
@@ -18,8 +37,25 @@ export class OrderServiceModule {
             migrations: OrderMigrations,
           }),
         ),
+        OutboxModule.forRoot({
+          kafka: {
+            brokers: config.KAFKA_BROKERS,
+            clientId: config.KAFKA_CLIENT_ID ?? 'order-service',
+          },
+          topicFor: (aggregateType) => topicForAggregate(aggregateType, config.TOPIC_PREFIX),
+          relay: { enabled: options.outboxRelay ?? true },
+        }),
       ],
-      controllers: [HealthController],
+      controllers: [HealthController, OrdersHttpController, PaymentsHttpController],
+      providers: [
+        { provide: PAY_CALLBACK_SECRET, useValue: config.PAY_CALLBACK_SECRET },
+        OrdersRepository,
+        OrderIdempotencyRepository,
+        PayNotificationsRepository,
+        OrderEventsOutbox,
+        OrdersService,
+        PayCallbackService,
+      ],
     };
   }
 }

@@ -2,30 +2,16 @@ import 'reflect-metadata';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
-/** Variables every service reads. Each service's own config class extends this one. */
-export class CommonEnv {
+/**
+ * Variables every HTTP service with a database reads, Kafka or not (the coupon provider has no
+ * Kafka). Services on Kafka extend CommonEnv instead.
+ */
+export class ServiceEnv {
   /** mysql://user:password@host:port/database: the service's own database. */
   @Matches(/^mysql:\/\/[^/]+\/[A-Za-z0-9_]{1,64}$/, {
     message: 'must be mysql://user:password@host:port/database',
   })
   DATABASE_URL!: string;
-
-  /** Comma-separated host:port list of Kafka bootstrap servers. */
-  @Transform(({ value }) =>
-    typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value,
-  )
-  @Matches(/^[A-Za-z0-9.-]+:\d{1,5}$/, { each: true, message: 'must be host:port[,host:port…]' })
-  KAFKA_BROKERS!: string[];
-
-  @IsOptional()
-  @IsString()
-  @Matches(/^[A-Za-z0-9._-]{1,64}$/)
-  KAFKA_CLIENT_ID?: string;
-
-  /** Prefix of every topic name; `trading.` gives trading.order.events. */
-  @IsOptional()
-  @Matches(/^[A-Za-z0-9._-]{0,64}$/)
-  TOPIC_PREFIX = 'trading.';
 
   @IsOptional()
   @Type(() => Number)
@@ -42,4 +28,24 @@ export class CommonEnv {
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL = 'log';
+}
+
+/** Variables every service on Kafka reads. Each service's own config class extends this one. */
+export class CommonEnv extends ServiceEnv {
+  /** Comma-separated host:port list of Kafka bootstrap servers. */
+  @Transform(({ value }) =>
+    typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value,
+  )
+  @Matches(/^[A-Za-z0-9.-]+:\d{1,5}$/, { each: true, message: 'must be host:port[,host:port…]' })
+  KAFKA_BROKERS!: string[];
+
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9._-]{1,64}$/)
+  KAFKA_CLIENT_ID?: string;
+
+  /** Prefix of every topic name; `trading.` gives trading.order.events. */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9._-]{0,64}$/)
+  TOPIC_PREFIX = 'trading.';
 }

@@ -1,3 +1,3 @@
-export { CommonEnv } from './common-env';
+export { CommonEnv, ServiceEnv } from './common-env';
 export { ConfigError } from './config.error';
 export { loadConfig } from './load-config';

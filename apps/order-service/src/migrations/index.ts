@@ -1,3 +1,6 @@
+import { OutboxMigrations } from '@app/outbox';
+import { CreateOrderTables1764800000000 } from './1764800000000-create-order-tables';
+
 /** Every migration of the order-service, in order; run by `main.js migrate` and the test harness. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const OrderMigrations: Function[] = [];
+export const OrderMigrations: Function[] = [...OutboxMigrations, CreateOrderTables1764800000000];

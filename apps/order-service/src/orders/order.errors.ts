@@ -37,9 +37,9 @@ export class OrderConcurrentUpdateError extends Error {
 
   constructor(
     readonly orderId: string,
-    readonly expectedRevision: number,
+    readonly expectedVersion: number,
   ) {
-    super(`order ${orderId} changed concurrently (expected revision ${expectedRevision})`);
+    super(`order ${orderId} changed concurrently (expected version ${expectedVersion})`);
     this.name = 'OrderConcurrentUpdateError';
   }
 }

@@ -20,7 +20,7 @@ function created(): Order {
 function inState(status: OrderStatus): Order {
   const base = created();
   const payOrderId = status === 'CREATED' ? null : 'pay-1';
-  return { ...base, status, payOrderId, version: 3, revision: 5 };
+  return { ...base, status, payOrderId, version: 3 };
 }
 
 function notice(overrides: Partial<PaymentNotice> = {}): PaymentNotice {
@@ -50,7 +50,7 @@ describe('Order', () => {
   describe('when it is created', () => {
     it('starts in CREATED at version 1, and its OrderCreated event describes it', () => {
       const order = created();
-      expect(order).toMatchObject({ status: 'CREATED', version: 1, revision: 1, payOrderId: null });
+      expect(order).toMatchObject({ status: 'CREATED', version: 1, payOrderId: null });
       expect(orderCreatedEvent(order)).toEqual({
         type: 'OrderCreated',
         payload: {
@@ -66,18 +66,26 @@ describe('Order', () => {
 
   describe('startPayment', () => {
     it.each<OrderStatus>(['CREATED', 'PAYMENT_FAILED'])(
-      'moves %s to PAYING with the new payment id, without an event or a new version',
+      'moves %s to PAYING with the new payment id and records OrderPaymentStarted',
       (status) => {
         const order = inState(status);
         const result = changed(startPayment(order, 'pay-2', t1));
         expect(result.order).toMatchObject({
           status: 'PAYING',
           payOrderId: 'pay-2',
-          version: order.version,
-          revision: order.revision + 1,
+          version: order.version + 1,
           updatedAt: t1,
         });
-        expect(result.event).toBeNull();
+        expect(result.event).toEqual({
+          type: 'OrderPaymentStarted',
+          payload: {
+            orderId: '42',
+            payOrderId: 'pay-2',
+            amount: 1999,
+            currency: 'EUR',
+            startedAt: t1.toISOString(),
+          },
+        });
       },
     );
 
@@ -105,7 +113,6 @@ describe('Order', () => {
       expect(result.order).toMatchObject({
         status: 'PAID',
         version: order.version + 1,
-        revision: order.revision + 1,
         settledByNotifyId: 'n-1',
         paidAt: t1,
       });
@@ -248,7 +255,7 @@ describe('Order', () => {
     const failed = changed(settlePayment(paying, notice({ status: 'FAILED' }), t1));
     const retry = changed(startPayment(failed.order, 'pay-2', t1)).order;
     const paid = changed(settlePayment(retry, notice({ payOrderId: 'pay-2' }), t1));
-    expect([order.version, failed.order.version, paid.order.version]).toEqual([1, 2, 3]);
-    expect(paid.order.revision).toBe(5);
+    expect([order.version, paying.version, failed.order.version]).toEqual([1, 2, 3]);
+    expect([retry.version, paid.order.version]).toEqual([4, 5]);
   });
 });

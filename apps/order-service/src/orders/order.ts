@@ -3,6 +3,7 @@ import type {
   OrderCreatedV1Payload,
   OrderPaidV1Payload,
   OrderPaymentFailedV1Payload,
+  OrderPaymentStartedV1Payload,
 } from '@app/contracts';
 import type { OrderRejection } from './order.errors';
 
@@ -13,13 +14,10 @@ export type OrderStatus = 'CREATED' | 'PAYING' | 'PAID' | 'CANCELLED' | 'PAYMENT
 export type OrderAction = 'startPayment' | 'confirmPayment' | 'failPayment' | 'cancel';
 
 /**
- * The order aggregate as plain, immutable data.
- *
- * Two counters, on purpose:
- * - `version` numbers the order's events: 1 for OrderCreated, +1 for each later event, no gaps,
- *   because consumers apply version N+1 only after N.
- * - `revision` is the row's compare-and-set counter, bumped by every change. Starting a payment
- *   changes the row but has no event in the contracts, so it must not use up a version number.
+ * The order aggregate as plain, immutable data. `version` is both the row's compare-and-set
+ * counter and the number of the order's latest event: 1 for OrderCreated, +1 for every
+ * transition, each of which records exactly one event, so consumers (which apply version N+1
+ * only after N) never wait for a version that does not exist.
  */
 export interface Order {
   readonly id: string;
@@ -30,7 +28,6 @@ export interface Order {
   readonly currency: string;
   readonly status: OrderStatus;
   readonly version: number;
-  readonly revision: number;
   /** The payment the order waits for (PAYING) or was settled by (PAID, PAYMENT_FAILED). */
   readonly payOrderId: string | null;
   /** The provider notification that settled the payment. */
@@ -48,16 +45,17 @@ export type NewOrder = Omit<Order, 'id'>;
 /** An event the order records; `type` matches the contract's eventType. */
 export type OrderEvent =
   | { type: 'OrderCreated'; payload: OrderCreatedV1Payload }
+  | { type: 'OrderPaymentStarted'; payload: OrderPaymentStartedV1Payload }
   | { type: 'OrderPaid'; payload: OrderPaidV1Payload }
   | { type: 'OrderCancelled'; payload: OrderCancelledV1Payload }
   | { type: 'OrderPaymentFailed'; payload: OrderPaymentFailedV1Payload };
 
 /**
  * The outcome of a command. `changed` carries the new state and the event to write in the same
- * transaction (null when the change publishes nothing); `unchanged` is an idempotent repeat.
+ * transaction; `unchanged` is an idempotent repeat.
  */
 export type OrderTransition =
-  | { kind: 'changed'; order: Order; event: OrderEvent | null }
+  | { kind: 'changed'; order: Order; event: OrderEvent }
   | { kind: 'unchanged'; order: Order }
   | { kind: 'rejected'; rejection: OrderRejection };
 
@@ -83,7 +81,6 @@ export function newOrder(
     currency: input.currency,
     status: 'CREATED',
     version: 1,
-    revision: 1,
     payOrderId: null,
     settledByNotifyId: null,
     closeReason: null,
@@ -119,8 +116,25 @@ export function startPayment(order: Order, payOrderId: string, now: Date): Order
   }
   return {
     kind: 'changed',
-    order: { ...order, status: 'PAYING', payOrderId, revision: order.revision + 1, updatedAt: now },
-    event: null,
+    order: {
+      ...order,
+      status: 'PAYING',
+      payOrderId,
+      settledByNotifyId: null,
+      closeReason: null,
+      version: order.version + 1,
+      updatedAt: now,
+    },
+    event: {
+      type: 'OrderPaymentStarted',
+      payload: {
+        orderId: order.id,
+        payOrderId,
+        amount: order.amount,
+        currency: order.currency,
+        startedAt: now.toISOString(),
+      },
+    },
   };
 }
 
@@ -165,7 +179,6 @@ function confirmPayment(order: Order, notice: PaymentNotice, now: Date): OrderTr
     settledByNotifyId: notice.notifyId,
     paidAt: notice.paidAt,
     version: order.version + 1,
-    revision: order.revision + 1,
     updatedAt: now,
   };
   return {
@@ -201,7 +214,6 @@ function failPayment(order: Order, notice: PaymentNotice, now: Date): OrderTrans
       settledByNotifyId: notice.notifyId,
       closeReason: reason,
       version: order.version + 1,
-      revision: order.revision + 1,
       updatedAt: now,
     },
     event: {
@@ -229,7 +241,6 @@ export function cancelOrder(order: Order, reason: string, now: Date): OrderTrans
       closeReason: reason,
       cancelledAt: now,
       version: order.version + 1,
-      revision: order.revision + 1,
       updatedAt: now,
     },
     event: {

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import {
+  EventDefinition,
+  NewEvent,
+  OrderCancelledV1,
+  OrderCreatedV1,
+  OrderPaidV1,
+  OrderPaymentFailedV1,
+  OrderPaymentStartedV1,
+} from '@app/contracts';
+import { OutboxWriter } from '@app/outbox';
+import { EntityManager } from 'typeorm';
+import { Order, OrderEvent } from './order';
+
+/**
+ * Writes the order's events to the outbox, in the caller's transaction, numbered with the
+ * order's version (so one order's events are 1, 2, 3… without gaps).
+ */
+@Injectable()
+export class OrderEventsOutbox {
+  constructor(private readonly outbox: OutboxWriter) {}
+
+  /** `causationId`: what caused the event (the provider's notifyId, an Idempotency-Key…). */
+  async record(
+    manager: EntityManager,
+    order: Order,
+    event: OrderEvent,
+    causationId?: string,
+  ): Promise<void> {
+    const meta = {
+      aggregateId: order.id,
+      aggregateVersion: order.version,
+      correlationId: `order-${order.id}`,
+      ...(causationId !== undefined && { causationId }),
+    };
+    switch (event.type) {
+      case 'OrderCreated':
+        return this.add(manager, OrderCreatedV1, { ...meta, payload: event.payload });
+      case 'OrderPaymentStarted':
+        return this.add(manager, OrderPaymentStartedV1, { ...meta, payload: event.payload });
+      case 'OrderPaid':
+        return this.add(manager, OrderPaidV1, { ...meta, payload: event.payload });
+      case 'OrderCancelled':
+        return this.add(manager, OrderCancelledV1, { ...meta, payload: event.payload });
+      case 'OrderPaymentFailed':
+        return this.add(manager, OrderPaymentFailedV1, { ...meta, payload: event.payload });
+    }
+  }
+
+  private async add<P extends object>(
+    manager: EntityManager,
+    definition: EventDefinition<P>,
+    event: NewEvent<P>,
+  ): Promise<void> {
+    await this.outbox.add(manager, definition, event);
+  }
+}

@@ -1,0 +1,96 @@
+import { Injectable } from '@nestjs/common';
+import { runTransaction } from '@app/database';
+import { DataSource, EntityManager } from 'typeorm';
+import { settlePayment } from '../orders/order';
+import { OrderEventsOutbox } from '../orders/order-events.outbox';
+import { OrdersRepository } from '../orders/orders.repository';
+import { retryOnConflict } from '../orders/retry-on-conflict';
+import { PayCallbackAnswer, PayCallbackDto } from './pay-callback.dto';
+import { PayNotificationsRepository } from './pay-notifications.repository';
+
+/** What happened to one verified, well-formed notification; the controller maps it to HTTP. */
+export type PayCallbackOutcome =
+  /** Committed (or already committed before): answer 200 with `answer`. */
+  | { kind: 'accepted'; answer: PayCallbackAnswer; repeat: boolean }
+  | { kind: 'unknown-order' }
+  | { kind: 'unknown-payment' }
+  /** Amount or currency differ from the order, or the notifyId was used for another payment. */
+  | { kind: 'mismatch'; message: string }
+  /** The order cannot take this verdict (e.g. SUCCESS for a CANCELLED order). */
+  | { kind: 'conflict'; message: string };
+
+/**
+ * Applies a payment notification exactly once. In one transaction: answer a processed
+ * notifyId from its stored answer; otherwise decide in the aggregate, claim the notifyId
+ * (primary key) together with the answer, compare-and-set the order and add its event to the
+ * outbox. Concurrent copies collide on the notifyId or the order's version, roll back and
+ * rerun, and then read the winner's answer: one transition, one event, the same answer.
+ */
+@Injectable()
+export class PayCallbackService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly orders: OrdersRepository,
+    private readonly notifications: PayNotificationsRepository,
+    private readonly events: OrderEventsOutbox,
+  ) {}
+
+  /** Resolves after the commit, so an `accepted` outcome is durable when answered. */
+  handle(notice: PayCallbackDto): Promise<PayCallbackOutcome> {
+    return retryOnConflict(() =>
+      runTransaction(this.dataSource, (manager) => this.process(manager, notice)),
+    );
+  }
+
+  private async process(
+    manager: EntityManager,
+    notice: PayCallbackDto,
+  ): Promise<PayCallbackOutcome> {
+    const processed = await this.notifications.find(manager, notice.notifyId);
+    if (processed) {
+      if (processed.orderId !== notice.orderId || processed.payOrderId !== notice.payOrderId) {
+        return { kind: 'mismatch', message: 'notifyId was already used for another payment' };
+      }
+      return { kind: 'accepted', answer: processed.answer, repeat: true };
+    }
+
+    const order = await this.orders.findById(manager, notice.orderId);
+    if (!order) return { kind: 'unknown-order' };
+    const transition = settlePayment(
+      order,
+      { ...notice, paidAt: new Date(notice.paidAt) },
+      new Date(),
+    );
+    if (transition.kind === 'rejected') {
+      const { rejection } = transition;
+      switch (rejection.code) {
+        case 'UNKNOWN_PAYMENT':
+          return { kind: 'unknown-payment' };
+        case 'AMOUNT_MISMATCH':
+          return { kind: 'mismatch', message: 'amount or currency differ from the order' };
+        case 'ILLEGAL_TRANSITION':
+          return { kind: 'conflict', message: `order is ${rejection.from}` };
+      }
+    }
+
+    const answer: PayCallbackAnswer = {
+      result: 'SUCCESS',
+      notifyId: notice.notifyId,
+      orderId: order.id,
+      orderStatus: transition.order.status,
+    };
+    await this.notifications.insert(manager, {
+      notifyId: notice.notifyId,
+      orderId: order.id,
+      payOrderId: notice.payOrderId,
+      status: notice.status,
+      changedOrder: transition.kind === 'changed',
+      answer,
+    });
+    if (transition.kind === 'changed') {
+      await this.orders.update(manager, transition.order, order.version);
+      await this.events.record(manager, transition.order, transition.event, notice.notifyId);
+    }
+    return { kind: 'accepted', answer, repeat: transition.kind === 'unchanged' };
+  }
+}

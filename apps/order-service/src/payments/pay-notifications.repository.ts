@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { PayCallbackAnswer } from './pay-callback.dto';
+
+/** A provider notification we processed, with the answer we gave. */
+export interface ProcessedNotification {
+  notifyId: string;
+  orderId: string;
+  payOrderId: string;
+  status: 'SUCCESS' | 'FAILED';
+  changedOrder: boolean;
+  answer: PayCallbackAnswer;
+}
+
+/** t_pay_notification, always through the caller's transaction. */
+@Injectable()
+export class PayNotificationsRepository {
+  async find(manager: EntityManager, notifyId: string): Promise<ProcessedNotification | undefined> {
+    const rows: Array<{
+      order_id: string;
+      pay_order_id: string;
+      status: 'SUCCESS' | 'FAILED';
+      changed_order: number;
+      answer: string | object;
+    }> = await manager.query(
+      `SELECT order_id, pay_order_id, status, changed_order, answer
+         FROM t_pay_notification WHERE notify_id = ?`,
+      [notifyId],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      notifyId,
+      orderId: String(row.order_id),
+      payOrderId: row.pay_order_id,
+      status: row.status,
+      changedOrder: Number(row.changed_order) === 1,
+      answer: (typeof row.answer === 'string'
+        ? JSON.parse(row.answer)
+        : row.answer) as PayCallbackAnswer,
+    };
+  }
+
+  /**
+   * Claims the notification id. Fails with ER_DUP_ENTRY when a concurrent copy claimed it first
+   * (InnoDB makes this insert wait for that transaction, so the failure comes after its commit).
+   */
+  async insert(manager: EntityManager, notification: ProcessedNotification): Promise<void> {
+    await manager.query(
+      `INSERT INTO t_pay_notification
+         (notify_id, order_id, pay_order_id, status, changed_order, answer, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(3))`,
+      [
+        notification.notifyId,
+        notification.orderId,
+        notification.payOrderId,
+        notification.status,
+        notification.changedOrder ? 1 : 0,
+        JSON.stringify(notification.answer),
+      ],
+    );
+  }
+}

@@ -1,0 +1,91 @@
+import { IncomingMessage } from 'node:http';
+import {
+  BadRequestException,
+  INestApplication,
+  ValidationError,
+  ValidationPipe,
+} from '@nestjs/common';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+
+/** How `configureHttp` sets up a service's HTTP surface. */
+export interface HttpSurfaceOptions {
+  /** Swagger title; the UI is served at /docs and the JSON at /docs-json. */
+  title: string;
+  description?: string;
+  /** Largest request body in bytes; larger → 413. Default 16 kB. */
+  bodyLimitBytes?: number;
+  /**
+   * Paths whose body stays raw bytes (a Buffer in `req.body`), whatever the content type, for
+   * handlers that must verify a signature over the exact bytes before parsing them.
+   */
+  rawBodyPaths?: string[];
+}
+
+/** One field that failed validation, as 400 responses list them. */
+export interface HttpFieldError {
+  path: string;
+  constraints: Record<string, string>;
+}
+
+/**
+ * The HTTP conventions every service shares: a body size cap on every body (413), raw bytes
+ * for signed routes, a global ValidationPipe that rejects unknown fields and answers 400 with
+ * `fieldErrors`, and Swagger at /docs. Errors keep Nest's JSON shape, which never carries a
+ * stack trace. Call before `listen` (bootstrapService's `configure` hook).
+ */
+export function configureHttp(app: INestApplication, options: HttpSurfaceOptions): void {
+  const limit = options.bodyLimitBytes ?? 16 * 1024;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new Error(`configureHttp: bodyLimitBytes must be a positive integer, got ${limit}`);
+  }
+  const rawPaths = new Set(options.rawBodyPaths ?? []);
+  const isRawPath = (req: IncomingMessage) => rawPaths.has(pathOf(req));
+  const express = app as NestExpressApplication;
+  // Registered before Nest's default parsers (added at init), which then skip parsed bodies.
+  express.useBodyParser('raw', { type: isRawPath, limit });
+  express.useBodyParser('json', { limit });
+  // Any other content type is read as bytes too, so the cap holds for every body.
+  express.useBodyParser('raw', { type: () => true, limit });
+
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      transform: true,
+      exceptionFactory: (errors) => invalidRequest('invalid request', flattenErrors(errors)),
+    }),
+  );
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle(options.title)
+      .setDescription(options.description ?? '')
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document);
+}
+
+/** A 400 whose body names every failing field. */
+export function invalidRequest(
+  message: string,
+  fieldErrors: HttpFieldError[],
+): BadRequestException {
+  return new BadRequestException({ statusCode: 400, error: 'Bad Request', message, fieldErrors });
+}
+
+function flattenErrors(errors: ValidationError[], prefix = ''): HttpFieldError[] {
+  return errors.flatMap((error) => {
+    const path = prefix ? `${prefix}.${error.property}` : error.property;
+    const own = error.constraints ? [{ path, constraints: error.constraints }] : [];
+    return [...own, ...flattenErrors(error.children ?? [], path)];
+  });
+}
+
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const end = url.indexOf('?');
+  return end === -1 ? url : url.slice(0, end);
+}
