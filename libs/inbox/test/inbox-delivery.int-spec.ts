@@ -1,0 +1,138 @@
+import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import { Producer } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { committedTotal } from './fixtures/kafka-reads';
+import { prepareDatabase, startInboxTestApp } from './fixtures/inbox-test-app';
+import { orderEvent, toMessage } from './fixtures/test-events';
+
+describe('Inbox delivery', () => {
+  let env: TestEnvironment;
+  let dataSource: DataSource;
+  let databaseUrl: string;
+  let producer: Producer;
+
+  beforeAll(async () => {
+    env = await startTestEnvironment();
+    databaseUrl = (await env.createDatabase('inbox_delivery')).url;
+    dataSource = await prepareDatabase(databaseUrl);
+    producer = env.kafka.producer();
+    await producer.connect();
+  });
+
+  afterAll(async () => {
+    await producer?.disconnect();
+    await dataSource?.destroy();
+    await env?.stop();
+  });
+
+  async function effectsByKey(): Promise<Map<string, number>> {
+    const rows = (await dataSource.query(
+      'SELECT event_key, COUNT(*) AS n FROM t_test_effect GROUP BY event_key',
+    )) as Array<{ event_key: string; n: string }>;
+    return new Map(rows.map((r) => [r.event_key, Number(r.n)]));
+  }
+
+  async function setup(name: string, partitions = 1) {
+    const topic = await env.createTopic(`inbox.${name}`, partitions);
+    const deadLetterTopic = await env.createTopic(`inbox.${name}.dlq`, 1);
+    return { topic, deadLetterTopic, consumer: `c-${topic}` };
+  }
+
+  describe('when the same event is delivered 1, 2 and 50 times', () => {
+    it('takes effect once each', async () => {
+      const { topic, deadLetterTopic, consumer } = await setup('dup', 3);
+      const once = orderEvent('created', 'dup-1', 1);
+      const twice = orderEvent('created', 'dup-2', 1);
+      const fifty = orderEvent('created', 'dup-3', 1);
+      const messages = [once, twice, twice, ...Array.from({ length: 50 }, () => fifty)];
+      await producer.send({ topic, messages: messages.map(toMessage) });
+
+      const app = await startInboxTestApp({
+        databaseUrl,
+        brokers: env.infra.kafkaBrokers,
+        consumer,
+        topics: [topic],
+        deadLetterTopic,
+      });
+      try {
+        await waitFor(async () => (await committedTotal(env.kafka, consumer, topic)) === 53, {
+          description: 'all 53 deliveries acknowledged',
+        });
+        const effects = await effectsByKey();
+        expect([once, twice, fifty].map((e) => effects.get(e.eventKey))).toEqual([1, 1, 1]);
+        expect(app.metrics.outcomes.duplicate).toBe(1 + 49);
+        expect((await app.operations.stats()).inbox.applied).toBe(3);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
+  describe('when versions 3, 1, 2 of an order arrive in that order', () => {
+    it('applies them as 1, 2, 3 and parks 3 durably until the gap fills', async () => {
+      const { topic, deadLetterTopic, consumer } = await setup('order');
+      const [v1, v2, v3] = [
+        orderEvent('created', 'ord-1', 1),
+        orderEvent('paid', 'ord-1', 2),
+        orderEvent('cancelled', 'ord-1', 3),
+      ];
+      const app = await startInboxTestApp({
+        databaseUrl,
+        brokers: env.infra.kafkaBrokers,
+        consumer,
+        topics: [topic],
+        deadLetterTopic,
+        inbox: { gapAlertMs: 1 },
+      });
+      try {
+        await producer.send({ topic, messages: [toMessage(v3)] });
+        await waitFor(async () => (await app.operations.stats()).openGaps.length === 1, {
+          description: 'version 3 parked and shown as an open gap',
+        });
+        await producer.send({ topic, messages: [toMessage(v1)] });
+        await waitFor(async () => (await effectsByKey()).has(v1.eventKey), {
+          description: 'version 1 applied',
+        });
+        // v3 still waits for v2.
+        expect((await app.operations.stats()).parkedNow).toBe(1);
+        expect((await effectsByKey()).has(v3.eventKey)).toBe(false);
+
+        await producer.send({ topic, messages: [toMessage(v2)] });
+        await waitFor(async () => (await app.operations.stats()).parkedNow === 0, {
+          description: 'parked version 3 drained',
+        });
+        const applied = (await dataSource.query(
+          `SELECT aggregate_version FROM t_test_effect WHERE aggregate_id = 'ord-1' ORDER BY id`,
+        )) as Array<{ aggregate_version: number }>;
+        expect(applied.map((r) => Number(r.aggregate_version))).toEqual([1, 2, 3]);
+
+        // A registered type this consumer does not handle advances the gate (recorded as
+        // "ignored"); a version already applied is stale and changes nothing.
+        const ignored = orderEvent('payment-failed', 'ord-1', 4);
+        const stale = orderEvent('paid', 'ord-1', 3);
+        const next = orderEvent('paid', 'ord-1', 5);
+        await producer.send({ topic, messages: [ignored, stale, next].map(toMessage) });
+        await waitFor(async () => (await effectsByKey()).has(next.eventKey), {
+          description: 'version 5 applied after the ignored version 4',
+        });
+        const outcomes = (await dataSource.query(
+          `SELECT event_key, outcome FROM t_inbox WHERE consumer = ?`,
+          [consumer],
+        )) as Array<{ event_key: string; outcome: string }>;
+        expect(new Map(outcomes.map((o) => [o.event_key, o.outcome]))).toEqual(
+          new Map([
+            [v1.eventKey, 'applied'],
+            [v2.eventKey, 'applied'],
+            [v3.eventKey, 'applied'],
+            [ignored.eventKey, 'ignored'],
+            [stale.eventKey, 'stale'],
+            [next.eventKey, 'applied'],
+          ]),
+        );
+        expect((await effectsByKey()).has(stale.eventKey)).toBe(false);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+});
