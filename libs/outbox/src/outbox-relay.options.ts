@@ -61,7 +61,7 @@ export const DEFAULT_RELAY_OPTIONS: Readonly<OutboxRelayOptions> = Object.freeze
   blockedRecheckMs: 50,
   deadBlockedRecheckMs: 60_000,
   maxMessageBytes: 1_000_000,
-  requestTimeoutMs: 10_000,
+  requestTimeoutMs: 5_000,
   producerRetries: 3,
   topicCacheMs: 60_000,
 });

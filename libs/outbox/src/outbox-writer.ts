@@ -10,7 +10,7 @@ import { OutboxCommitNotifier } from './outbox-commit-notifier';
 import { OutboxError } from './outbox.errors';
 
 interface InsertResult {
-  affectedRows: number;
+  insertId: number | string;
 }
 
 /**
@@ -60,7 +60,9 @@ export class OutboxWriter {
         JSON.stringify(envelopeHeaders(envelope)),
       ],
     )) as InsertResult;
-    if (result.affectedRows === 1) {
+    // mysql2 reports a duplicate as 1 "found" row, so affectedRows cannot tell the cases
+    // apart; the insert id is the new row's, and 0 when the row existed already.
+    if (Number(result.insertId) > 0) {
       this.notifier?.markPending(runner);
       return envelope;
     }

@@ -1,0 +1,169 @@
+import { EventValidationError, OrderCreatedV1 } from '@app/contracts';
+import { runTransaction } from '@app/database';
+import { startTestEnvironment, TestEnvironment } from '@app/testing';
+import { DataSource } from 'typeorm';
+import { OutboxCommitNotifier, OutboxError, OutboxWriter } from '../src';
+import { openOutboxDatabase, orderCreated } from './outbox-test-kit';
+
+describe('OutboxWriter', () => {
+  let env: TestEnvironment;
+  let dataSource: DataSource;
+  const writer = new OutboxWriter();
+
+  beforeAll(async () => {
+    env = await startTestEnvironment();
+    dataSource = await openOutboxDatabase((await env.createDatabase('outbox_writer')).url);
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await env.stop();
+  });
+
+  const rowsFor = async (aggregateId: string) =>
+    (await dataSource.query(
+      'SELECT id, event_key, status, payload, headers FROM t_outbox WHERE aggregate_id = ?',
+      [aggregateId],
+    )) as Array<{
+      id: string;
+      event_key: string;
+      status: string;
+      payload: string;
+      headers: string;
+    }>;
+
+  it('writes one NEW row with the envelope and its headers, keyed eventType:aggregateId:version', async () => {
+    const envelope = await dataSource.transaction((m) =>
+      writer.add(m, OrderCreatedV1, {
+        aggregateId: 'w1',
+        aggregateVersion: 1,
+        payload: orderCreated('w1'),
+        correlationId: 'corr-1',
+      }),
+    );
+    const rows = await rowsFor('w1');
+    expect(rows).toHaveLength(1);
+    expect(rows[0].event_key).toBe('OrderCreated:w1:1');
+    expect(rows[0].status).toBe('NEW');
+    expect(typeof rows[0].id).toBe('string');
+    expect(JSON.parse(rows[0].payload)).toEqual(envelope);
+    expect(JSON.parse(rows[0].headers)).toMatchObject({
+      'event-key': 'OrderCreated:w1:1',
+      'correlation-id': 'corr-1',
+    });
+  });
+
+  it('keeps one row when a retried transaction adds the same event again', async () => {
+    let attempts = 0;
+    await runTransaction(dataSource, async (manager) => {
+      attempts += 1;
+      await writer.add(manager, OrderCreatedV1, {
+        aggregateId: 'w2',
+        aggregateVersion: 1,
+        payload: orderCreated('w2'),
+      });
+      if (attempts === 1) {
+        throw Object.assign(new Error('Deadlock found when trying to get lock'), { errno: 1213 });
+      }
+    });
+    expect(attempts).toBe(2);
+    expect(await rowsFor('w2')).toHaveLength(1);
+  });
+
+  it('treats a re-added event as a no-op that lets the caller commit its other writes', async () => {
+    const first = await dataSource.transaction((m) =>
+      writer.add(m, OrderCreatedV1, {
+        aggregateId: 'w3',
+        aggregateVersion: 1,
+        payload: orderCreated('w3'),
+      }),
+    );
+    const again = await dataSource.transaction(async (m) => {
+      const envelope = await writer.add(m, OrderCreatedV1, {
+        aggregateId: 'w3',
+        aggregateVersion: 1,
+        payload: orderCreated('w3'),
+      });
+      await writer.add(m, OrderCreatedV1, {
+        aggregateId: 'w3',
+        aggregateVersion: 2,
+        payload: orderCreated('w3'),
+      });
+      return envelope;
+    });
+    expect(again.eventId).toBe(first.eventId);
+    expect((await rowsFor('w3')).map((r) => r.event_key).sort()).toEqual([
+      'OrderCreated:w3:1',
+      'OrderCreated:w3:2',
+    ]);
+  });
+
+  it('refuses to write outside a transaction', async () => {
+    await expect(
+      writer.add(dataSource.manager, OrderCreatedV1, {
+        aggregateId: 'w4',
+        aggregateVersion: 1,
+        payload: orderCreated('w4'),
+      }),
+    ).rejects.toMatchObject({ code: 'OUTBOX_NO_TRANSACTION' });
+    await expect(
+      writer.add(dataSource.manager, OrderCreatedV1, {
+        aggregateId: 'w4',
+        aggregateVersion: 1,
+        payload: orderCreated('w4'),
+      }),
+    ).rejects.toBeInstanceOf(OutboxError);
+    expect(await rowsFor('w4')).toHaveLength(0);
+  });
+
+  it('rejects an invalid payload with its field errors and writes nothing', async () => {
+    const attempt = dataSource.transaction((m) =>
+      writer.add(m, OrderCreatedV1, {
+        aggregateId: 'w5',
+        aggregateVersion: 1,
+        payload: { ...orderCreated('w5'), amount: -3, currency: 'euros' },
+      }),
+    );
+    await expect(attempt).rejects.toBeInstanceOf(EventValidationError);
+    await expect(attempt).rejects.toMatchObject({
+      fieldErrors: expect.arrayContaining([
+        expect.objectContaining({ path: 'payload.amount' }),
+        expect.objectContaining({ path: 'payload.currency' }),
+      ]),
+    });
+    expect(await rowsFor('w5')).toHaveLength(0);
+  });
+
+  it('wakes listeners after the outermost commit only, and not after a rollback', async () => {
+    const notifier = new OutboxCommitNotifier();
+    dataSource.subscribers.push(notifier);
+    const notifying = new OutboxWriter(notifier);
+    let wakes = 0;
+    notifier.onCommit(() => (wakes += 1));
+    try {
+      await expect(
+        dataSource.transaction(async (m) => {
+          await notifying.add(m, OrderCreatedV1, {
+            aggregateId: 'w6',
+            aggregateVersion: 1,
+            payload: orderCreated('w6'),
+          });
+          throw new Error('business rule failed');
+        }),
+      ).rejects.toThrow('business rule failed');
+      expect(wakes).toBe(0);
+      await dataSource.transaction((m) =>
+        notifying.add(m, OrderCreatedV1, {
+          aggregateId: 'w6',
+          aggregateVersion: 1,
+          payload: orderCreated('w6'),
+        }),
+      );
+      expect(wakes).toBe(1);
+      await dataSource.transaction((m) => m.query('SELECT 1'));
+      expect(wakes).toBe(1);
+    } finally {
+      dataSource.subscribers.splice(dataSource.subscribers.indexOf(notifier), 1);
+    }
+  });
+});
