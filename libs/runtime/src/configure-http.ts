@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { ClientErrorFilter } from './client-error.filter';
 
 /** How `configureHttp` sets up a service's HTTP surface. */
 export interface HttpSurfaceOptions {
@@ -48,6 +49,7 @@ export function configureHttp(app: INestApplication, options: HttpSurfaceOptions
   // Any other content type is read as bytes too, so the cap holds for every body.
   express.useBodyParser('raw', { type: () => true, limit });
 
+  app.useGlobalFilters(new ClientErrorFilter(app.getHttpAdapter()));
   app.useGlobalPipes(
     new ValidationPipe({
       whitelist: true,
