@@ -39,6 +39,8 @@ export interface InboxModuleOptions {
     sessionTimeoutMs?: number;
     heartbeatIntervalMs?: number;
     rebalanceTimeoutMs?: number;
+    /** Longest fetch long-poll; shutdown waits for the poll in flight. Default 1000 ms. */
+    maxWaitTimeMs?: number;
   };
   topics: string[];
   /** Default `${consumer}.dlq`. */

@@ -39,6 +39,8 @@ export async function readWholeTopic(
   const consumer = kafka.consumer({
     groupId: `inbox-dlq-reader-${randomUUID()}`,
     allowAutoTopicCreation: false,
+    // Short fetch polls: kafkajs waits for the poll in flight before it can disconnect.
+    maxWaitTimeInMs: 100,
   });
   try {
     await consumer.connect();

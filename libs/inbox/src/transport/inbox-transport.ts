@@ -82,6 +82,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       sessionTimeout: options.kafka.sessionTimeoutMs,
       heartbeatInterval: options.kafka.heartbeatIntervalMs,
       rebalanceTimeout: options.kafka.rebalanceTimeoutMs,
+      maxWaitTimeInMs: options.kafka.maxWaitTimeMs ?? 1_000,
     });
     this.consumer = consumer;
     await consumer.connect();

@@ -1,0 +1,186 @@
+import { DeadLetterMessage, ReplayResult } from '@app/inbox';
+import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import { Producer } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { committedTotal, topicSize } from './fixtures/kafka-reads';
+import { prepareDatabase, startInboxTestApp } from './fixtures/inbox-test-app';
+import { orderEvent, toMessage } from './fixtures/test-events';
+
+describe('Inbox failures', () => {
+  let env: TestEnvironment;
+  let dataSource: DataSource;
+  let databaseUrl: string;
+  let producer: Producer;
+
+  beforeAll(async () => {
+    env = await startTestEnvironment();
+    databaseUrl = (await env.createDatabase('inbox_failures')).url;
+    dataSource = await prepareDatabase(databaseUrl);
+    producer = env.kafka.producer();
+    await producer.connect();
+  });
+
+  afterAll(async () => {
+    await producer?.disconnect();
+    await dataSource?.destroy();
+    await env?.stop();
+  });
+
+  async function effectCount(eventKey: string): Promise<number> {
+    const rows = (await dataSource.query(
+      'SELECT COUNT(*) AS n FROM t_test_effect WHERE event_key = ?',
+      [eventKey],
+    )) as Array<{ n: string }>;
+    return Number(rows[0].n);
+  }
+
+  async function setup(name: string) {
+    const topic = await env.createTopic(`inbox.${name}`, 2);
+    const deadLetterTopic = await env.createTopic(`inbox.${name}.dlq`, 1);
+    const app = await startInboxTestApp({
+      databaseUrl,
+      brokers: env.infra.kafkaBrokers,
+      consumer: `c-${topic}`,
+      topics: [topic],
+      deadLetterTopic,
+      http: true,
+    });
+    return { topic, deadLetterTopic, consumer: `c-${topic}`, app };
+  }
+
+  describe('when a poison message arrives', () => {
+    it('dead-letters it with the original key, value and headers plus the failure, and the next message still flows', async () => {
+      const { topic, deadLetterTopic, app } = await setup('poison');
+      try {
+        const next = orderEvent('created', 'after-poison', 1);
+        await producer.send({
+          topic,
+          messages: [
+            { key: 'after-poison', value: '{not json', headers: { origin: 'test' } },
+            toMessage(next),
+          ],
+        });
+        await waitFor(async () => (await effectCount(next.eventKey)) === 1, {
+          description: 'the message after the poison applied',
+        });
+        await waitFor(async () => (await topicSize(env.kafka, deadLetterTopic)) === 1, {
+          description: 'poison dead-lettered',
+        });
+        const [dead] = await app.operations.listDeadLetters();
+        expect(dead).toMatchObject({
+          key: 'after-poison',
+          errorCode: 'NOT_JSON',
+          attempts: 1,
+          sourceTopic: topic,
+          replayedAt: null,
+        });
+        // Nothing in the inbox for the poison; the stats count it.
+        expect((await app.operations.stats()).deadLetterTopicMessages).toBe(1);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
+  describe('when a handler rejects an event and the fix ships', () => {
+    it('replays it from the dead-letter topic once, and not again unless asked', async () => {
+      const { topic, deadLetterTopic, consumer, app } = await setup('replay');
+      try {
+        const rejected = orderEvent('created', 'replay-1', 1);
+        const applied = orderEvent('created', 'replay-2', 1);
+        app.behaviour.rejected.add(rejected.eventKey);
+        await producer.send({ topic, messages: [rejected, applied].map(toMessage) });
+        await waitFor(async () => (await committedTotal(env.kafka, consumer, topic)) === 2, {
+          description: 'both messages acknowledged',
+        });
+        expect(await effectCount(rejected.eventKey)).toBe(0);
+        expect(app.behaviour.attempts.get(rejected.eventKey)).toBe(1); // no retries
+        // A copy of the applied event in the DLQ too: its replay must be absorbed.
+        await producer.send({
+          topic: deadLetterTopic,
+          messages: [
+            {
+              ...toMessage(applied),
+              headers: { ...toMessage(applied).headers, 'inbox-source-topic': topic },
+            },
+          ],
+        });
+
+        const base = await app.app.getUrl();
+        const listed = (await (
+          await fetch(`${base}/inbox/dead-letters`)
+        ).json()) as DeadLetterMessage[];
+        expect(listed.map((m) => [m.eventKey, m.errorCode])).toEqual([
+          [rejected.eventKey, 'NON_RETRYABLE'],
+          [applied.eventKey, null],
+        ]);
+
+        app.behaviour.rejected.delete(rejected.eventKey); // the fix
+        const replay = async (body: object) =>
+          (await (
+            await fetch(`${base}/inbox/dead-letters/replay`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(body),
+            })
+          ).json()) as ReplayResult;
+        expect((await replay({ all: true })).replayed).toHaveLength(2);
+        await waitFor(async () => (await committedTotal(env.kafka, consumer, topic)) === 4, {
+          description: 'replayed messages acknowledged',
+        });
+        expect(await effectCount(rejected.eventKey)).toBe(1);
+        expect(await effectCount(applied.eventKey)).toBe(1);
+
+        expect(await replay({ all: true })).toEqual({ replayed: [], skippedAlreadyReplayed: 2 });
+        const forced = await replay({ eventType: 'OrderCreated', includeReplayed: true });
+        expect(forced.replayed).toHaveLength(2);
+        await waitFor(async () => (await committedTotal(env.kafka, consumer, topic)) === 6, {
+          description: 'forced replays acknowledged',
+        });
+        expect(await effectCount(rejected.eventKey)).toBe(1);
+        expect((await fetch(`${base}/inbox/dead-letters/replay`, { method: 'POST' })).status).toBe(
+          400,
+        );
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
+  describe('when the transaction hits a deadlock or a lock-wait timeout', () => {
+    it('retries the whole transaction until it succeeds, once', async () => {
+      const { topic, app } = await setup('locks');
+      const blocker = dataSource.createQueryRunner();
+      try {
+        const deadlocked = orderEvent('created', 'lock-1', 1);
+        app.behaviour.deadlocks.set(deadlocked.eventKey, 2);
+        await producer.send({ topic, messages: [toMessage(deadlocked)] });
+        await waitFor(async () => (await effectCount(deadlocked.eventKey)) === 1, {
+          description: 'deadlocked event applied after retries',
+        });
+        expect(app.behaviour.attempts.get(deadlocked.eventKey)).toBe(3);
+
+        // A real lock-wait timeout (1205): the test holds the row the handler updates.
+        await blocker.connect();
+        await blocker.startTransaction();
+        await blocker.query('SELECT n FROM t_test_lock WHERE id = 1 FOR UPDATE');
+        app.behaviour.touchLockRow = true;
+        const waiting = orderEvent('created', 'lock-2', 1);
+        await producer.send({ topic, messages: [toMessage(waiting)] });
+        await waitFor(() => (app.behaviour.attempts.get(waiting.eventKey) ?? 0) >= 2, {
+          description: 'the handler timed out on the lock and was retried',
+        });
+        expect(await effectCount(waiting.eventKey)).toBe(0);
+        await blocker.commitTransaction();
+        await waitFor(async () => (await effectCount(waiting.eventKey)) === 1, {
+          description: 'applied once the lock was released',
+        });
+        expect(app.metrics.deadLettered).toBe(0);
+      } finally {
+        if (blocker.isTransactionActive) await blocker.rollbackTransaction();
+        await blocker.release();
+        await app.close();
+      }
+    });
+  });
+});
