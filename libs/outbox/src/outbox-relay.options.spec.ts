@@ -1,0 +1,46 @@
+import { DEFAULT_RELAY_OPTIONS, resolveRelayOptions } from './outbox-relay.options';
+
+describe('resolveRelayOptions', () => {
+  it('accepts the defaults as they are', () => {
+    expect(resolveRelayOptions()).toEqual(DEFAULT_RELAY_OPTIONS);
+  });
+
+  it('merges a partial backoff with the default one', () => {
+    expect(resolveRelayOptions({ backoff: { baseDelayMs: 10 } as never }).backoff).toEqual({
+      baseDelayMs: 10,
+      maxDelayMs: DEFAULT_RELAY_OPTIONS.backoff.maxDelayMs,
+    });
+  });
+
+  it('names every invalid field in one OutboxError', () => {
+    const error = thrownBy(() =>
+      resolveRelayOptions({ batchSize: 0, deadPolicy: 'skip' as never, pollIntervalMs: 1.5 }),
+    );
+    expect(error).toMatchObject({ name: 'OutboxError', code: 'OUTBOX_INVALID_OPTIONS' });
+    for (const field of ['batchSize', 'deadPolicy', 'pollIntervalMs']) {
+      expect(error.message).toContain(field);
+    }
+  });
+
+  it('refuses a lease shorter than one send with all its kafkajs retries', () => {
+    expect(() =>
+      resolveRelayOptions({ leaseMs: 1_000, requestTimeoutMs: 1_000, producerRetries: 2 }),
+    ).toThrow(/leaseMs .*3000/);
+  });
+
+  it('refuses unknown options and a backoff ceiling below its base', () => {
+    expect(() => resolveRelayOptions({ batchsize: 5 } as never)).toThrow(/batchsize/);
+    expect(() => resolveRelayOptions({ backoff: { baseDelayMs: 100, maxDelayMs: 10 } })).toThrow(
+      /backoff.maxDelayMs/,
+    );
+  });
+});
+
+function thrownBy(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('expected a throw');
+}
