@@ -121,12 +121,13 @@ export class OutboxOperations {
    * become due now too. Returns the number of rows requeued.
    */
   async requeueDead(filter: DeadRowFilter): Promise<number> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (filter.ids?.length) (where.push('id IN (?)'), params.push(filter.ids));
-    if (filter.eventType) (where.push('event_type = ?'), params.push(filter.eventType));
-    if (filter.aggregateType) (where.push('aggregate_type = ?'), params.push(filter.aggregateType));
-    if (filter.aggregateId) (where.push('aggregate_id = ?'), params.push(filter.aggregateId));
+    const clauses: Array<[string, unknown]> = [];
+    if (filter.ids?.length) clauses.push(['id IN (?)', filter.ids]);
+    if (filter.eventType) clauses.push(['event_type = ?', filter.eventType]);
+    if (filter.aggregateType) clauses.push(['aggregate_type = ?', filter.aggregateType]);
+    if (filter.aggregateId) clauses.push(['aggregate_id = ?', filter.aggregateId]);
+    const where = clauses.map(([sql]) => sql);
+    const params = clauses.map(([, value]) => value);
     if (where.length === 0 && filter.all !== true) {
       throw new OutboxError(
         'OUTBOX_INVALID_FILTER',

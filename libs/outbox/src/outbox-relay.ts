@@ -197,7 +197,7 @@ export class OutboxRelay {
   private async run(): Promise<void> {
     let failures = 0;
     while (this.running) {
-      let claimed = 0;
+      let claimed: number;
       try {
         claimed = await this.relayOnce();
         failures = 0;
