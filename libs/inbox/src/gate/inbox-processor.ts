@@ -56,22 +56,43 @@ export class InboxProcessor {
     if (ungated) await handler.handle(manager, envelope, delivery);
 
     const { aggregateType, aggregateId, aggregateVersion } = envelope;
-    const last = await this.store.lockVersion(manager, aggregateType, aggregateId);
-    const decision = decideVersion(last, aggregateVersion, this.gateStart);
+    if (await this.store.advanceIfNext(manager, aggregateType, aggregateId, aggregateVersion)) {
+      if (handler && !ungated) await handler.handle(manager, envelope, delivery);
+      return { outcome: handledOutcome, drained: 0 };
+    }
+
+    const row = await this.store.lockVersion(manager, aggregateType, aggregateId);
+    const decision = decideVersion(row?.lastVersion, aggregateVersion, this.gateStart);
     if (decision === 'stale') {
       if (!ungated) await this.store.setOutcome(manager, envelope.eventKey, 'stale');
       return { outcome: ungated ? 'applied' : 'stale', drained: 0 };
     }
     if (decision === 'park') {
       await this.store.park(manager, envelope, ungated, delivery);
+      const parked = {
+        lastVersion: row?.lastVersion ?? 0,
+        parkedCount: (row?.parkedCount ?? 0) + 1,
+      };
+      await this.store.saveVersion(manager, aggregateType, aggregateId, parked, row === undefined);
       if (ungated) return { outcome: 'applied', drained: 0 };
       await this.store.setOutcome(manager, envelope.eventKey, 'parked');
       return { outcome: 'parked', drained: 0 };
     }
     if (handler && !ungated) await handler.handle(manager, envelope, delivery);
-    const reached = await this.drainParked(manager, aggregateType, aggregateId, aggregateVersion);
-    await this.store.saveVersion(manager, aggregateType, aggregateId, reached, last === undefined);
-    return { outcome: handledOutcome, drained: reached - aggregateVersion };
+    const parkedCount = row?.parkedCount ?? 0;
+    const reached =
+      parkedCount > 0
+        ? await this.drainParked(manager, aggregateType, aggregateId, aggregateVersion)
+        : aggregateVersion;
+    const drained = reached - aggregateVersion;
+    await this.store.saveVersion(
+      manager,
+      aggregateType,
+      aggregateId,
+      { lastVersion: reached, parkedCount: parkedCount - drained },
+      row === undefined,
+    );
+    return { outcome: handledOutcome, drained };
   }
 
   /** Applies parked successors of `version` in order; returns the last version applied. */

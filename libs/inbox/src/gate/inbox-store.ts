@@ -6,6 +6,13 @@ import { DeliveryPosition } from '../inbox.options';
 /** What became of an event in the inbox; stored in t_inbox.outcome. */
 export type StoredOutcome = 'applied' | 'ignored' | 'stale' | 'parked';
 
+/** The version gate's row of one aggregate. */
+export interface GateRow {
+  /** 0 while nothing was applied yet (only events were parked). */
+  lastVersion: number;
+  parkedCount: number;
+}
+
 /** An event parked until the versions before it arrive. */
 export interface ParkedEvent {
   envelope: EventEnvelope;
@@ -59,44 +66,65 @@ export class InboxStore {
     ]);
   }
 
-  /** The last applied version, locking the gate row until commit; undefined when none. */
+  /**
+   * The fast path of the gate, one statement: moves the aggregate from `version - 1` to
+   * `version` when nothing of it is parked. True when it did (the row stays locked until commit).
+   */
+  async advanceIfNext(
+    manager: EntityManager,
+    aggregateType: string,
+    aggregateId: string,
+    version: number,
+  ): Promise<boolean> {
+    const result = (await manager.query(
+      `UPDATE t_inbox_version SET last_version = ?, updated_at = ?
+       WHERE consumer = ? AND aggregate_type = ? AND aggregate_id = ?
+         AND last_version = ? AND parked_count = 0`,
+      [version, new Date(), this.consumer, aggregateType, aggregateId, version - 1],
+    )) as { affectedRows?: number } | [unknown, number];
+    return affectedRows(result) === 1;
+  }
+
+  /** The gate row, locked until commit; undefined when the aggregate was never seen. */
   async lockVersion(
     manager: EntityManager,
     aggregateType: string,
     aggregateId: string,
-  ): Promise<number | undefined> {
+  ): Promise<GateRow | undefined> {
     const rows = (await manager.query(
-      `SELECT last_version FROM t_inbox_version
+      `SELECT last_version, parked_count FROM t_inbox_version
        WHERE consumer = ? AND aggregate_type = ? AND aggregate_id = ? FOR UPDATE`,
       [this.consumer, aggregateType, aggregateId],
-    )) as Array<{ last_version: number | string }>;
-    return rows.length === 0 ? undefined : Number(rows[0].last_version);
+    )) as Array<{ last_version: number | string; parked_count: number | string }>;
+    if (rows.length === 0) return undefined;
+    return { lastVersion: Number(rows[0].last_version), parkedCount: Number(rows[0].parked_count) };
   }
 
   /**
-   * Stores the new last version. A first row is inserted: if another consumer instance (during
-   * a rebalance) inserted it meanwhile, the duplicate key fails the transaction, which is
+   * Stores the gate row. A first row is inserted: if another consumer instance (during a
+   * rebalance) inserted it meanwhile, the duplicate key fails the transaction, which is
    * retried and then sees the row.
    */
   async saveVersion(
     manager: EntityManager,
     aggregateType: string,
     aggregateId: string,
-    version: number,
+    row: GateRow,
     firstRow: boolean,
   ): Promise<void> {
     if (firstRow) {
       await manager.query(
-        `INSERT INTO t_inbox_version (consumer, aggregate_type, aggregate_id, last_version, updated_at)
-         VALUES (?, ?, ?, ?, ?)`,
-        [this.consumer, aggregateType, aggregateId, version, new Date()],
+        `INSERT INTO t_inbox_version
+           (consumer, aggregate_type, aggregate_id, last_version, parked_count, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+        [this.consumer, aggregateType, aggregateId, row.lastVersion, row.parkedCount, new Date()],
       );
       return;
     }
     await manager.query(
-      `UPDATE t_inbox_version SET last_version = ?, updated_at = ?
+      `UPDATE t_inbox_version SET last_version = ?, parked_count = ?, updated_at = ?
        WHERE consumer = ? AND aggregate_type = ? AND aggregate_id = ?`,
-      [version, new Date(), this.consumer, aggregateType, aggregateId],
+      [row.lastVersion, row.parkedCount, new Date(), this.consumer, aggregateType, aggregateId],
     );
   }
 
@@ -165,4 +193,9 @@ export class InboxStore {
       },
     };
   }
+}
+
+/** mysql2 answers a write with a ResultSetHeader; TypeORM may wrap it as [rows, affected]. */
+export function affectedRows(result: { affectedRows?: number } | [unknown, number]): number {
+  return Array.isArray(result) ? Number(result[1]) : Number(result.affectedRows ?? 0);
 }

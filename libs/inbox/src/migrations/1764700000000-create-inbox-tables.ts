@@ -27,6 +27,7 @@ export class CreateInboxTables1764700000000 implements MigrationInterface {
         aggregate_type VARCHAR(32) NOT NULL,
         aggregate_id VARCHAR(64) NOT NULL,
         last_version INT UNSIGNED NOT NULL,
+        parked_count INT UNSIGNED NOT NULL,
         updated_at DATETIME(3) NOT NULL,
         PRIMARY KEY (consumer, aggregate_type, aggregate_id)
       ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci`);

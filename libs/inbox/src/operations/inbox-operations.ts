@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Kafka, logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { DeadLetterHeader, withoutInboxHeaders } from '../dead-letter/dead-letter-headers';
+import { affectedRows } from '../gate/inbox-store';
 import { RawDeadLetter, readWholeTopic } from '../dead-letter/dead-letter-reader';
 import { InboxError } from '../inbox.errors';
 import { ResolvedInboxOptions } from '../inbox.options';
@@ -215,7 +216,7 @@ export class InboxOperations {
          ORDER BY processed_at LIMIT ${this.options.pruneChunkSize}`,
         [this.options.consumer, cutoff],
       )) as { affectedRows?: number } | [unknown, number];
-      const affected = Array.isArray(result) ? Number(result[1]) : Number(result.affectedRows ?? 0);
+      const affected = affectedRows(result);
       deleted += affected;
       if (affected < this.options.pruneChunkSize) return deleted;
     }
