@@ -1,0 +1,37 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { mysqlDataSourceOptions } from '@app/database';
+import { HealthController } from '@app/runtime';
+import { CouponProviderConfig } from './coupon-provider.config';
+import { CouponsHttpController } from './coupons/coupons.http.controller';
+import { CouponsRepository } from './coupons/coupons.repository';
+import { CouponsService } from './coupons/coupons.service';
+import { FaultInjectionInterceptor } from './faults/fault-injection.interceptor';
+import { FaultInjector } from './faults/fault-injector';
+import { FaultsHttpController } from './faults/faults.http.controller';
+import { CouponMigrations } from './migrations';
+
+@Module({})
+export class CouponProviderModule {
+  static forRoot(config: CouponProviderConfig): DynamicModule {
+    return {
+      module: CouponProviderModule,
+      imports: [
+        TypeOrmModule.forRoot(
+          mysqlDataSourceOptions({
+            url: config.DATABASE_URL,
+            poolSize: config.DB_POOL_SIZE,
+            migrations: CouponMigrations,
+          }),
+        ),
+      ],
+      controllers: [HealthController, CouponsHttpController, FaultsHttpController],
+      providers: [
+        { provide: FaultInjector, useFactory: () => new FaultInjector() },
+        FaultInjectionInterceptor,
+        CouponsRepository,
+        CouponsService,
+      ],
+    };
+  }
+}

@@ -1,0 +1,70 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { runTransaction } from '@app/database';
+import { DataSource } from 'typeorm';
+import { CouponView, GrantCouponDto, GrantStats } from './coupon.dto';
+import { CouponsRepository } from './coupons.repository';
+
+/** Outcome of a grant request. */
+export type GrantOutcome =
+  | { kind: 'granted'; coupon: CouponView }
+  /** The key was seen before with the same parameters: the same coupon again. */
+  | { kind: 'replayed'; coupon: CouponView }
+  /** The key was first used with other parameters. */
+  | { kind: 'key-conflict' };
+
+// Crockford base32: no I, L, O, U, so codes read back unambiguously.
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** Grants and revokes coupons; one coupon per idempotency key, for as long as the key is kept. */
+@Injectable()
+export class CouponsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly coupons: CouponsRepository,
+  ) {}
+
+  /** Claims the key and grants in one transaction; a known key gets its coupon back. */
+  grant(key: string, params: GrantCouponDto): Promise<GrantOutcome> {
+    const paramsHash = createHash('sha256')
+      .update(JSON.stringify([params.userId, params.orderId, params.value, params.currency]))
+      .digest('hex');
+    return runTransaction(this.dataSource, async (manager): Promise<GrantOutcome> => {
+      const now = new Date();
+      const claim = await this.coupons.claimKey(manager, key, paramsHash, newCouponCode(), now);
+      if (!claim.claimedNow) {
+        if (claim.paramsHash !== paramsHash) return { kind: 'key-conflict' };
+        const coupon = await this.coupons.findCoupon(manager, claim.couponCode);
+        if (!coupon) throw new Error(`coupon ${claim.couponCode} of key ${key} is missing`);
+        return { kind: 'replayed', coupon };
+      }
+      const coupon: CouponView = {
+        couponCode: claim.couponCode,
+        idempotencyKey: key,
+        ...params,
+        status: 'GRANTED',
+        grantedAt: now.toISOString(),
+        revokedAt: null,
+      };
+      await this.coupons.insertCoupon(manager, coupon);
+      return { kind: 'granted', coupon };
+    });
+  }
+
+  /** Revokes the coupon (again: no change); undefined when the code is unknown. */
+  revoke(code: string): Promise<CouponView | undefined> {
+    return runTransaction(this.dataSource, async (manager) => {
+      await this.coupons.revoke(manager, code, new Date());
+      return this.coupons.findCoupon(manager, code);
+    });
+  }
+
+  stats(): Promise<GrantStats> {
+    return this.coupons.stats(this.dataSource.manager);
+  }
+}
+
+function newCouponCode(): string {
+  const bytes = randomBytes(12);
+  return `CPN-${[...bytes].map((b) => ALPHABET[b % 32]).join('')}`;
+}

@@ -1,0 +1,12 @@
+import { bootstrapService } from '@app/runtime';
+import { CouponProviderConfig } from './coupon-provider.config';
+import { configureCouponProviderHttp } from './coupon-provider.http';
+import { CouponProviderModule } from './coupon-provider.module';
+
+void bootstrapService({
+  name: 'coupon-provider',
+  config: CouponProviderConfig,
+  module: (config) => CouponProviderModule.forRoot(config),
+  port: (config) => config.COUPON_PROVIDER_PORT,
+  configure: (app) => configureCouponProviderHttp(app),
+});

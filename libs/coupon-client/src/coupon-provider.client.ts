@@ -1,0 +1,214 @@
+/** Options of CouponProviderClient, validated at construction. */
+export interface CouponProviderClientOptions {
+  /** e.g. http://127.0.0.1:3003 */
+  baseUrl: string;
+  /** Per-call timeout when the call does not give one. Default 5000 ms. */
+  defaultTimeoutMs?: number;
+}
+
+/** A coupon as the provider returns it. */
+export interface Coupon {
+  couponCode: string;
+  idempotencyKey: string;
+  userId: string;
+  orderId: string;
+  value: number;
+  currency: string;
+  status: 'GRANTED' | 'REVOKED';
+  grantedAt: string;
+  revokedAt: string | null;
+}
+
+/** What to grant; `idempotencyKey` makes retries safe (fulfillment uses the event key). */
+export interface GrantRequest {
+  idempotencyKey: string;
+  userId: string;
+  orderId: string;
+  /** Minor units. */
+  value: number;
+  currency: string;
+}
+
+/** Why a call has no definite answer, or failed without one. */
+export interface CallFailure {
+  /** `timeout`: no answer in time; `network`: connection refused/reset or reply lost. */
+  cause: 'timeout' | 'network';
+  message: string;
+}
+
+/**
+ * The result of a grant. `granted` (replayed: the key was known) and `conflict` are final;
+ * `unavailable` (the provider answered 5xx or 429: nothing granted as far as it says) and
+ * `unknown` (no answer: it may have granted) are both retried with the same key.
+ */
+export type GrantResult =
+  | { outcome: 'granted'; coupon: Coupon; replayed: boolean }
+  | { outcome: 'conflict'; message: string }
+  | { outcome: 'rejected'; status: number; message: string }
+  | { outcome: 'unavailable'; status: number; message: string }
+  | ({ outcome: 'unknown' } & CallFailure);
+
+/** The result of a revocation; revoking twice is `revoked` both times. */
+export type RevokeResult =
+  | { outcome: 'revoked'; coupon: Coupon }
+  | { outcome: 'not-found' }
+  | { outcome: 'unavailable'; status: number; message: string }
+  | ({ outcome: 'unknown' } & CallFailure);
+
+/** The provider's fault switches (PUT /faults); omitted fields keep their value. */
+export interface CouponProviderFaults {
+  latencyMs?: number;
+  errorRate?: number;
+  dropReplyRate?: number;
+  failNextRequests?: number;
+  dropNextReplies?: number;
+}
+
+/** GET /coupons/grants/stats. */
+export interface CouponGrantStats {
+  keys: number;
+  grants: number;
+  revoked: number;
+  requests: number;
+  keysWithSeveralGrants: number;
+  perKey: Array<{ idempotencyKey: string; grants: number; requests: number }>;
+}
+
+/** Thrown for invalid options, and by the operator calls (stats, faults) on any failure. */
+export class CouponClientError extends Error {
+  readonly code: 'COUPON_CLIENT_OPTIONS' | 'COUPON_CLIENT_CALL';
+
+  constructor(code: CouponClientError['code'], message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = 'CouponClientError';
+  }
+}
+
+type Answer = { kind: 'answer'; status: number; body: unknown } | ({ kind: 'none' } & CallFailure);
+
+/**
+ * Typed HTTP client of the coupon provider over Node's fetch. Business calls never throw:
+ * every outcome, including "no answer", is a value the caller must handle; a timeout aborts
+ * the request (AbortSignal.timeout) and is reported as `unknown`, never as failed.
+ */
+export class CouponProviderClient {
+  private readonly baseUrl: string;
+  private readonly defaultTimeoutMs: number;
+
+  constructor(options: CouponProviderClientOptions) {
+    let url: URL;
+    try {
+      url = new URL(options.baseUrl);
+    } catch (cause) {
+      throw new CouponClientError('COUPON_CLIENT_OPTIONS', 'baseUrl is not a URL', { cause });
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new CouponClientError('COUPON_CLIENT_OPTIONS', 'baseUrl must be http(s)');
+    }
+    this.baseUrl = url.toString().replace(/\/$/, '');
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? 5_000;
+    assertTimeout(this.defaultTimeoutMs);
+  }
+
+  /** Grants a coupon, or returns the one this idempotency key already produced. */
+  async grant(request: GrantRequest, options: { timeoutMs?: number } = {}): Promise<GrantResult> {
+    const { idempotencyKey, ...params } = request;
+    const answer = await this.call('POST', '/coupons/grants', {
+      body: params,
+      headers: { 'idempotency-key': idempotencyKey },
+      timeoutMs: options.timeoutMs,
+    });
+    if (answer.kind === 'none')
+      return { outcome: 'unknown', cause: answer.cause, message: answer.message };
+    const { status, body } = answer;
+    if (status === 200 || status === 201) {
+      return { outcome: 'granted', coupon: body as Coupon, replayed: status === 200 };
+    }
+    if (status === 409) return { outcome: 'conflict', message: messageOf(body) };
+    if (status >= 500 || status === 429) {
+      return { outcome: 'unavailable', status, message: messageOf(body) };
+    }
+    return { outcome: 'rejected', status, message: messageOf(body) };
+  }
+
+  /** Revokes a coupon (idempotent). */
+  async revoke(couponCode: string, options: { timeoutMs?: number } = {}): Promise<RevokeResult> {
+    const answer = await this.call('POST', `/coupons/${encodeURIComponent(couponCode)}/revoke`, {
+      timeoutMs: options.timeoutMs,
+    });
+    if (answer.kind === 'none')
+      return { outcome: 'unknown', cause: answer.cause, message: answer.message };
+    if (answer.status === 200) return { outcome: 'revoked', coupon: answer.body as Coupon };
+    if (answer.status === 404) return { outcome: 'not-found' };
+    return { outcome: 'unavailable', status: answer.status, message: messageOf(answer.body) };
+  }
+
+  /** Grants per key and totals; throws CouponClientError when the provider does not answer 200. */
+  async stats(): Promise<CouponGrantStats> {
+    return (await this.operatorCall('GET', '/coupons/grants/stats')) as CouponGrantStats;
+  }
+
+  /** Switches fault modes; returns the settings in force. Throws CouponClientError on failure. */
+  async setFaults(faults: CouponProviderFaults): Promise<Required<CouponProviderFaults>> {
+    return (await this.operatorCall('PUT', '/faults', faults)) as Required<CouponProviderFaults>;
+  }
+
+  private async operatorCall(method: string, path: string, body?: object): Promise<unknown> {
+    const answer = await this.call(method, path, { body });
+    if (answer.kind === 'answer' && answer.status === 200) return answer.body;
+    const detail = answer.kind === 'answer' ? `HTTP ${answer.status}` : answer.message;
+    throw new CouponClientError('COUPON_CLIENT_CALL', `${method} ${path} failed: ${detail}`);
+  }
+
+  private async call(
+    method: string,
+    path: string,
+    options: { body?: object; headers?: Record<string, string>; timeoutMs?: number },
+  ): Promise<Answer> {
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    assertTimeout(timeoutMs);
+    try {
+      const response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...options.headers },
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const text = await response.text();
+      return { kind: 'answer', status: response.status, body: parseJson(text) };
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name === 'TimeoutError' || name === 'AbortError') {
+        return { kind: 'none', cause: 'timeout', message: `no answer within ${timeoutMs} ms` };
+      }
+      return { kind: 'none', cause: 'network', message: describeNetworkError(error) };
+    }
+  }
+}
+
+function assertTimeout(timeoutMs: number): void {
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
+    throw new CouponClientError('COUPON_CLIENT_OPTIONS', `timeoutMs must be a positive integer`);
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function messageOf(body: unknown): string {
+  const message = (body as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : JSON.stringify(message ?? body);
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return [String((error as Error).message), cause?.code ?? cause?.message]
+    .filter(Boolean)
+    .join(': ');
+}
