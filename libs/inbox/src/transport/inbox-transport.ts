@@ -1,7 +1,7 @@
 import { readHeaders } from '@app/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
-import { Consumer, Kafka, logLevel, Producer } from 'kafkajs';
+import { Consumer, EachBatchPayload, Kafka, logLevel, Producer } from 'kafkajs';
 import { lastValueFrom } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';
@@ -104,28 +104,53 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     );
     await consumer.run({
       autoCommit: false,
+      eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: options.partitionsConsumedConcurrently,
-      eachMessage: async ({ topic, partition, message, heartbeat }) => {
-        await runner.run(
-          message,
-          { topic, partition, offset: message.offset, headers: readHeaders(message.headers) },
-          {
-            heartbeat: async () => {
-              // A failed heartbeat (rebalance under way) must not fail the message.
-              await heartbeat().catch(() => undefined);
-            },
-            commitOffset: () =>
-              consumer.commitOffsets([
-                { topic, partition, offset: (BigInt(message.offset) + 1n).toString() },
-              ]),
-          },
-        );
-      },
+      eachBatch: (payload) => this.consumeBatch(consumer, runner, payload),
     });
     this.startHousekeeping();
     this.log.log(
       `consumer ${options.consumer} reading ${options.topics.join(', ')}; dead letters to ${options.deadLetterTopic}`,
     );
+  }
+
+  /**
+   * One partition's batch, in order. The offset after a settled message is committed every
+   * `offsetCommitEvery` messages and at the end of the batch: committing less often than every
+   * message only widens what a crash redelivers, and the inbox absorbs redeliveries.
+   */
+  private async consumeBatch(
+    consumer: Consumer,
+    runner: MessageRunner,
+    { batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload,
+  ): Promise<void> {
+    const { topic, partition } = batch;
+    let settled: string | undefined;
+    let sinceCommit = 0;
+    const commit = async () => {
+      if (settled === undefined || sinceCommit === 0) return;
+      await consumer.commitOffsets([
+        { topic, partition, offset: (BigInt(settled) + 1n).toString() },
+      ]);
+      sinceCommit = 0;
+    };
+    const control = {
+      // A failed heartbeat (rebalance under way) must not fail the message.
+      heartbeat: () => heartbeat().catch(() => undefined),
+    };
+    for (const message of batch.messages) {
+      if (!isRunning() || isStale()) break;
+      const headers = readHeaders(message.headers);
+      await runner.settle(message, { topic, partition, offset: message.offset, headers }, control);
+      resolveOffset(message.offset);
+      settled = message.offset;
+      sinceCommit += 1;
+      if (sinceCommit >= this.options.offsetCommitEvery) {
+        await commit();
+        await control.heartbeat();
+      }
+    }
+    await commit();
   }
 
   private handlerFor(eventType: string): InboxHandler | undefined {

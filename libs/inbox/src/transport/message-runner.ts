@@ -15,8 +15,6 @@ import { InboxMetrics } from './inbox-metrics';
 export interface DeliveryControl {
   /** Keeps the group membership alive during long retries; never throws. */
   heartbeat(): Promise<void>;
-  /** Commits `offset + 1` of the message's partition. */
-  commitOffset(): Promise<void>;
 }
 
 interface Failure {
@@ -25,10 +23,10 @@ interface Failure {
 }
 
 /**
- * Runs one Kafka message through the inbox: decode, one transaction (retried whole, bounded,
- * with heartbeats), then the offset commit. A message that cannot be applied goes to the
- * dead-letter topic first; the offset is committed only once the message is either applied or
- * dead-lettered, so a crash anywhere leads to redelivery, which the inbox absorbs.
+ * Settles one Kafka message: decode, one transaction (retried whole, bounded, with
+ * heartbeats), or the dead-letter topic when it cannot be applied. Once `settle` returns, the
+ * message's offset may be committed; never before, so a crash anywhere leads to redelivery,
+ * which the inbox absorbs.
  */
 export class MessageRunner {
   constructor(
@@ -41,12 +39,11 @@ export class MessageRunner {
     private readonly isStopping: () => boolean,
   ) {}
 
-  async run(message: KafkaMessage, position: Delivery, control: DeliveryControl): Promise<void> {
+  async settle(message: KafkaMessage, position: Delivery, control: DeliveryControl): Promise<void> {
     const failure = await this.apply(message, position, control);
     if (failure) await this.deadLetter(message, position, failure, control);
     const { topic, partition, offset } = position;
     await this.options.hooks.afterTransactionCommit?.({ topic, partition, offset });
-    await control.commitOffset();
   }
 
   private async apply(

@@ -1,0 +1,179 @@
+// Inbox consumer throughput: events/s through the full inbox path (Kafka fetch, inbox row,
+// version gate, a one-row business update, commit, offset commit) against the raw rate of the
+// same two statements (inbox insert + business update) in one transaction, same concurrency,
+// measured in the same run. Run with `npm run bench:consumer`; results in bench/results/consumer.json.
+import 'reflect-metadata';
+import { EventEnvelope, OrderPaidV1 } from '@app/contracts';
+import { mysqlDataSourceOptions, openMysqlDataSource, runTransaction } from '@app/database';
+import {
+  InboxContext,
+  InboxMetrics,
+  InboxMigrations,
+  InboxModule,
+  InboxTransport,
+  OnEvent,
+} from '@app/inbox';
+import { startTestEnvironment } from '@app/testing';
+import { Controller, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Ctx, Payload } from '@nestjs/microservices';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { logLevel } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { orderEvent, toMessage } from '../libs/inbox/test/fixtures/test-events';
+import { BenchResult, writeResults } from './lib/results';
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 4_000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const AGGREGATES = 200;
+const TARGET = 0.8;
+
+const clock = { first: 0, last: 0 };
+
+@Controller()
+class BenchConsumer {
+  @OnEvent(OrderPaidV1)
+  async onPaid(@Payload() event: EventEnvelope, @Ctx() context: InboxContext): Promise<void> {
+    if (clock.first === 0) clock.first = performance.now();
+    await context.manager.query('UPDATE t_bench_account SET balance = balance + 1 WHERE id = ?', [
+      event.aggregateId,
+    ]);
+  }
+}
+
+function makeEvents(): EventEnvelope[] {
+  const perAggregate = Math.ceil(EVENTS / AGGREGATES);
+  const events: EventEnvelope[] = [];
+  for (let v = 1; v <= perAggregate; v++) {
+    for (let a = 0; a < AGGREGATES && events.length < EVENTS; a++) {
+      events.push(orderEvent('paid', `acc-${a}`, v));
+    }
+  }
+  return events;
+}
+
+/** The baseline: the same two statements per event, one transaction each, CONCURRENCY workers. */
+async function rawRate(dataSource: DataSource, events: EventEnvelope[]): Promise<number> {
+  // Like partitions: one worker per share of the aggregates, each in order.
+  const lanes = Array.from({ length: CONCURRENCY }, () => [] as EventEnvelope[]);
+  events.forEach((e) => lanes[Number(e.aggregateId.slice(4)) % CONCURRENCY].push(e));
+  const started = performance.now();
+  await Promise.all(
+    lanes.map(async (lane) => {
+      for (const e of lane) {
+        await runTransaction(dataSource, async (manager) => {
+          await manager.query(
+            `INSERT INTO t_inbox (consumer, event_key, event_type, event_id, outcome, processed_at)
+             VALUES ('raw', ?, ?, ?, 'applied', ?)`,
+            [e.eventKey, e.eventType, e.eventId, new Date()],
+          );
+          await manager.query('UPDATE t_bench_account SET balance = balance + 1 WHERE id = ?', [
+            e.aggregateId,
+          ]);
+        });
+      }
+    }),
+  );
+  return events.length / ((performance.now() - started) / 1_000);
+}
+
+async function inboxRate(
+  databaseUrl: string,
+  brokers: string[],
+  topic: string,
+  deadLetterTopic: string,
+): Promise<number> {
+  @Module({
+    imports: [
+      TypeOrmModule.forRoot(mysqlDataSourceOptions({ url: databaseUrl, poolSize: CONCURRENCY + 2 })),
+      InboxModule.forRoot({
+        consumer: 'bench',
+        kafka: { brokers, clientId: 'bench', logLevel: logLevel.NOTHING, maxWaitTimeMs: 100 },
+        topics: [topic],
+        deadLetterTopic,
+        partitionsConsumedConcurrently: CONCURRENCY,
+        gapCheckIntervalMs: 0,
+        pruneIntervalMs: 0,
+      }),
+    ],
+    controllers: [BenchConsumer],
+  })
+  class BenchModule {}
+
+  const app = await NestFactory.create(BenchModule, { logger: ['error'] });
+  app.connectMicroservice({ strategy: app.get(InboxTransport) });
+  const metrics = app.get(InboxMetrics);
+  try {
+    await app.startAllMicroservices();
+    await app.init();
+    while (metrics.outcomes.applied < EVENTS) await new Promise((r) => setTimeout(r, 5));
+    clock.last = performance.now();
+  } finally {
+    await app.close();
+  }
+  // From the first handler call: the group join is start-up, not throughput.
+  return EVENTS / ((clock.last - clock.first) / 1_000);
+}
+
+async function main(): Promise<void> {
+  const env = await startTestEnvironment();
+  try {
+    const database = await env.createDatabase('bench_consumer');
+    const dataSource = await openMysqlDataSource({
+      url: database.url,
+      migrations: InboxMigrations,
+      poolSize: CONCURRENCY + 2,
+    });
+    await dataSource.runMigrations();
+    await dataSource.query(
+      'CREATE TABLE t_bench_account (id VARCHAR(64) PRIMARY KEY, balance BIGINT NOT NULL)',
+    );
+    await dataSource.query(
+      `INSERT INTO t_bench_account (id, balance) VALUES ${Array.from(
+        { length: AGGREGATES },
+        (_, a) => `('acc-${a}', 0)`,
+      ).join(',')}`,
+    );
+    const events = makeEvents();
+
+    const topic = await env.createTopic('bench.consumer', CONCURRENCY);
+    const deadLetterTopic = await env.createTopic('bench.consumer.dlq', 1);
+    const producer = env.kafka.producer();
+    await producer.connect();
+    for (let i = 0; i < events.length; i += 500) {
+      await producer.send({ topic, messages: events.slice(i, i + 500).map(toMessage) });
+    }
+    await producer.disconnect();
+
+    const raw = await rawRate(dataSource, events);
+    const inbox = await inboxRate(database.url, env.infra.kafkaBrokers, topic, deadLetterTopic);
+    const balance = (await dataSource.query(
+      'SELECT SUM(balance) AS total FROM t_bench_account',
+    )) as Array<{ total: string }>;
+    if (Number(balance[0].total) !== 2 * EVENTS) {
+      throw new Error(`expected ${2 * EVENTS} updates in all, found ${balance[0].total}`);
+    }
+    await dataSource.destroy();
+
+    const results: BenchResult[] = [
+      {
+        metric: `inbox consumer, ${EVENTS} events, ${CONCURRENCY} partitions in parallel`,
+        value: inbox,
+        unit: 'events/s',
+        baseline: 'raw inbox insert + update, one transaction each, same concurrency',
+        baselineValue: raw,
+        ratio: inbox / raw,
+        target: `>= ${TARGET}x raw`,
+        met: inbox / raw >= TARGET,
+      },
+    ];
+    writeResults('consumer', results);
+  } finally {
+    await env.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
