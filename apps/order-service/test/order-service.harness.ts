@@ -1,9 +1,11 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@app/config';
+import { openMysqlDataSource } from '@app/database';
 import { TestEnvironment } from '@app/testing';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
+import { OrderMigrations } from '../src/migrations';
 import { OrderServiceConfig } from '../src/order-service.config';
 import { configureOrderServiceHttp } from '../src/order-service.http';
 import { OrderServiceModule } from '../src/order-service.module';
@@ -21,25 +23,35 @@ export interface RunningOrderService {
 
 /**
  * Starts the order-service as production does (same module, same HTTP set-up) on port 0,
- * against a fresh database with its migrations applied. The outbox relay stays off: these
- * tests assert the outbox rows the requests wrote.
+ * against a fresh database with its migrations applied. The outbox relay stays off unless
+ * asked for: most tests assert the outbox rows the requests wrote.
  */
-export async function startOrderService(env: TestEnvironment): Promise<RunningOrderService> {
+export async function startOrderService(
+  env: TestEnvironment,
+  options: { outboxRelay?: boolean; topicPrefix?: string } = {},
+): Promise<RunningOrderService> {
   const database = await env.createDatabase('orders');
   const config = loadConfig(OrderServiceConfig, {
     DATABASE_URL: database.url,
     KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
     PAY_CALLBACK_SECRET: TEST_PAY_SECRET,
     DB_POOL_SIZE: '20',
+    ...(options.topicPrefix !== undefined && { TOPIC_PREFIX: options.topicPrefix }),
   });
+  // Migrate first, as `main.js migrate` does before a deployment, so the relay finds its table.
+  const migrator = await openMysqlDataSource({ url: database.url, migrations: OrderMigrations });
+  try {
+    await migrator.runMigrations();
+  } finally {
+    await migrator.destroy();
+  }
   const app: INestApplication = await NestFactory.create(
-    OrderServiceModule.forRoot(config, { outboxRelay: false }),
+    OrderServiceModule.forRoot(config, { outboxRelay: options.outboxRelay ?? false }),
     { logger: ['error'] },
   );
   configureOrderServiceHttp(app);
   await app.listen(0, '127.0.0.1');
   const dataSource = app.get(DataSource);
-  await dataSource.runMigrations();
   const { port } = app.getHttpServer().address() as AddressInfo;
   return { baseUrl: `http://127.0.0.1:${port}`, dataSource, close: () => app.close() };
 }

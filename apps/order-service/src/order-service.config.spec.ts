@@ -1,0 +1,28 @@
+import { ConfigError, loadConfig } from '@app/config';
+import { OrderServiceConfig } from './order-service.config';
+
+const base = {
+  DATABASE_URL: 'mysql://root@127.0.0.1:3306/order_service',
+  KAFKA_BROKERS: '127.0.0.1:9092',
+};
+
+describe('OrderServiceConfig', () => {
+  it('requires PAY_CALLBACK_SECRET, and never echoes it', () => {
+    expect(() => loadConfig(OrderServiceConfig, base)).toThrow(/PAY_CALLBACK_SECRET/);
+    let error: unknown;
+    try {
+      loadConfig(OrderServiceConfig, { ...base, PAY_CALLBACK_SECRET: 'short-secret' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(/PAY_CALLBACK_SECRET/);
+    expect((error as Error).message).not.toMatch(/short-secret/);
+  });
+
+  it('accepts a secret of 16 characters and defaults the port to 3000', () => {
+    const config = loadConfig(OrderServiceConfig, { ...base, PAY_CALLBACK_SECRET: 's'.repeat(16) });
+    expect(config.ORDER_SERVICE_PORT).toBe(3000);
+    expect(config.PAY_CALLBACK_SECRET).toBe('s'.repeat(16));
+  });
+});
