@@ -1,13 +1,28 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { topicForAggregate } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
+import { InboxModule, InboxModuleOptions } from '@app/inbox';
+import { OutboxModule, OutboxModuleOptions } from '@app/outbox';
 import { HealthController } from '@app/runtime';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
+import { CouponSource, FulfillmentModule } from './fulfillment/fulfillment.module';
 import { FulfillmentMigrations } from './migrations';
+
+/** Settings a deployment or a test may change; the rest follow from the config. */
+export interface FulfillmentServiceOverrides {
+  inbox?: Partial<Pick<InboxModuleOptions, 'consumer' | 'deadLetterTopic' | 'retry' | 'hooks'>>;
+  relay?: OutboxModuleOptions['relay'];
+  coupons?: CouponSource;
+}
 
 @Module({})
 export class FulfillmentServiceModule {
-  static forRoot(config: FulfillmentServiceConfig): DynamicModule {
+  static forRoot(
+    config: FulfillmentServiceConfig,
+    overrides: FulfillmentServiceOverrides = {},
+  ): DynamicModule {
+    const clientId = config.KAFKA_CLIENT_ID ?? 'fulfillment-service';
     return {
       module: FulfillmentServiceModule,
       imports: [
@@ -17,6 +32,31 @@ export class FulfillmentServiceModule {
             poolSize: config.DB_POOL_SIZE,
             migrations: FulfillmentMigrations,
           }),
+        ),
+        OutboxModule.forRoot({
+          kafka: { brokers: config.KAFKA_BROKERS, clientId },
+          topicFor: (aggregateType) => topicForAggregate(aggregateType, config.TOPIC_PREFIX),
+          relay: overrides.relay,
+        }),
+        InboxModule.forRoot({
+          consumer: 'fulfillment-service',
+          kafka: { brokers: config.KAFKA_BROKERS, clientId },
+          // The whole Order topic: the version gate sees every event of an order, handled or not.
+          topics: [topicForAggregate('Order', config.TOPIC_PREFIX)],
+          ...overrides.inbox,
+        }),
+        FulfillmentModule.forRoot(
+          {
+            couponRateBps: config.COUPON_RATE_BPS,
+            maxAttempts: config.FULFILLMENT_MAX_ATTEMPTS,
+            retryBaseDelayMs: config.FULFILLMENT_RETRY_BASE_MS,
+            retryMaxDelayMs: config.FULFILLMENT_RETRY_MAX_MS,
+            retryPollMs: config.FULFILLMENT_RETRY_POLL_MS,
+          },
+          overrides.coupons ?? {
+            baseUrl: config.COUPON_PROVIDER_URL,
+            timeoutMs: config.COUPON_PROVIDER_TIMEOUT_MS,
+          },
         ),
       ],
       controllers: [HealthController],

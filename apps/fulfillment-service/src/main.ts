@@ -1,10 +1,12 @@
 import { bootstrapService } from '@app/runtime';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
 import { FulfillmentServiceModule } from './fulfillment-service.module';
+import { configureFulfillmentService } from './fulfillment-service.setup';
 
 void bootstrapService({
   name: 'fulfillment-service',
   config: FulfillmentServiceConfig,
   module: (config) => FulfillmentServiceModule.forRoot(config),
   port: (config) => config.FULFILLMENT_SERVICE_PORT,
+  configure: (app) => configureFulfillmentService(app),
 });

@@ -1,3 +1,11 @@
-/** Every migration of the fulfillment-service, in order; run by `main.js migrate` and the test harness. */
+import { InboxMigrations } from '@app/inbox';
+import { OutboxMigrations } from '@app/outbox';
+import { CreateFulfillmentTable1764700000100 } from './1764700000100-create-fulfillment-table';
+
+/** Every migration of the fulfillment-service, in order; run by `main.js migrate` and the tests. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const FulfillmentMigrations: Function[] = [];
+export const FulfillmentMigrations: Function[] = [
+  ...OutboxMigrations,
+  ...InboxMigrations,
+  CreateFulfillmentTable1764700000100,
+];
