@@ -47,14 +47,18 @@ export class PayCallbackDto {
   paidAt!: string;
 }
 
-/** Our answer to an accepted notification; a repeat gets exactly the same answer. */
+/**
+ * Our answer to an accepted notification. It names the payment, not the notification, so every
+ * repeat (same notifyId, or another notification of the payment that already settled the
+ * order) gets exactly the same answer.
+ */
 export class PayCallbackAnswer {
   @ApiProperty({ example: 'SUCCESS', description: 'the provider stops retrying on this' })
   result!: 'SUCCESS';
   @ApiProperty()
-  notifyId!: string;
-  @ApiProperty()
   orderId!: string;
+  @ApiProperty()
+  payOrderId!: string;
   @ApiProperty({ example: 'PAID' })
   orderStatus!: string;
 }

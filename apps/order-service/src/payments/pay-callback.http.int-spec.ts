@@ -83,8 +83,8 @@ describe('order-service HTTP: POST /payments/callback', () => {
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
         result: 'SUCCESS',
-        notifyId: JSON.parse(body).notifyId,
         orderId: order.id,
+        payOrderId: order.payOrderId,
         orderStatus: 'PAID',
       });
       expect(await statusOf(order)).toBe('PAID');
@@ -102,6 +102,11 @@ describe('order-service HTTP: POST /payments/callback', () => {
         currency: 'EUR',
         paidAt: '2026-12-01T10:00:00.000Z',
       });
+      // A PAID order is final: neither cancel nor pay again.
+      const cancel = record(await request(`${url}/orders/${order.id}/cancel`, { method: 'POST' }));
+      const pay = record(await request(`${url}/orders/${order.id}/pay`, { method: 'POST' }));
+      expect([cancel.status, pay.status]).toEqual([409, 409]);
+      expect(await eventsOf(order)).toEqual(['OrderCreated', 'OrderPaymentStarted', 'OrderPaid']);
     });
 
     it('answers a repeat of the same notification with the same answer and no second event', async () => {
@@ -114,12 +119,12 @@ describe('order-service HTTP: POST /payments/callback', () => {
       expect(await eventsOf(order)).toEqual(['OrderCreated', 'OrderPaymentStarted', 'OrderPaid']);
     });
 
-    it('accepts another notification of the payment that already paid the order, without an event', async () => {
+    it('gives another notification of the payment that already paid the order the same answer, and no event', async () => {
       const order = await payingOrder();
-      await callback(notification(order));
+      const first = await callback(notification(order));
       const other = await callback(notification(order));
       expect(other.status).toBe(200);
-      expect(other.body).toMatchObject({ result: 'SUCCESS', orderStatus: 'PAID' });
+      expect(other.text).toBe(first.text);
       expect(await eventsOf(order)).toEqual(['OrderCreated', 'OrderPaymentStarted', 'OrderPaid']);
     });
 

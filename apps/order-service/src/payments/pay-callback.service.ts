@@ -75,8 +75,8 @@ export class PayCallbackService {
 
     const answer: PayCallbackAnswer = {
       result: 'SUCCESS',
-      notifyId: notice.notifyId,
       orderId: order.id,
+      payOrderId: notice.payOrderId,
       orderStatus: transition.order.status,
     };
     await this.notifications.insert(manager, {
