@@ -1,7 +1,12 @@
 /** A JSON request to one of the services; returns status and parsed body (or text). */
 export async function requestJson<T = unknown>(
   url: string,
-  init: { method?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  init: {
+    method?: string;
+    body?: unknown;
+    rawBody?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<{ status: number; body: T }> {
   const response = await fetch(url, {
     method: init.method ?? (init.body !== undefined || init.rawBody !== undefined ? 'POST' : 'GET'),

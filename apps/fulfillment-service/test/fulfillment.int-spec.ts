@@ -242,7 +242,7 @@ describe('fulfillment-service', () => {
 
     await waitFor(async () => {
       const response = await fetch(`${await app.getUrl()}/fulfillments/stuck`);
-      const stuck: Array<{ orderId: string; attempts: number }> = await response.json();
+      const stuck = (await response.json()) as Array<{ orderId: string; attempts: number }>;
       return stuck.some((s) => s.orderId === order.orderId && s.attempts === 4);
     });
     expect(await grantsFor(order.paid.eventKey)).toBe(0);

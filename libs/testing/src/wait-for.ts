@@ -1,3 +1,6 @@
+/** What `waitFor` returns: the condition's value, minus the falsy ones it waited through. */
+export type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
+
 /** Options for `waitFor`. */
 export interface WaitForOptions {
   /** Give up after this long; a liveness bound, not a performance assertion. Default 20 s. */
@@ -16,7 +19,7 @@ export interface WaitForOptions {
 export async function waitFor<T>(
   condition: () => T | Promise<T>,
   options: WaitForOptions = {},
-): Promise<NonNullable<T>> {
+): Promise<Truthy<T>> {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const intervalMs = options.intervalMs ?? 25;
   const deadline = Date.now() + timeoutMs;
@@ -24,7 +27,7 @@ export async function waitFor<T>(
   for (;;) {
     try {
       const value = await condition();
-      if (value) return value as NonNullable<T>;
+      if (value) return value as Truthy<T>;
     } catch (error) {
       lastError = error;
     }
