@@ -1,4 +1,5 @@
-import { CouponClientError, CouponProviderClient } from './coupon-provider.client';
+import { CouponClientError } from './coupon-client.error';
+import { CouponProviderClient } from './coupon-provider.client';
 
 describe('CouponProviderClient options', () => {
   it.each([
