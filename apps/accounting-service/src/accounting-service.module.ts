@@ -1,14 +1,31 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { topicForAggregate } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
+import { InboxModule, InboxModuleOptions } from '@app/inbox';
 import { HealthController } from '@app/runtime';
 import { AccountingServiceConfig } from './accounting-service.config';
 import { LedgerModule } from './ledger/ledger.module';
 import { AccountingMigrations } from './migrations';
 
+/** Inbox settings a test (or an embedding) may change; the rest follow from the config. */
+export interface AccountingInboxOverrides extends Partial<
+  Pick<InboxModuleOptions, 'consumer' | 'deadLetterTopic' | 'retry' | 'hooks'>
+> {
+  /** Consumer-group timing; shorter in tests so a restarted consumer rejoins quickly. */
+  groupTiming?: Pick<
+    InboxModuleOptions['kafka'],
+    'sessionTimeoutMs' | 'heartbeatIntervalMs' | 'rebalanceTimeoutMs'
+  >;
+}
+
 @Module({})
 export class AccountingServiceModule {
-  static forRoot(config: AccountingServiceConfig): DynamicModule {
+  static forRoot(
+    config: AccountingServiceConfig,
+    overrides: AccountingInboxOverrides = {},
+  ): DynamicModule {
+    const { groupTiming, ...inbox } = overrides;
     return {
       module: AccountingServiceModule,
       imports: [
@@ -19,6 +36,19 @@ export class AccountingServiceModule {
             migrations: AccountingMigrations,
           }),
         ),
+        InboxModule.forRoot({
+          consumer: 'accounting-service',
+          kafka: {
+            brokers: config.KAFKA_BROKERS,
+            clientId: config.KAFKA_CLIENT_ID ?? 'accounting-service',
+            ...groupTiming,
+          },
+          topics: [
+            topicForAggregate('Order', config.TOPIC_PREFIX),
+            topicForAggregate('Fulfillment', config.TOPIC_PREFIX),
+          ],
+          ...inbox,
+        }),
         LedgerModule,
       ],
       controllers: [HealthController],

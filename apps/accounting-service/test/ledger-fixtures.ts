@@ -7,14 +7,33 @@ import {
   FulfillmentRevertedV1Payload,
   OrderCancelledV1,
   OrderCancelledV1Payload,
+  OrderCreatedV1,
   OrderPaidV1,
   OrderPaidV1Payload,
+  OrderPaymentStartedV1,
 } from '@app/contracts';
 
 // Valid envelopes for the events the ledger books; versions follow the order's life
-// (created 1, payment started 2, paid 3, cancelled 4) and the fulfillment's (done 2, reverted 3).
+// (created 1, payment started 2, paid 3, cancelled 4) and the fulfillment's (done 1, reverted 2),
+// as order-service and fulfillment-service number them.
 
 const at = '2026-12-01T10:00:00.000Z';
+
+/** The two events before OrderPaid, which the inbox's version gate needs to see first. */
+export function orderOpened(orderId: string, amount: number, currency = 'EUR'): EventEnvelope[] {
+  return [
+    createEnvelope(OrderCreatedV1, {
+      aggregateId: orderId,
+      aggregateVersion: 1,
+      payload: { orderId, userId: `u-${orderId}`, amount, currency, createdAt: at },
+    }),
+    createEnvelope(OrderPaymentStartedV1, {
+      aggregateId: orderId,
+      aggregateVersion: 2,
+      payload: { orderId, payOrderId: `pay-${orderId}`, amount, currency, startedAt: at },
+    }),
+  ];
+}
 
 export function orderPaid(
   orderId: string,
@@ -54,7 +73,7 @@ export function fulfillmentDone(
 ): EventEnvelope<FulfillmentDoneV1Payload> {
   return createEnvelope(FulfillmentDoneV1, {
     aggregateId: `f${orderId}`,
-    aggregateVersion: 2,
+    aggregateVersion: 1,
     payload: {
       fulfillmentId: `f${orderId}`,
       orderId,
@@ -75,7 +94,7 @@ export function fulfillmentReverted(
 ): EventEnvelope<FulfillmentRevertedV1Payload> {
   return createEnvelope(FulfillmentRevertedV1, {
     aggregateId: `f${orderId}`,
-    aggregateVersion: 3,
+    aggregateVersion: 2,
     payload: {
       fulfillmentId: `f${orderId}`,
       orderId,

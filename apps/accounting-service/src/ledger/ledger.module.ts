@@ -1,13 +1,15 @@
 import { Module } from '@nestjs/common';
+import { FulfillmentEventsConsumer } from './fulfillment-events.consumer';
 import { LedgerHttpController } from './ledger.http.controller';
 import { LedgerQueries } from './ledger.queries';
 import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
+import { OrderEventsConsumer } from './order-events.consumer';
 import { ReconciliationService } from './reconciliation.service';
 
-/** The double-entry ledger: booking (for the event consumers), reads and reconciliation. */
+/** The double-entry ledger: event consumers that book journals, reads and reconciliation. */
 @Module({
-  controllers: [LedgerHttpController],
+  controllers: [LedgerHttpController, OrderEventsConsumer, FulfillmentEventsConsumer],
   providers: [LedgerRepository, LedgerService, LedgerQueries, ReconciliationService],
   exports: [LedgerService],
 })

@@ -130,8 +130,8 @@ describe('LedgerService', () => {
       ]),
     ).toEqual([
       ['PAYMENT', 'OrderPaid:103:3', ['1100 1999/0', '4000 0/1999']],
-      ['COUPON_GRANT', 'FulfillmentDone:f103:2', ['5100 300/0', '2200 0/300']],
-      ['COUPON_REVOKE', 'FulfillmentReverted:f103:3', ['2200 300/0', '5100 0/300']],
+      ['COUPON_GRANT', 'FulfillmentDone:f103:1', ['5100 300/0', '2200 0/300']],
+      ['COUPON_REVOKE', 'FulfillmentReverted:f103:2', ['2200 300/0', '5100 0/300']],
       ['REFUND', 'OrderCancelled:103:4', ['4000 1999/0', '2300 0/1999']],
     ]);
     expect((await reconciliation.reconcile()).clean).toBe(true);

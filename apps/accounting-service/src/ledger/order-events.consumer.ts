@@ -1,0 +1,36 @@
+import { Controller } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
+import {
+  EventEnvelope,
+  OrderCancelledV1,
+  OrderCancelledV1Payload,
+  OrderPaidV1,
+  OrderPaidV1Payload,
+} from '@app/contracts';
+import { InboxContext, OnEvent } from '@app/inbox';
+import { LedgerService } from './ledger.service';
+
+/**
+ * Order events, booked through the inbox: once each, in aggregate-version order (so an
+ * OrderCancelled always finds the OrderPaid of the same order already booked).
+ */
+@Controller()
+export class OrderEventsConsumer {
+  constructor(private readonly ledger: LedgerService) {}
+
+  @OnEvent(OrderPaidV1)
+  async onOrderPaid(
+    @Payload() event: EventEnvelope<OrderPaidV1Payload>,
+    @Ctx() context: InboxContext,
+  ): Promise<void> {
+    await this.ledger.bookOrderPaid(context.manager, event);
+  }
+
+  @OnEvent(OrderCancelledV1)
+  async onOrderCancelled(
+    @Payload() event: EventEnvelope<OrderCancelledV1Payload>,
+    @Ctx() context: InboxContext,
+  ): Promise<void> {
+    await this.ledger.bookOrderCancelled(context.manager, event);
+  }
+}

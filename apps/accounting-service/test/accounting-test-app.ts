@@ -1,0 +1,91 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { loadConfig } from '@app/config';
+import { envelopeHeaders, EventEnvelope } from '@app/contracts';
+import { Kafka, Message } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { AccountingServiceConfig } from '../src/accounting-service.config';
+import { AccountingServiceModule } from '../src/accounting-service.module';
+import { configureAccountingService } from '../src/accounting-service.setup';
+
+/** Where one test's accounting-service reads from and writes to. */
+export interface AccountingTestAppOptions {
+  databaseUrl: string;
+  brokers: string[];
+  topicPrefix: string;
+  consumer: string;
+  deadLetterTopic: string;
+}
+
+/** A running accounting-service: the production module and wiring, on a free port. */
+export interface AccountingTestApp {
+  app: INestApplication;
+  url: string;
+  dataSource: DataSource;
+  close(): Promise<void>;
+}
+
+/** Starts the service as main.ts does (migrations first, then consumers, then HTTP). */
+export async function startAccountingApp(
+  options: AccountingTestAppOptions,
+): Promise<AccountingTestApp> {
+  const config = loadConfig(AccountingServiceConfig, {
+    DATABASE_URL: options.databaseUrl,
+    KAFKA_BROKERS: options.brokers.join(','),
+    TOPIC_PREFIX: options.topicPrefix,
+    LOG_LEVEL: 'error',
+  });
+  const app = await NestFactory.create(
+    AccountingServiceModule.forRoot(config, {
+      consumer: options.consumer,
+      deadLetterTopic: options.deadLetterTopic,
+      // A restarted consumer waits for the group to drop its predecessor: keep that short.
+      groupTiming: { sessionTimeoutMs: 6_000, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 6_000 },
+    }),
+    { logger: ['error'] },
+  );
+  try {
+    const dataSource = app.get(DataSource);
+    await dataSource.runMigrations({ transaction: 'each' });
+    configureAccountingService(app);
+    await app.startAllMicroservices();
+    await app.listen(0, '127.0.0.1');
+    return { app, url: await app.getUrl(), dataSource, close: () => app.close() };
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+}
+
+/** An envelope as the outbox relay publishes it: key = aggregate id, envelope headers. */
+export function toMessage(envelope: EventEnvelope): Message {
+  return {
+    key: envelope.aggregateId,
+    value: JSON.stringify(envelope),
+    headers: envelopeHeaders(envelope),
+  };
+}
+
+/** True when `groupId` has committed every message written to `topics`. */
+export async function consumedEverything(
+  kafka: Kafka,
+  groupId: string,
+  topics: string[],
+): Promise<boolean> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const committed = await admin.fetchOffsets({ groupId, topics });
+    for (const topic of topics) {
+      const ends = await admin.fetchTopicOffsets(topic);
+      const mine = committed.find((c) => c.topic === topic)?.partitions ?? [];
+      for (const end of ends) {
+        const offset = Number(mine.find((p) => p.partition === end.partition)?.offset ?? -1);
+        if (Number(end.high) > 0 && offset < Number(end.high)) return false;
+      }
+    }
+    return true;
+  } finally {
+    await admin.disconnect();
+  }
+}
