@@ -95,9 +95,12 @@ export class OutboxClaimer {
     manager: EntityManager,
     candidates: ClaimedRow[],
   ): Promise<EarlierUnsent[]> {
+    // A first event (version 1) has nothing before it: most batches skip this query.
+    const later = candidates.filter((r) => r.aggregateVersion > 1);
+    if (later.length === 0) return [];
     const statuses =
       this.options.deadPolicy === 'block' ? ['NEW', 'SENDING', 'DEAD'] : ['NEW', 'SENDING'];
-    const refs = new Set(candidates.map(aggregateRef));
+    const refs = new Set(later.map(aggregateRef));
     const records = (await manager.query(
       `SELECT aggregate_type, aggregate_id, aggregate_version, status,
          CASE WHEN status = 'NEW'
@@ -107,9 +110,9 @@ export class OutboxClaimer {
        WHERE aggregate_type IN (?) AND aggregate_id IN (?) AND aggregate_version < ?
          AND status IN (?) AND id NOT IN (?)`,
       [
-        [...new Set(candidates.map((r) => r.aggregateType))],
-        [...new Set(candidates.map((r) => r.aggregateId))],
-        Math.max(...candidates.map((r) => r.aggregateVersion)),
+        [...new Set(later.map((r) => r.aggregateType))],
+        [...new Set(later.map((r) => r.aggregateId))],
+        Math.max(...later.map((r) => r.aggregateVersion)),
         statuses,
         candidates.map((r) => r.id),
       ],

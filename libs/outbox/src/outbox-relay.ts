@@ -196,18 +196,45 @@ export class OutboxRelay {
 
   private async run(): Promise<void> {
     let failures = 0;
+    let prefetched: Promise<ClaimOutcome> | undefined;
     while (this.running) {
-      let claimed: number;
-      try {
-        claimed = await this.relayOnce();
-        failures = 0;
-      } catch (error) {
+      const outcome = await (prefetched ?? settle(this.claimer.claim()));
+      prefetched = undefined;
+      if ('error' in outcome) {
         failures += 1;
-        this.logger.error(`outbox relay round failed: ${describe(error)}`);
+        this.logger.error(`outbox relay could not claim: ${describe(outcome.error)}`);
         await this.idle(backoffDelay(this.options.backoff, failures));
         continue;
       }
-      if (claimed < this.options.batchSize) await this.idle(this.options.pollIntervalMs);
+      failures = 0;
+      const claim = outcome.claim;
+      if (!claim) {
+        await this.idle(this.options.pollIntervalMs);
+        continue;
+      }
+      // A full batch means more work is likely waiting: claim it while this batch is on the
+      // wire, so database and Kafka time overlap while sends stay one at a time. The next
+      // claim cannot take a later version of an aggregate in this batch: those rows are
+      // SENDING, so it holds them back.
+      if (claim.rows.length >= this.options.batchSize) prefetched = settle(this.claimer.claim());
+      try {
+        await this.publishClaim(claim);
+      } catch (error) {
+        // Recording the outcome failed (database gone): the lease expires, rows are reclaimed.
+        this.logger.error(`outbox relay could not record a batch: ${describe(error)}`);
+        await this.idle(backoffDelay(this.options.backoff, 1));
+      }
+    }
+    const unused = prefetched && (await prefetched);
+    if (unused && 'claim' in unused && unused.claim) {
+      const { rows, token } = unused.claim;
+      // stop() also releases by owner, so a failure here only delays those rows.
+      await this.finalizer
+        .release(
+          rows.map((r) => r.id),
+          token,
+        )
+        .catch(() => 0);
     }
   }
 
@@ -228,6 +255,16 @@ export class OutboxRelay {
     this.wakeUp = undefined;
     this.wakeRequested = false;
   }
+}
+
+type ClaimOutcome = { claim: Claim | null } | { error: unknown };
+
+/** A claim as a value, so a prefetched claim that fails never becomes an unhandled rejection. */
+function settle(claim: Promise<Claim | null>): Promise<ClaimOutcome> {
+  return claim.then(
+    (value) => ({ claim: value }),
+    (error: unknown) => ({ error }),
+  );
 }
 
 function describe(error: unknown): string {
