@@ -1,4 +1,5 @@
 import { bootstrapService } from '@app/runtime';
+import { AccountingMigrations } from './migrations';
 import { AccountingServiceConfig } from './accounting-service.config';
 import { AccountingServiceModule } from './accounting-service.module';
 import { configureAccountingService } from './accounting-service.setup';
@@ -7,6 +8,7 @@ void bootstrapService({
   name: 'accounting-service',
   config: AccountingServiceConfig,
   module: (config) => AccountingServiceModule.forRoot(config),
+  migrations: AccountingMigrations,
   port: (config) => config.ACCOUNTING_SERVICE_PORT,
   configure: (app) => configureAccountingService(app),
 });

@@ -8,6 +8,7 @@ import {
   FulfillmentRevertedV1Payload,
 } from '@app/contracts';
 import { InboxContext, OnEvent } from '@app/inbox';
+import { deadLetterJournalErrors } from './dead-letter-journal-errors';
 import { LedgerService } from './ledger.service';
 
 /** Fulfillment events, booked through the inbox: once each, in aggregate-version order. */
@@ -20,7 +21,7 @@ export class FulfillmentEventsConsumer {
     @Payload() event: EventEnvelope<FulfillmentDoneV1Payload>,
     @Ctx() context: InboxContext,
   ): Promise<void> {
-    await this.ledger.bookFulfillmentDone(context.manager, event);
+    await deadLetterJournalErrors(() => this.ledger.bookFulfillmentDone(context.manager, event));
   }
 
   @OnEvent(FulfillmentRevertedV1)
@@ -28,6 +29,8 @@ export class FulfillmentEventsConsumer {
     @Payload() event: EventEnvelope<FulfillmentRevertedV1Payload>,
     @Ctx() context: InboxContext,
   ): Promise<void> {
-    await this.ledger.bookFulfillmentReverted(context.manager, event);
+    await deadLetterJournalErrors(() =>
+      this.ledger.bookFulfillmentReverted(context.manager, event),
+    );
   }
 }

@@ -89,9 +89,9 @@ export class LedgerRepository {
         `INSERT INTO t_account (code, currency, name, type, balance, version, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, 1, ?, ?)
          ON DUPLICATE KEY UPDATE balance = balance + ?, version = version + 1, updated_at = ?`,
-        [account.code, journal.currency, account.name, account.type, change.delta, now, now].concat(
-          [change.delta, now],
-        ),
+        [account.code, journal.currency, account.name, account.type, change.delta, now, now]
+          // the ON DUPLICATE KEY branch: a concurrent booking created the row first
+          .concat([change.delta, now]),
       );
     }
   }

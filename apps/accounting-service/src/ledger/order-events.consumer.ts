@@ -8,6 +8,7 @@ import {
   OrderPaidV1Payload,
 } from '@app/contracts';
 import { InboxContext, OnEvent } from '@app/inbox';
+import { deadLetterJournalErrors } from './dead-letter-journal-errors';
 import { LedgerService } from './ledger.service';
 
 /**
@@ -23,7 +24,7 @@ export class OrderEventsConsumer {
     @Payload() event: EventEnvelope<OrderPaidV1Payload>,
     @Ctx() context: InboxContext,
   ): Promise<void> {
-    await this.ledger.bookOrderPaid(context.manager, event);
+    await deadLetterJournalErrors(() => this.ledger.bookOrderPaid(context.manager, event));
   }
 
   @OnEvent(OrderCancelledV1)
@@ -31,6 +32,6 @@ export class OrderEventsConsumer {
     @Payload() event: EventEnvelope<OrderCancelledV1Payload>,
     @Ctx() context: InboxContext,
   ): Promise<void> {
-    await this.ledger.bookOrderCancelled(context.manager, event);
+    await deadLetterJournalErrors(() => this.ledger.bookOrderCancelled(context.manager, event));
   }
 }

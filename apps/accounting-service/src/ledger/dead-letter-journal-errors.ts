@@ -1,0 +1,19 @@
+import { NonRetryableError } from '@app/inbox';
+import { JournalError } from './ledger.errors';
+
+/**
+ * Runs a booking for an inbox handler. A JournalError means the event cannot make a balanced
+ * journal however often it is retried, so it becomes a NonRetryableError: the inbox sends the
+ * event to the dead-letter topic at once (listed and replayable after a fix) instead of
+ * retrying it. Every other error (deadlocks, lost connections) stays retryable.
+ */
+export async function deadLetterJournalErrors<T>(booking: () => Promise<T>): Promise<T> {
+  try {
+    return await booking();
+  } catch (error) {
+    if (error instanceof JournalError) {
+      throw new NonRetryableError(`${error.code}: ${error.message}`, { cause: error });
+    }
+    throw error;
+  }
+}
