@@ -16,6 +16,9 @@ export type { DeadEventPolicy } from './outbox-relay.options';
 /** Stats, DEAD listing and requeue, retention. */
 export { OutboxOperations } from './outbox-operations';
 export type { DeadOutboxRow, DeadRowFilter, OutboxStats, PruneOptions } from './outbox-operations';
+/** Deletes old SENT rows on a timer (registered by OutboxModule). */
+export { DEFAULT_RETENTION, OutboxRetention } from './outbox-retention';
+export type { OutboxRetentionOptions } from './outbox-retention';
 /** The /outbox HTTP endpoints (registered by OutboxModule). */
 export { OutboxHttpController } from './outbox.http.controller';
 /** Wakes the in-process relay when a transaction holding outbox rows commits. */

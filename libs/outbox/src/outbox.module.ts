@@ -7,6 +7,7 @@ import { OutboxRelay } from './outbox-relay';
 import { OutboxRelayOptions, resolveRelayOptions } from './outbox-relay.options';
 import { OutboxWriter } from './outbox-writer';
 import { OutboxKafkaOptions } from './kafka-outbox-publisher';
+import { DEFAULT_RETENTION, OutboxRetention, OutboxRetentionOptions } from './outbox-retention';
 
 /** How a service wires the outbox. */
 export interface OutboxModuleOptions {
@@ -15,6 +16,8 @@ export interface OutboxModuleOptions {
   topicFor?: (aggregateType: string) => string;
   /** Relay tuning; `enabled: false` runs no relay in this process (writer and API only). */
   relay?: Partial<OutboxRelayOptions> & { enabled?: boolean };
+  /** Deleting old SENT rows; on by default (7 days), `enabled: false` turns it off. */
+  retention?: Partial<OutboxRetentionOptions> & { enabled?: boolean };
 }
 
 /**
@@ -29,6 +32,7 @@ export class OutboxModule {
   static forRoot(options: OutboxModuleOptions): DynamicModule {
     const { enabled = true, ...relayOptions } = options.relay ?? {};
     const resolved = resolveRelayOptions(relayOptions); // fail at wiring time, not at bootstrap
+    const { enabled: retain = true, ...retentionOptions } = options.retention ?? {};
     return {
       module: OutboxModule,
       controllers: [OutboxHttpController],
@@ -70,6 +74,14 @@ export class OutboxModule {
               resolved.deadPolicy,
               relay ? () => relay.counts() : undefined,
             ),
+        },
+        {
+          provide: OutboxRetention,
+          inject: [OutboxOperations],
+          useFactory: (operations: OutboxOperations) =>
+            retain
+              ? new OutboxRetention(operations, { ...DEFAULT_RETENTION, ...retentionOptions })
+              : null,
         },
       ],
       exports: [OutboxWriter, OutboxRelay, OutboxOperations],
