@@ -68,6 +68,12 @@ export interface InboxModuleOptions {
    * redelivers. Default 20.
    */
   offsetCommitEvery?: number;
+  /**
+   * Messages of one partition applied in one transaction. 1 (default): one transaction per
+   * message. More: batched mode; a batch that fails is settled message by message, so a bad
+   * message is isolated and dead-lettered alone.
+   */
+  batchSize?: number;
   /** Where a new group starts reading. Default true: nothing already in the topic is skipped. */
   fromBeginning?: boolean;
   hooks?: InboxHooks;
@@ -99,6 +105,7 @@ export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxO
     pruneIntervalMs: options.pruneIntervalMs ?? 3_600_000,
     partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 4,
     offsetCommitEvery: options.offsetCommitEvery ?? 20,
+    batchSize: options.batchSize ?? 1,
     fromBeginning: options.fromBeginning ?? true,
     hooks: options.hooks ?? {},
   };
@@ -124,6 +131,7 @@ export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxO
     ['pruneChunkSize', resolved.pruneChunkSize],
     ['partitionsConsumedConcurrently', resolved.partitionsConsumedConcurrently],
     ['offsetCommitEvery', resolved.offsetCommitEvery],
+    ['batchSize', resolved.batchSize],
   ];
   for (const [name, value] of positive) {
     if (!Number.isInteger(value) || value < 1) problems.push(`${name} must be an integer >= 1`);

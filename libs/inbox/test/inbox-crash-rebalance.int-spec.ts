@@ -143,6 +143,18 @@ describe('Inbox under crashes and rebalances', () => {
         await waitFor(async () => (await count()) >= sent.length, {
           description: 'every event applied',
           timeoutMs: 40_000,
+        }).catch(async (error: Error) => {
+          const diag = {
+            a: first.metrics,
+            b: second?.metrics,
+            counts: [await count('a'), await count('b')],
+            committed: await committedTotal(env.kafka, options.consumer, topic),
+            parked: await dataSource.query(
+              'SELECT aggregate_id, aggregate_version FROM t_inbox_parked',
+            ),
+            stats: await second?.operations.stats(),
+          };
+          throw new Error(`${error.message}\n${JSON.stringify(diag)}`);
         });
         await waitFor(
           async () => (await committedTotal(env.kafka, options.consumer, topic)) === sent.length,

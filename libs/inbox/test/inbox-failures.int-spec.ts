@@ -34,7 +34,7 @@ describe('Inbox failures', () => {
     return Number(rows[0].n);
   }
 
-  async function setup(name: string) {
+  async function setup(name: string, inbox: { batchSize?: number } = {}) {
     const topic = await env.createTopic(`inbox.${name}`, 2);
     const deadLetterTopic = await env.createTopic(`inbox.${name}.dlq`, 1);
     const app = await startInboxTestApp({
@@ -44,6 +44,7 @@ describe('Inbox failures', () => {
       topics: [topic],
       deadLetterTopic,
       http: true,
+      inbox,
     });
     return { topic, deadLetterTopic, consumer: `c-${topic}`, app };
   }
@@ -179,6 +180,32 @@ describe('Inbox failures', () => {
       } finally {
         if (blocker.isTransactionActive) await blocker.rollbackTransaction();
         await blocker.release();
+        await app.close();
+      }
+    });
+  });
+
+  describe('in batched mode, when one message of a batch is rejected', () => {
+    it('dead-letters that message alone and applies every other one once', async () => {
+      const { topic, deadLetterTopic, consumer, app } = await setup('batch', { batchSize: 10 });
+      try {
+        const events = Array.from({ length: 30 }, (_, i) => orderEvent('created', `batch-${i}`, 1));
+        const rejected = events[13];
+        app.behaviour.rejected.add(rejected.eventKey);
+        const deliveries = [...events, events[3], events[20]]; // two redeliveries too
+        await producer.send({ topic, messages: deliveries.map(toMessage) });
+        await waitFor(
+          async () => (await committedTotal(env.kafka, consumer, topic)) === deliveries.length,
+          { description: 'every delivery acknowledged' },
+        );
+        for (const event of events) {
+          expect(await effectCount(event.eventKey)).toBe(event === rejected ? 0 : 1);
+        }
+        expect(app.metrics.batchFallbacks).toBeGreaterThanOrEqual(1);
+        const dead = await app.operations.listDeadLetters();
+        expect(dead.map((m) => m.eventKey)).toEqual([rejected.eventKey]);
+        expect(await topicSize(env.kafka, deadLetterTopic)).toBe(1);
+      } finally {
         await app.close();
       }
     });

@@ -12,6 +12,8 @@ export class InboxMetrics {
   drained = 0;
   retries = 0;
   deadLettered = 0;
+  /** Batches that failed and were settled message by message. */
+  batchFallbacks = 0;
 
   count(outcome: InboxOutcome, drained: number): void {
     this.outcomes[outcome] += 1;

@@ -138,14 +138,24 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       // A failed heartbeat (rebalance under way) must not fail the message.
       heartbeat: () => heartbeat().catch(() => undefined),
     };
-    for (const message of batch.messages) {
+    const { batchSize, offsetCommitEvery } = this.options;
+    const messages = batch.messages;
+    for (let i = 0; i < messages.length; i += batchSize) {
       if (!isRunning() || isStale()) break;
-      const headers = readHeaders(message.headers);
-      await runner.settle(message, { topic, partition, offset: message.offset, headers }, control);
-      resolveOffset(message.offset);
-      settled = message.offset;
-      sinceCommit += 1;
-      if (sinceCommit >= this.options.offsetCommitEvery) {
+      const chunk = messages.slice(i, i + batchSize).map((message) => ({
+        message,
+        position: {
+          topic,
+          partition,
+          offset: message.offset,
+          headers: readHeaders(message.headers),
+        },
+      }));
+      await runner.settleTogether(chunk, control);
+      settled = chunk[chunk.length - 1].message.offset;
+      resolveOffset(settled);
+      sinceCommit += chunk.length;
+      if (sinceCommit >= offsetCommitEvery) {
         await commit();
         await control.heartbeat();
       }

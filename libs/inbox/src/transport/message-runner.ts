@@ -46,6 +46,44 @@ export class MessageRunner {
     await this.options.hooks.afterTransactionCommit?.({ topic, partition, offset });
   }
 
+  /**
+   * Batched mode: settles several messages of one partition in one transaction (retried whole
+   * on transient errors). If it still fails, or a message cannot be decoded, the messages are
+   * settled one by one instead, so a failing message is isolated and no other is lost.
+   */
+  async settleTogether(
+    deliveries: Array<{ message: KafkaMessage; position: Delivery }>,
+    control: DeliveryControl,
+  ): Promise<void> {
+    if (deliveries.length > 1) {
+      this.throwIfStopping();
+      try {
+        const envelopes = deliveries.map((d) =>
+          decodeEvent(d.message.value, this.options.registry),
+        );
+        const results = await runTransaction(this.dataSource, async (manager) => {
+          const out = [];
+          for (const [i, d] of deliveries.entries()) {
+            out.push(await this.processor.process(manager, envelopes[i], d.position));
+          }
+          return out;
+        });
+        for (const result of results) this.metrics.count(result.outcome, result.drained);
+        for (const { position } of deliveries) {
+          const { topic, partition, offset } = position;
+          await this.options.hooks.afterTransactionCommit?.({ topic, partition, offset });
+        }
+        return;
+      } catch (error) {
+        this.metrics.batchFallbacks += 1;
+        this.logger.warn(
+          `batch of ${deliveries.length} failed (${failureCode(error)}); settling its messages one by one`,
+        );
+      }
+    }
+    for (const { message, position } of deliveries) await this.settle(message, position, control);
+  }
+
   private async apply(
     message: KafkaMessage,
     position: Delivery,
