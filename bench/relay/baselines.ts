@@ -1,0 +1,96 @@
+import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
+import { Bench, resetToNew } from './relay-bench-kit';
+
+/** How long the naive relay runs; it is too slow to drain every row. */
+const NAIVE_SECONDS = 8;
+
+function benchProducer(kafka: Kafka): Producer {
+  return kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
+}
+
+/** The same messages straight from memory to Kafka, in batches of the relay's batch size. */
+export async function rawProduceRate(bench: Bench): Promise<number> {
+  const rows = (await bench.dataSource.query(
+    'SELECT aggregate_id, payload, headers FROM t_outbox WHERE id BETWEEN ? AND ? ORDER BY id',
+    [bench.firstId, bench.lastId],
+  )) as Array<{ aggregate_id: string; payload: string; headers: string }>;
+  const messages = rows.map((r) => ({
+    key: r.aggregate_id,
+    value: r.payload,
+    headers: JSON.parse(r.headers),
+  }));
+  const producer = benchProducer(quietKafka(bench));
+  await producer.connect();
+  try {
+    await producer.send({ topic: bench.topic, acks: -1, messages: messages.slice(0, 1) });
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < messages.length; i += 200) {
+      await producer.sendBatch({
+        acks: -1,
+        topicMessages: [{ topic: bench.topic, messages: messages.slice(i, i + 200) }],
+      });
+    }
+    return messages.length / (Number(process.hrtime.bigint() - started) / 1e9);
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+/**
+ * The article's relay, literally: select one due NEW row, claim it with
+ * `UPDATE … SET status='SENDING' WHERE id=? AND status='NEW'`, send it, mark it SENT. Runs for
+ * NAIVE_SECONDS and leaves the rest of the rows NEW.
+ */
+export async function naiveRelayRate(bench: Bench): Promise<number> {
+  await resetToNew(bench);
+  const producer = benchProducer(quietKafka(bench));
+  await producer.connect();
+  try {
+    await producer.send({
+      topic: bench.topic,
+      acks: -1,
+      messages: [{ key: 'warm-up', value: '{}' }],
+    });
+    let sent = 0;
+    const started = process.hrtime.bigint();
+    const deadline = Date.now() + NAIVE_SECONDS * 1000;
+    while (Date.now() < deadline) {
+      const [row] = (await bench.dataSource.query(
+        `SELECT id, aggregate_id, payload, headers FROM t_outbox
+         WHERE status = 'NEW' AND next_retry_at <= UTC_TIMESTAMP(3) ORDER BY next_retry_at LIMIT 1`,
+      )) as Array<{ id: string; aggregate_id: string; payload: string; headers: string }>;
+      if (!row) break;
+      const claim = (await bench.dataSource.query(
+        `UPDATE t_outbox SET status = 'SENDING', updated_at = UTC_TIMESTAMP(3) WHERE id = ? AND status = 'NEW'`,
+        [row.id],
+      )) as { affectedRows: number };
+      if (claim.affectedRows !== 1) continue;
+      await producer.send({
+        topic: bench.topic,
+        acks: -1,
+        messages: [{ key: row.aggregate_id, value: row.payload, headers: JSON.parse(row.headers) }],
+      });
+      await bench.dataSource.query(
+        `UPDATE t_outbox SET status = 'SENT', updated_at = UTC_TIMESTAMP(3) WHERE id = ?`,
+        [row.id],
+      );
+      sent += 1;
+    }
+    return sent / (Number(process.hrtime.bigint() - started) / 1e9);
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+function quietKafka(bench: Bench): Kafka {
+  return new Kafka({
+    clientId: 'bench-raw',
+    brokers: bench.env.infra.kafkaBrokers,
+    logLevel: logLevel.NOTHING,
+  });
+}

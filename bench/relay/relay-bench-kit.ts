@@ -1,0 +1,146 @@
+import { OrderCreatedV1 } from '@app/contracts';
+import { TestEnvironment } from '@app/testing';
+import { logLevel } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import {
+  CLAIM_DUE_NEW_SQL,
+  DEFAULT_RELAY_OPTIONS,
+  KafkaOutboxPublisher,
+  OutboxRelay,
+  OutboxWriter,
+} from '@app/outbox';
+import { orderCreated } from '../../libs/outbox/test/outbox-test-kit';
+
+/** Events in the throughput runs. */
+export const EVENTS = 10_000;
+export const SILENT = { log: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** One database, one topic, and the id range of the EVENTS rows every run publishes. */
+export interface Bench {
+  env: TestEnvironment;
+  dataSource: DataSource;
+  topic: string;
+  firstId: string;
+  lastId: string;
+}
+
+/** Writes `count` events, 100 per transaction, one version each; returns the id range. */
+export async function writeEvents(
+  dataSource: DataSource,
+  count: number,
+): Promise<[string, string]> {
+  const writer = new OutboxWriter();
+  for (let i = 0; i < count; i += 100) {
+    await dataSource.transaction(async (manager) => {
+      for (let j = i; j < Math.min(count, i + 100); j++) {
+        await writer.add(manager, OrderCreatedV1, {
+          aggregateId: `bench${j}`,
+          aggregateVersion: 1,
+          payload: orderCreated(`bench${j}`),
+        });
+      }
+    });
+  }
+  const [range] = (await dataSource.query(
+    'SELECT MIN(id) AS lo, MAX(id) AS hi FROM t_outbox',
+  )) as Array<{
+    lo: string;
+    hi: string;
+  }>;
+  return [range.lo, range.hi];
+}
+
+/**
+ * Waits (at most 60 s) until InnoDB has flushed most pages the bulk insert dirtied, so the
+ * measurement sees a table that holds a million SENT rows, not a server busy writing them.
+ */
+export async function settle(dataSource: DataSource): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const rows = (await dataSource.query(
+      `SHOW GLOBAL STATUS WHERE Variable_name IN
+         ('Innodb_buffer_pool_pages_dirty', 'Innodb_buffer_pool_pages_total')`,
+    )) as Array<{ Variable_name: string; Value: string }>;
+    const value = (name: string) => Number(rows.find((r) => r.Variable_name === name)?.Value ?? 0);
+    if (value('Innodb_buffer_pool_pages_dirty') < value('Innodb_buffer_pool_pages_total') * 0.02) {
+      return;
+    }
+    await sleep(500);
+  }
+}
+
+export async function resetToNew(bench: Bench): Promise<void> {
+  await bench.dataSource.query(
+    `UPDATE t_outbox SET status = 'NEW', next_retry_at = UTC_TIMESTAMP(3), lease_owner = NULL,
+       lease_token = NULL, lease_until = NULL, retry_count = 0
+     WHERE id BETWEEN ? AND ?`,
+    [bench.firstId, bench.lastId],
+  );
+}
+
+export async function unsentCount(dataSource: DataSource): Promise<number> {
+  const [row] = (await dataSource.query(
+    `SELECT COUNT(*) AS n FROM t_outbox WHERE status IN ('NEW', 'SENDING')`,
+  )) as Array<{ n: string }>;
+  return Number(row.n);
+}
+
+/** A relay whose producer is connected and topic metadata loaded, so timings exclude start-up. */
+export async function warmRelay(
+  bench: Bench,
+  extra: Partial<ConstructorParameters<typeof OutboxRelay>[0]> = {},
+): Promise<OutboxRelay> {
+  const publisher =
+    extra.publisher ??
+    new KafkaOutboxPublisher(
+      {
+        brokers: bench.env.infra.kafkaBrokers,
+        clientId: 'bench-relay',
+        logLevel: logLevel.NOTHING,
+      },
+      DEFAULT_RELAY_OPTIONS,
+    );
+  await publisher.missingTopics([bench.topic]);
+  await publisher.publish([
+    { topic: bench.topic, messages: [{ key: 'warm-up', value: '{}', headers: {} }] },
+  ]);
+  return new OutboxRelay({
+    dataSource: bench.dataSource,
+    publisher,
+    topicFor: () => bench.topic,
+    pollIntervalMs: 20,
+    logger: SILENT,
+    ...extra,
+  });
+}
+
+/** Events/s for `instances` relays to drain the EVENTS rows. */
+export async function relayRate(bench: Bench, instances: number): Promise<number> {
+  await resetToNew(bench);
+  const relays = await Promise.all(Array.from({ length: instances }, () => warmRelay(bench)));
+  const started = process.hrtime.bigint();
+  relays.forEach((r) => r.start());
+  while ((await unsentCount(bench.dataSource)) > 0) await sleep(5);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  await Promise.all(relays.map((r) => r.stop()));
+  return EVENTS / seconds;
+}
+
+export async function claimPlan(bench: Bench): Promise<unknown> {
+  const [plan] = (await bench.dataSource.query(`EXPLAIN ${CLAIM_DUE_NEW_SQL}`, [200])) as Array<
+    Record<string, unknown>
+  >;
+  return { type: plan.type, key: plan.key, rows: plan.rows, Extra: plan.Extra };
+}
+
+export function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function log(line: string): void {
+  process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+}
