@@ -47,6 +47,9 @@ export class AccountingServiceModule {
             topicForAggregate('Order', config.TOPIC_PREFIX),
             topicForAggregate('Fulfillment', config.TOPIC_PREFIX),
           ],
+          // One event per transaction: each booking then locks its accounts in code order, which
+          // a batch of several events (each with its own accounts) would no longer do.
+          batchSize: 1,
           ...inbox,
         }),
         LedgerModule,
