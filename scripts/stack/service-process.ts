@@ -49,8 +49,13 @@ export class ServiceProcess {
     return this.child?.pid;
   }
 
+  /** True from start until the process exits or is killed. */
+  get running(): boolean {
+    return !!this.child && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
   start(): void {
-    if (this.child && this.child.exitCode === null) throw new Error(`${this.spec.name} is running`);
+    if (this.running) throw new Error(`${this.spec.name} is running`);
     const child = spawn(process.execPath, [serviceMain(this.spec.name)], {
       env: { ...process.env, ...this.spec.env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -71,8 +76,10 @@ export class ServiceProcess {
   async waitHealthy(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (this.child?.exitCode !== null && this.child?.exitCode !== undefined) {
-        throw new Error(`${this.spec.name} exited with ${this.child.exitCode} while starting`);
+      if (!this.running) {
+        throw new Error(
+          `${this.spec.name} exited while starting (${this.child?.exitCode ?? this.child?.signalCode})`,
+        );
       }
       try {
         const response = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(1_000) });
@@ -88,7 +95,7 @@ export class ServiceProcess {
   /** Stops the process: SIGTERM lets it shut down gracefully, SIGKILL is a crash. */
   async stop(signal: NodeJS.Signals = 'SIGTERM', graceMs = 15_000): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    if (!child || !this.running) return;
     child.kill(signal);
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
     await this.exited;

@@ -1,4 +1,5 @@
 import { bootstrapService } from '@app/runtime';
+import { CouponMigrations } from './migrations';
 import { CouponProviderConfig } from './coupon-provider.config';
 import { configureCouponProviderHttp } from './coupon-provider.http';
 import { CouponProviderModule } from './coupon-provider.module';
@@ -7,6 +8,7 @@ void bootstrapService({
   name: 'coupon-provider',
   config: CouponProviderConfig,
   module: (config) => CouponProviderModule.forRoot(config),
+  migrations: CouponMigrations,
   port: (config) => config.COUPON_PROVIDER_PORT,
   configure: (app) => configureCouponProviderHttp(app),
 });

@@ -1,4 +1,5 @@
 import { bootstrapService } from '@app/runtime';
+import { FulfillmentMigrations } from './migrations';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
 import { FulfillmentServiceModule } from './fulfillment-service.module';
 import { configureFulfillmentService } from './fulfillment-service.setup';
@@ -7,6 +8,7 @@ void bootstrapService({
   name: 'fulfillment-service',
   config: FulfillmentServiceConfig,
   module: (config) => FulfillmentServiceModule.forRoot(config),
+  migrations: FulfillmentMigrations,
   port: (config) => config.FULFILLMENT_SERVICE_PORT,
   configure: (app) => configureFulfillmentService(app),
 });

@@ -1,4 +1,5 @@
 import { bootstrapService } from '@app/runtime';
+import { OrderMigrations } from './migrations';
 import { OrderServiceConfig } from './order-service.config';
 import { configureOrderServiceHttp } from './order-service.http';
 import { OrderServiceModule } from './order-service.module';
@@ -7,6 +8,7 @@ void bootstrapService({
   name: 'order-service',
   config: OrderServiceConfig,
   module: (config) => OrderServiceModule.forRoot(config),
+  migrations: OrderMigrations,
   port: (config) => config.ORDER_SERVICE_PORT,
   configure: (app) => configureOrderServiceHttp(app),
 });

@@ -1,8 +1,7 @@
 import { DynamicModule, INestApplication, Logger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig } from '@app/config';
-import { ensureDatabase } from '@app/database';
-import { DataSource } from 'typeorm';
+import { ensureDatabase, openMysqlDataSource } from '@app/database';
 
 /** How one service starts; see apps/<service>/src/main.ts. */
 export interface ServiceDefinition<
@@ -12,6 +11,9 @@ export interface ServiceDefinition<
   config: new () => C;
   module: (config: C) => DynamicModule;
   port: (config: C) => number;
+  /** The service's migrations, in order: `main.js migrate` applies them and starts nothing else. */
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  migrations: Function[];
   /**
    * Runs after the app is created and before it listens: global pipes, Swagger, and
    * `app.connectMicroservice(...)` for Kafka consumers (started before the HTTP server).
@@ -46,13 +48,20 @@ export async function bootstrapService<
   const logLevels = LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL as LogLevel) + 1);
 
   if (argv[0] === 'migrate') {
+    // A bare DataSource: no relay, consumer or HTTP server starts against a schema that is
+    // not there yet.
     await ensureDatabase(config.DATABASE_URL);
-    const app = await NestFactory.createApplicationContext(definition.module(config), {
-      logger: logLevels,
+    const dataSource = await openMysqlDataSource({
+      url: config.DATABASE_URL,
+      migrations: definition.migrations,
+      poolSize: 1,
     });
-    const ran = await app.get(DataSource).runMigrations({ transaction: 'each' });
-    logger.log(`migrations applied: ${ran.map((m) => m.name).join(', ') || 'none pending'}`);
-    await app.close();
+    try {
+      const ran = await dataSource.runMigrations({ transaction: 'each' });
+      logger.log(`migrations applied: ${ran.map((m) => m.name).join(', ') || 'none pending'}`);
+    } finally {
+      await dataSource.destroy();
+    }
     return undefined;
   }
   if (argv.length > 0) {
