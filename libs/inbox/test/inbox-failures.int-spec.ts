@@ -186,13 +186,21 @@ describe('Inbox failures', () => {
   });
 
   describe('in batched mode, when one message of a batch is rejected', () => {
-    it('dead-letters that message alone and applies every other one once', async () => {
+    it('dead-letters that message alone and applies every other one once, in version order', async () => {
       const { topic, deadLetterTopic, consumer, app } = await setup('batch', { batchSize: 10 });
       try {
         const events = Array.from({ length: 30 }, (_, i) => orderEvent('created', `batch-${i}`, 1));
         const rejected = events[13];
         app.behaviour.rejected.add(rejected.eventKey);
-        const deliveries = [...events, events[3], events[20]]; // two redeliveries too
+        const ordered = [3, 1, 2].map((v) => orderEvent('created', 'batch-ord', v));
+        // Two redeliveries, and versions 3, 1, 2 of one order inside the same batch.
+        const deliveries = [
+          ...events.slice(0, 5),
+          ...ordered,
+          ...events.slice(5),
+          events[3],
+          events[20],
+        ];
         await producer.send({ topic, messages: deliveries.map(toMessage) });
         await waitFor(
           async () => (await committedTotal(env.kafka, consumer, topic)) === deliveries.length,
@@ -202,6 +210,10 @@ describe('Inbox failures', () => {
           expect(await effectCount(event.eventKey)).toBe(event === rejected ? 0 : 1);
         }
         expect(app.metrics.batchFallbacks).toBeGreaterThanOrEqual(1);
+        const versions = (await dataSource.query(
+          `SELECT aggregate_version FROM t_test_effect WHERE aggregate_id = 'batch-ord' ORDER BY id`,
+        )) as Array<{ aggregate_version: number }>;
+        expect(versions.map((r) => Number(r.aggregate_version))).toEqual([1, 2, 3]);
         const dead = await app.operations.listDeadLetters();
         expect(dead.map((m) => m.eventKey)).toEqual([rejected.eventKey]);
         expect(await topicSize(env.kafka, deadLetterTopic)).toBe(1);

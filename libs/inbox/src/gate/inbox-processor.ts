@@ -95,8 +95,8 @@ export class InboxProcessor {
     return { outcome: handledOutcome, drained };
   }
 
-  /** Applies parked successors of `version` in order; returns the last version applied. */
-  private async drainParked(
+  /** Applies parked successors of `version` in order; returns the last version applied. Also used by InboxBatchProcessor. */
+  async drainParked(
     manager: EntityManager,
     aggregateType: string,
     aggregateId: string,

@@ -5,6 +5,8 @@ import { Consumer, EachBatchPayload, Kafka, logLevel, Producer } from 'kafkajs';
 import { lastValueFrom } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';
+import { InboxBatchProcessor } from '../gate/inbox-batch-processor';
+import { InboxBatchStore } from '../gate/inbox-batch-store';
 import { InboxHandler, InboxProcessor } from '../gate/inbox-processor';
 import { InboxStore } from '../gate/inbox-store';
 import { ResolvedInboxOptions } from '../inbox.options';
@@ -88,14 +90,19 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     await consumer.connect();
     await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning });
 
-    const processor = new InboxProcessor(
-      new InboxStore(options.consumer),
-      (eventType) => this.handlerFor(eventType),
-      options.gateStart,
-    );
+    const store = new InboxStore(options.consumer);
+    const lookup = (eventType: string) => this.handlerFor(eventType);
+    const processor = new InboxProcessor(store, lookup, options.gateStart);
     const runner = new MessageRunner(
       this.dataSource,
       processor,
+      new InboxBatchProcessor(
+        store,
+        new InboxBatchStore(options.consumer),
+        processor,
+        lookup,
+        options.gateStart,
+      ),
       new DeadLetterPublisher(this.producer, options.deadLetterTopic),
       options,
       this.metrics,

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { classifyFailure, failureCode } from '../classify-failure';
 import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';
 import { decodeEvent } from '../decode-event';
+import { InboxBatchProcessor } from '../gate/inbox-batch-processor';
 import { Delivery, InboxProcessor } from '../gate/inbox-processor';
 import { InboxError } from '../inbox.errors';
 import { DeliveryPosition, ResolvedInboxOptions } from '../inbox.options';
@@ -32,6 +33,7 @@ export class MessageRunner {
   constructor(
     private readonly dataSource: DataSource,
     private readonly processor: InboxProcessor,
+    private readonly batchProcessor: InboxBatchProcessor,
     private readonly deadLetters: DeadLetterPublisher,
     private readonly options: ResolvedInboxOptions,
     private readonly metrics: InboxMetrics,
@@ -61,13 +63,10 @@ export class MessageRunner {
         const envelopes = deliveries.map((d) =>
           decodeEvent(d.message.value, this.options.registry),
         );
-        const results = await runTransaction(this.dataSource, async (manager) => {
-          const out = [];
-          for (const [i, d] of deliveries.entries()) {
-            out.push(await this.processor.process(manager, envelopes[i], d.position));
-          }
-          return out;
-        });
+        const items = deliveries.map((d, i) => ({ envelope: envelopes[i], delivery: d.position }));
+        const results = await runTransaction(this.dataSource, (manager) =>
+          this.batchProcessor.process(manager, items),
+        );
         for (const result of results) this.metrics.count(result.outcome, result.drained);
         for (const { position } of deliveries) {
           const { topic, partition, offset } = position;

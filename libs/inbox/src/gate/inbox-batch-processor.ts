@@ -1,0 +1,125 @@
+import { EventEnvelope } from '@app/contracts';
+import { EntityManager } from 'typeorm';
+import { aggregateKey, AggregateRef, InboxBatchStore } from './inbox-batch-store';
+import { Delivery, HandlerLookup, InboxProcessor, ProcessResult } from './inbox-processor';
+import { GateRow, InboxStore } from './inbox-store';
+import { decideVersion, GateStart } from './version-decision';
+
+type GateState = AggregateRef & GateRow & { isNew: boolean; dirty: boolean };
+
+/**
+ * Batched mode: the same rules as InboxProcessor for several events of one partition in one
+ * transaction, with the inbox rows and gate rows read and written in a few multi-row
+ * statements. Decisions are made in order against the in-memory gate rows, which the batch
+ * holds locked.
+ */
+export class InboxBatchProcessor {
+  constructor(
+    private readonly store: InboxStore,
+    private readonly batchStore: InboxBatchStore,
+    private readonly single: InboxProcessor,
+    private readonly lookup: HandlerLookup,
+    private readonly gateStart: GateStart,
+  ) {}
+
+  async process(
+    manager: EntityManager,
+    items: Array<{ envelope: EventEnvelope; delivery: Delivery }>,
+  ): Promise<ProcessResult[]> {
+    const existing = await this.batchStore.existingKeys(
+      manager,
+      items.map((i) => i.envelope.eventKey),
+    );
+    const seen = new Set(existing);
+    const fresh = items.map(({ envelope }) => {
+      if (seen.has(envelope.eventKey)) return false;
+      seen.add(envelope.eventKey);
+      return true;
+    });
+    const freshItems = items.filter((_, i) => fresh[i]);
+    if (freshItems.length === 0) return items.map(() => ({ outcome: 'duplicate', drained: 0 }));
+
+    await this.batchStore.recordArrivals(
+      manager,
+      freshItems.map(({ envelope }) => ({
+        envelope,
+        outcome: this.lookup(envelope.eventType) ? 'applied' : 'ignored',
+      })),
+    );
+    const refs = new Map(freshItems.map(({ envelope }) => [aggregateKey(envelope), envelope]));
+    const locked = await this.batchStore.lockVersions(manager, [...refs.values()]);
+    const gate = new Map<string, GateState>();
+    for (const [key, { aggregateType, aggregateId }] of refs) {
+      const row = locked.get(key);
+      gate.set(key, {
+        aggregateType,
+        aggregateId,
+        lastVersion: row?.lastVersion ?? 0,
+        parkedCount: row?.parkedCount ?? 0,
+        isNew: row === undefined,
+        dirty: false,
+      });
+    }
+
+    const results: ProcessResult[] = [];
+    for (const [i, item] of items.entries()) {
+      results.push(
+        fresh[i]
+          ? await this.apply(
+              manager,
+              item.envelope,
+              item.delivery,
+              gate.get(aggregateKey(item.envelope))!,
+            )
+          : { outcome: 'duplicate', drained: 0 },
+      );
+    }
+    await this.batchStore.saveVersions(
+      manager,
+      [...gate.values()].filter((g) => g.dirty),
+    );
+    return results;
+  }
+
+  private async apply(
+    manager: EntityManager,
+    envelope: EventEnvelope,
+    delivery: Delivery,
+    state: GateState,
+  ): Promise<ProcessResult> {
+    const handler = this.lookup(envelope.eventType);
+    const ungated = handler !== undefined && !handler.versionGate;
+    if (ungated) await handler.handle(manager, envelope, delivery);
+    const seenBefore = !state.isNew || state.dirty;
+    const last = seenBefore ? state.lastVersion : undefined;
+    const decision = decideVersion(last, envelope.aggregateVersion, this.gateStart);
+    if (decision === 'stale') {
+      if (!ungated) await this.store.setOutcome(manager, envelope.eventKey, 'stale');
+      return { outcome: ungated ? 'applied' : 'stale', drained: 0 };
+    }
+    state.dirty = true;
+    if (decision === 'park') {
+      await this.store.park(manager, envelope, ungated, delivery);
+      state.parkedCount += 1;
+      if (ungated) return { outcome: 'applied', drained: 0 };
+      await this.store.setOutcome(manager, envelope.eventKey, 'parked');
+      return { outcome: 'parked', drained: 0 };
+    }
+    if (handler && !ungated) await handler.handle(manager, envelope, delivery);
+    let reached = envelope.aggregateVersion;
+    if (state.parkedCount > 0) {
+      reached = await this.single.drainParked(
+        manager,
+        envelope.aggregateType,
+        envelope.aggregateId,
+        reached,
+      );
+      state.parkedCount -= reached - envelope.aggregateVersion;
+    }
+    state.lastVersion = reached;
+    return {
+      outcome: handler ? 'applied' : 'ignored',
+      drained: reached - envelope.aggregateVersion,
+    };
+  }
+}
