@@ -45,7 +45,7 @@ export const Accounts = {
 
 /** Every account of the chart, in code order. */
 export const CHART_OF_ACCOUNTS: readonly AccountDefinition[] = Object.values(Accounts).sort(
-  (a, b) => a.code.localeCompare(b.code),
+  (a, b) => (a.code < b.code ? -1 : 1),
 );
 
 /** The account with `code`, or undefined when the chart has none. */

@@ -105,9 +105,12 @@ export class Journal {
         (byAccount.get(line.accountCode) ?? 0) + line.debit - line.credit,
       );
     }
-    return [...byAccount]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([accountCode, delta]) => ({ accountCode, delta }));
+    return (
+      [...byAccount]
+        // Plain code-unit order, the same in every process whatever its locale.
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([accountCode, delta]) => ({ accountCode, delta }))
+    );
   }
 }
 
@@ -120,14 +123,8 @@ function toLine(draft: JournalLineDraft, lineNo: number): JournalLine {
   }
   const debit = draft.debit ?? 0;
   const credit = draft.credit ?? 0;
-  const amount = debit || credit;
-  if (
-    debit > 0 === credit > 0 ||
-    !Number.isSafeInteger(amount) ||
-    amount <= 0 ||
-    debit < 0 ||
-    credit < 0
-  ) {
+  const used = [debit, credit].filter((amount) => amount !== 0);
+  if (used.length !== 1 || !Number.isSafeInteger(used[0]) || used[0] <= 0) {
     throw new JournalError(
       'JOURNAL_AMOUNT_INVALID',
       `line ${lineNo} (${draft.accountCode}) needs one positive integer amount on one side`,
