@@ -135,4 +135,40 @@ describe('Inbox delivery', () => {
       }
     });
   });
+
+  describe('when inbox rows outlive the dedup window', () => {
+    it('prunes them in bounded chunks and keeps the rows of parked events', async () => {
+      const { topic, deadLetterTopic, consumer } = await setup('prune');
+      const app = await startInboxTestApp({
+        databaseUrl,
+        brokers: env.infra.kafkaBrokers,
+        consumer,
+        topics: [topic],
+        deadLetterTopic,
+        inbox: { dedupWindowMs: 60_000, pruneChunkSize: 2 },
+      });
+      try {
+        const applied = Array.from({ length: 5 }, (_, i) => orderEvent('created', `prune-${i}`, 1));
+        const parked = orderEvent('paid', 'prune-parked', 2);
+        await producer.send({ topic, messages: [...applied, parked].map(toMessage) });
+        await waitFor(async () => (await committedTotal(env.kafka, consumer, topic)) === 6, {
+          description: 'all six acknowledged',
+        });
+        const inboxRows = async () =>
+          Number(
+            (
+              (await dataSource.query('SELECT COUNT(*) AS n FROM t_inbox WHERE consumer = ?', [
+                consumer,
+              ])) as Array<{ n: string }>
+            )[0].n,
+          );
+        expect(await app.operations.prune()).toBe(0); // all inside the window
+        expect(await app.operations.prune(new Date(Date.now() + 120_000))).toBe(5);
+        expect(await inboxRows()).toBe(1);
+        expect((await app.operations.stats()).parkedNow).toBe(1);
+      } finally {
+        await app.close();
+      }
+    });
+  });
 });

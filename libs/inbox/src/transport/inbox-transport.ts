@@ -164,7 +164,9 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       sinceCommit += chunk.length;
       if (sinceCommit >= offsetCommitEvery) {
         await commit();
-        await control.heartbeat();
+        // Unlike during retries, a rebalance error here is let through: kafkajs then stops this
+        // batch and rejoins, and the next owner of the partition starts after `settled`.
+        await heartbeat();
       }
     }
     await commit();
