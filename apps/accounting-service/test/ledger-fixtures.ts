@@ -39,10 +39,11 @@ export function orderPaid(
   orderId: string,
   amount: number,
   currency = 'EUR',
+  version = 3,
 ): EventEnvelope<OrderPaidV1Payload> {
   return createEnvelope(OrderPaidV1, {
     aggregateId: orderId,
-    aggregateVersion: 3,
+    aggregateVersion: version,
     payload: {
       orderId,
       userId: `u-${orderId}`,

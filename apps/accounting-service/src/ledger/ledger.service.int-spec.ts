@@ -227,11 +227,15 @@ describe('LedgerService', () => {
 
   describe('reconciliation', () => {
     it('reports each planted mismatch', async () => {
-      for (const id of ['300', '301', '302']) {
+      for (const id of ['300', '301', '302', '303']) {
         await runTransaction(dataSource, (m) => ledger.bookOrderPaid(m, orderPaid(id, 1000)));
       }
       expect((await reconciliation.reconcile()).clean).toBe(true);
 
+      // An upstream bug: a second, different OrderPaid event for an order already paid.
+      await runTransaction(dataSource, (m) =>
+        ledger.bookOrderPaid(m, orderPaid('303', 1000, 'EUR', 5)),
+      );
       // A paid order whose payment journal is missing, a payment journal with no paid order,
       // a journal that lost a line, and a balance moved outside any journal.
       await dataSource.query(
@@ -262,10 +266,11 @@ describe('LedgerService', () => {
           'PAYMENT_AMOUNT_MISMATCH 302',
           'BALANCE_MISMATCH 1100',
           'BALANCE_MISMATCH 4000',
+          'DUPLICATE_PAYMENT_JOURNAL 303',
         ].sort(),
       );
       const clearing = report.mismatches.find((m) => m.accountCode === '1100');
-      expect(clearing).toMatchObject({ expected: '3000', actual: '3001' });
+      expect(clearing).toMatchObject({ expected: '5000', actual: '5001' });
     });
   });
 });
