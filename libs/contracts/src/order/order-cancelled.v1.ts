@@ -1,11 +1,11 @@
-import { IsISO8601, IsString, Length } from 'class-validator';
 import { defineEvent } from '../event-definition';
+import { EntityId, Reason, Reference, Timestamp } from '../payload-fields';
 
 export class OrderCancelledV1Payload {
-  @IsString() @Length(1, 32) orderId!: string;
-  @IsString() @Length(1, 64) userId!: string;
-  @IsString() @Length(1, 256) reason!: string;
-  @IsISO8601({ strict: true }) cancelledAt!: string;
+  @EntityId() orderId!: string;
+  @Reference() userId!: string;
+  @Reason() reason!: string;
+  @Timestamp() cancelledAt!: string;
 }
 
 export const OrderCancelledV1 = defineEvent({

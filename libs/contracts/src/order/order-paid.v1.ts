@@ -1,26 +1,17 @@
-import {
-  IsInt,
-  IsISO4217CurrencyCode,
-  IsISO8601,
-  IsString,
-  Length,
-  Max,
-  Min,
-} from 'class-validator';
 import { defineEvent } from '../event-definition';
+import { Currency, EntityId, MinorUnits, Reference, Timestamp } from '../payload-fields';
 
 /** The order was paid: the fact fulfillment and accounting act on. */
 export class OrderPaidV1Payload {
-  @IsString() @Length(1, 32) orderId!: string;
-  @IsString() @Length(1, 64) userId!: string;
+  @EntityId() orderId!: string;
+  @Reference() userId!: string;
   /** The payment provider's id of this payment. */
-  @IsString() @Length(1, 64) payOrderId!: string;
+  @Reference() payOrderId!: string;
   /** The provider notification that proved the payment. */
-  @IsString() @Length(1, 64) notifyId!: string;
-  /** Minor units (cents). */
-  @IsInt() @Min(1) @Max(1_000_000_000_000) amount!: number;
-  @IsISO4217CurrencyCode() currency!: string;
-  @IsISO8601({ strict: true }) paidAt!: string;
+  @Reference() notifyId!: string;
+  @MinorUnits() amount!: number;
+  @Currency() currency!: string;
+  @Timestamp() paidAt!: string;
 }
 
 export const OrderPaidV1 = defineEvent({

@@ -1,12 +1,12 @@
-import { IsISO8601, IsString, Length } from 'class-validator';
 import { defineEvent } from '../event-definition';
+import { EntityId, Reason, Reference, Timestamp } from '../payload-fields';
 
 export class OrderPaymentFailedV1Payload {
-  @IsString() @Length(1, 32) orderId!: string;
-  @IsString() @Length(1, 64) payOrderId!: string;
-  @IsString() @Length(1, 64) notifyId!: string;
-  @IsString() @Length(1, 256) reason!: string;
-  @IsISO8601({ strict: true }) failedAt!: string;
+  @EntityId() orderId!: string;
+  @Reference() payOrderId!: string;
+  @Reference() notifyId!: string;
+  @Reason() reason!: string;
+  @Timestamp() failedAt!: string;
 }
 
 export const OrderPaymentFailedV1 = defineEvent({
