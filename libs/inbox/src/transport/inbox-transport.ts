@@ -31,6 +31,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
   private producer?: Producer;
   private stopping = false;
   private readonly timers: NodeJS.Timeout[] = [];
+  private readonly handlerCache = new Map<string, InboxHandler | undefined>();
 
   constructor(
     @Inject(INBOX_OPTIONS) private readonly options: ResolvedInboxOptions,
@@ -75,6 +76,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
   private async start(): Promise<void> {
     const { options } = this;
     this.stopping = false;
+    this.handlerCache.clear();
     await ensureTopics(this.kafka, [...options.topics, options.deadLetterTopic]);
     this.producer = this.kafka.producer({ allowAutoTopicCreation: false });
     await this.producer.connect();
@@ -172,7 +174,15 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     await commit();
   }
 
+  /** Handlers are fixed once Nest has registered them; resolving a pattern is not free. */
   private handlerFor(eventType: string): InboxHandler | undefined {
+    if (!this.handlerCache.has(eventType)) {
+      this.handlerCache.set(eventType, this.resolveHandler(eventType));
+    }
+    return this.handlerCache.get(eventType);
+  }
+
+  private resolveHandler(eventType: string): InboxHandler | undefined {
     const head = this.getHandlerByPattern(eventType);
     if (!head) return undefined;
     // Several handlers of one type form a chain that Nest runs together; gate if any asks to.
