@@ -131,7 +131,7 @@ describe('Inbox under crashes and rebalances', () => {
       const first = await startInboxTestApp({ ...options, behaviour: named('a') });
       let second: Awaited<ReturnType<typeof startInboxTestApp>> | undefined;
       try {
-        await waitFor(async () => (await count('a')) >= 40, { description: 'a consumed some' });
+        await waitFor(async () => (await count('a')) >= 10, { description: 'a consumed some' });
         second = await startInboxTestApp({ ...options, behaviour: named('b') });
         await producer.send({ topic, messages: phase(5, 8).map(toMessage) });
         await waitFor(async () => (await count('b')) > 0, {
@@ -182,5 +182,6 @@ describe('Inbox under crashes and rebalances', () => {
 function named(instance: string): TestBehaviour {
   const behaviour = new TestBehaviour();
   behaviour.instance = instance;
+  behaviour.workMs = 15;
   return behaviour;
 }
