@@ -46,6 +46,11 @@ export class OutboxRelayOptions {
   @IsInt() @Min(1) @Max(20) producerRetries!: number;
   /** How long the set of existing topics is trusted before metadata is fetched again. */
   @IsInt() @Min(0) @Max(3_600_000) topicCacheMs!: number;
+  /**
+   * Connections of the relay's own pool (0: share the caller's DataSource). Its own pool keeps
+   * the relay publishing when request traffic exhausts the application's pool.
+   */
+  @IsInt() @Min(0) @Max(20) ownConnections!: number;
   /** Names this relay in lease_owner; defaults to host-pid-random. */
   @IsOptional() @IsString() @Length(1, 64) instanceId?: string;
 }
@@ -64,6 +69,7 @@ export const DEFAULT_RELAY_OPTIONS: Readonly<OutboxRelayOptions> = Object.freeze
   requestTimeoutMs: 5_000,
   producerRetries: 3,
   topicCacheMs: 60_000,
+  ownConnections: 2,
 });
 
 /**

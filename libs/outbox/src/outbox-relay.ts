@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { Logger, LoggerService } from '@nestjs/common';
 import { topicForAggregate } from '@app/contracts';
 import { backoffDelay } from '@app/database';
-import { DataSource } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { Claim, OutboxClaimer } from './outbox-claimer';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';
 import { OutboxFinalizer } from './outbox-finalizer';
@@ -45,6 +45,7 @@ export interface OutboxRelayCounters {
 export class OutboxRelay {
   readonly options: OutboxRelayOptions;
   readonly instanceId: string;
+  private readonly db: DataSource;
   private readonly claimer: OutboxClaimer;
   private readonly finalizer: OutboxFinalizer;
   private readonly publisher: OutboxPublisher;
@@ -56,6 +57,8 @@ export class OutboxRelay {
     dead: 0,
     leaseLost: 0,
   };
+  private readonly dataSource: DataSource;
+  private connecting?: Promise<unknown>;
   private running = false;
   private loop?: Promise<void>;
   private wakeRequested = false;
@@ -64,6 +67,7 @@ export class OutboxRelay {
 
   constructor(config: OutboxRelayConfig) {
     const { dataSource, kafka, publisher, topicFor, notifier, logger, ...partial } = config;
+    this.dataSource = dataSource;
     this.options = resolveRelayOptions(partial);
     this.instanceId =
       this.options.instanceId ??
@@ -72,8 +76,12 @@ export class OutboxRelay {
       throw new Error('OutboxRelay needs `kafka` (brokers, clientId) or a `publisher`');
     }
     this.publisher = publisher ?? new KafkaOutboxPublisher(kafka!, this.options);
-    this.claimer = new OutboxClaimer(dataSource, this.options, this.instanceId);
-    this.finalizer = new OutboxFinalizer(dataSource, this.options);
+    this.db =
+      this.options.ownConnections > 0
+        ? ownPool(dataSource, this.options.ownConnections)
+        : dataSource;
+    this.claimer = new OutboxClaimer(this.db, this.options, this.instanceId);
+    this.finalizer = new OutboxFinalizer(this.db, this.options);
     this.topicFor = topicFor ?? ((aggregateType) => topicForAggregate(aggregateType));
     this.logger = logger ?? new Logger(OutboxRelay.name);
     this.unsubscribe = notifier?.onCommit(() => this.wake());
@@ -102,12 +110,13 @@ export class OutboxRelay {
     await this.loop;
     this.loop = undefined;
     try {
-      await this.finalizer.releaseAllOf(this.instanceId);
+      if (this.db.isInitialized) await this.finalizer.releaseAllOf(this.instanceId);
     } catch (error) {
       // The leases expire by themselves; another relay claims the rows then.
       this.logger.warn?.(`could not release leases on stop: ${String(error)}`);
     }
     await this.publisher.disconnect();
+    if (this.db !== this.dataSource && this.db.isInitialized) await this.db.destroy();
   }
 
   /** Runs the next round now instead of after the poll interval. */
@@ -118,6 +127,7 @@ export class OutboxRelay {
 
   /** One round: claim, publish, record. Returns the number of rows claimed (0: nothing due). */
   async relayOnce(): Promise<number> {
+    await this.connect();
     const claim = await this.claimer.claim();
     if (!claim) return 0;
     await this.publishClaim(claim);
@@ -184,6 +194,13 @@ export class OutboxRelay {
     }
   }
 
+  /** Opens the relay's own pool on first use (and again after a failed attempt). */
+  private async connect(): Promise<void> {
+    if (this.db.isInitialized) return;
+    this.connecting ??= this.db.initialize().finally(() => (this.connecting = undefined));
+    await this.connecting;
+  }
+
   private countLease(expected: number, changed: number): void {
     if (changed < expected) {
       this.counters.leaseLost += expected - changed;
@@ -198,7 +215,7 @@ export class OutboxRelay {
     let failures = 0;
     let prefetched: Promise<ClaimOutcome> | undefined;
     while (this.running) {
-      const outcome = await (prefetched ?? settle(this.claimer.claim()));
+      const outcome = await (prefetched ?? settle(this.connect().then(() => this.claimer.claim())));
       prefetched = undefined;
       if ('error' in outcome) {
         failures += 1;
@@ -255,6 +272,21 @@ export class OutboxRelay {
     this.wakeUp = undefined;
     this.wakeRequested = false;
   }
+}
+
+/** A small pool of the relay's own on the same database as `dataSource`. */
+function ownPool(dataSource: DataSource, connections: number): DataSource {
+  const options = dataSource.options as DataSourceOptions & { extra?: Record<string, unknown> };
+  return new DataSource({
+    ...options,
+    poolSize: connections,
+    extra: { ...options.extra, connectionLimit: connections },
+    entities: [],
+    migrations: [],
+    subscribers: [],
+    migrationsRun: false,
+    synchronize: false,
+  } as DataSourceOptions);
 }
 
 type ClaimOutcome = { claim: Claim | null } | { error: unknown };
