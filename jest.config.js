@@ -25,7 +25,7 @@ const common = {
   moduleNameMapper,
   testEnvironment: 'node',
   setupFiles: ['reflect-metadata'],
-  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test', '<rootDir>/scripts'],
 };
 
 module.exports = {

@@ -1,5 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
 import { waitFor } from '@app/testing';
 import { mapConcurrently, requestJson } from '../../scripts/demo/http-json';
@@ -9,6 +12,22 @@ import { Stack, startStack } from '../../scripts/stack/start-stack';
 import { freePort } from './free-port';
 
 const ORDERS = 30;
+const ROOT = join(__dirname, '..', '..');
+
+/** Runs `npm run ops -- ...args` as an operator would; resolves with exit code and stdout. */
+async function ops(...args: string[]): Promise<{ code: number; stdout: string }> {
+  try {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['-r', '@swc-node/register', join(ROOT, 'scripts/ops.ts'), ...args],
+      { cwd: ROOT },
+    );
+    return { code: 0, stdout };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string };
+    return { code: failed.code, stdout: failed.stdout };
+  }
+}
 const MYSQL_URL = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
 
 async function query<T>(database: string, sql: string, params: unknown[] = []): Promise<T[]> {
@@ -193,5 +212,26 @@ describe('trading chain, end to end', () => {
       'SELECT journal_id FROM t_journal_line GROUP BY journal_id HAVING SUM(debit) <> SUM(credit)',
     );
     expect(unbalanced).toEqual([]);
+
+    // The operator's view agrees: nothing dead-lettered, nothing DEAD, nothing parked.
+    for (const service of ['fulfillment-service', 'accounting-service'] as const) {
+      const list = await ops('dlq:list', '--service', url(service));
+      expect(list).toEqual({ code: 0, stdout: expect.any(String) });
+      expect(JSON.parse(list.stdout)).toEqual([]);
+      const stats = JSON.parse((await ops('inbox:stats', '--service', url(service))).stdout);
+      expect(stats).toMatchObject({ parkedNow: 0, openGaps: [] });
+    }
+    for (const service of ['order-service', 'fulfillment-service'] as const) {
+      await waitFor(
+        async () => {
+          const stats = JSON.parse((await ops('outbox:stats', '--service', url(service))).stdout);
+          return stats.backlog.NEW === 0 && stats.backlog.SENDING === 0 && stats.dead === 0;
+        },
+        { description: `${service}'s outbox fully sent, nothing DEAD` },
+      );
+    }
+    expect(await ops('dlq:replay', '--service', url('accounting-service'))).toMatchObject({
+      code: 64,
+    });
   });
 });
