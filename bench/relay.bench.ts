@@ -38,6 +38,36 @@ async function main(): Promise<void> {
   }
 }
 
+/**
+ * The same EVENTS rows in a second database whose table already holds 1,000,000 SENT rows,
+ * inserted first as in real life (history has the lower ids and older times), then the relay's
+ * rate there (best of two).
+ */
+async function withSentHistory(bench: Bench): Promise<number> {
+  const dataSource = await openOutboxDatabase(
+    (await bench.env.createDatabase('bench_relay_history')).url,
+    20,
+  );
+  try {
+    const started = Date.now();
+    await insertSentHistory(dataSource, 1_000_000);
+    const [firstId, lastId] = await writeEvents(dataSource, EVENTS);
+    await dataSource.query('ANALYZE TABLE t_outbox');
+    await settle(dataSource);
+    log(
+      `1,000,000 SENT rows inserted and settled in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+    const history: Bench = { ...bench, dataSource, firstId, lastId };
+    await resetToNew(history);
+    log(`claim plan with 1,000,000 SENT rows: ${JSON.stringify(await claimPlan(history))}`);
+    const rate = Math.max(await relayRate(history, 1), await relayRate(history, 1));
+    log(`relay x1 with 1,000,000 SENT rows: ${rate.toFixed(0)} events/s`);
+    return rate;
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
 async function measure(bench: Bench): Promise<BenchResult[]> {
   // Each side's best of two runs: the machine is shared, and load swings between runs.
   const raw = Math.max(await rawProduceRate(bench), await rawProduceRate(bench));
@@ -58,16 +88,7 @@ async function measure(bench: Bench): Promise<BenchResult[]> {
       `p99 ${latency.commitP99} ms)`,
   );
 
-  // The history goes in last: the measurements above run on a table without it.
-  const started = Date.now();
-  await insertSentHistory(bench.dataSource, 1_000_000);
-  await bench.dataSource.query('ANALYZE TABLE t_outbox');
-  await settle(bench.dataSource);
-  log(`inserted 1,000,000 SENT rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  await resetToNew(bench);
-  log(`claim plan with 1,000,000 SENT rows: ${JSON.stringify(await claimPlan(bench))}`);
-  const relayHistory = Math.max(await relayRate(bench, 1), await relayRate(bench, 1));
-  log(`relay x1 with 1,000,000 SENT rows: ${relayHistory.toFixed(0)} events/s`);
+  const relayHistory = await withSentHistory(bench);
 
   const rate = 'events/s';
   return [
