@@ -30,6 +30,9 @@ export type { InboxStats, OpenGap } from './operations/inbox-stats';
 export { InboxHttpController } from './operations/inbox.http.controller';
 /** Counters of this process since start. */
 export { InboxMetrics } from './transport/inbox-metrics';
+/** Reads a whole topic up to its end when the read began (dead-letter listing, invariant checks). */
+export { readWholeTopic } from './dead-letter/dead-letter-reader';
+export type { RawDeadLetter as RawTopicMessage } from './dead-letter/dead-letter-reader';
 /** Headers the inbox adds to dead-lettered messages. */
 export { DeadLetterHeader } from './dead-letter/dead-letter-headers';
 /** The version gate's pure rule, and how it treats an unseen aggregate. */
