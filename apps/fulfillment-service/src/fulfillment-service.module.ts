@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { topicForAggregate } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
 import { InboxModule, InboxModuleOptions } from '@app/inbox';
-import { OutboxModule, OutboxModuleOptions } from '@app/outbox';
+import { OutboxModule, OutboxModuleOptions, relayOptionsFromEnv } from '@app/outbox';
 import { HealthController } from '@app/runtime';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
 import { CouponSource, FulfillmentModule } from './fulfillment/fulfillment.module';
@@ -36,7 +36,7 @@ export class FulfillmentServiceModule {
         OutboxModule.forRoot({
           kafka: { brokers: config.KAFKA_BROKERS, clientId },
           topicFor: (aggregateType) => topicForAggregate(aggregateType, config.TOPIC_PREFIX),
-          relay: overrides.relay,
+          relay: { ...relayOptionsFromEnv(config), ...overrides.relay },
         }),
         InboxModule.forRoot({
           consumer: 'fulfillment-service',
