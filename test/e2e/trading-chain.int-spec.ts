@@ -1,8 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
 import { checkInvariants, invariantTargets } from '@app/invariants';
 import { waitFor } from '@app/testing';
@@ -10,47 +7,26 @@ import { mapConcurrently, requestJson } from '../../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
 import { serviceMain } from '../../scripts/stack/service-process';
 import { Stack, startStack } from '../../scripts/stack/start-stack';
-import { freePort } from './free-port';
+import { freePort } from '../support/free-port';
+import { runScript } from '../support/run-script';
 
 const ORDERS = 30;
-const ROOT = join(__dirname, '..', '..');
 
 /** Runs `npm run ops -- ...args` as an operator would; resolves with exit code and stdout. */
 async function ops(...args: string[]): Promise<{ code: number; stdout: string }> {
-  try {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['-r', '@swc-node/register', join(ROOT, 'scripts/ops.ts'), ...args],
-      { cwd: ROOT },
-    );
-    return { code: 0, stdout };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, stdout: failed.stdout };
-  }
+  const { code, stdout } = await runScript('scripts/ops.ts', args);
+  return { code, stdout };
 }
+
 /** Runs `npm run check:invariants` against this test's deployment, as an operator would. */
-async function checkInvariantsCommand(
-  ...args: string[]
-): Promise<{ code: number; stdout: string }> {
-  const env = {
+function checkInvariantsCommand(...args: string[]) {
+  return runScript('scripts/check-invariants.ts', args, {
     ...process.env,
     MYSQL_URL,
     KAFKA_BROKERS: stack.kafkaBrokers.join(','),
     DATABASE_PREFIX: prefix,
     TOPIC_PREFIX: stack.topicPrefix,
-  };
-  try {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['-r', '@swc-node/register', join(ROOT, 'scripts/check-invariants.ts'), ...args],
-      { cwd: ROOT, env },
-    );
-    return { code: 0, stdout };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, stdout: failed.stdout };
-  }
+  });
 }
 
 const targets = () =>
