@@ -45,8 +45,12 @@ export interface PayingOrder {
   currency: string;
 }
 
+/** Consumer groups that notice a dead member in seconds, not kafkajs's default 30. */
+const FAST_GROUP = { KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '500' };
+
 /** Fast retry timings so that tests settle in seconds. */
 const FAST_FULFILLMENT = {
+  ...FAST_GROUP,
   FULFILLMENT_RETRY_BASE_MS: '50',
   FULFILLMENT_RETRY_MAX_MS: '300',
   FULFILLMENT_RETRY_POLL_MS: '50',
@@ -80,6 +84,7 @@ export class TradingStack {
     const env = {
       ...options.env,
       'fulfillment-service': { ...FAST_FULFILLMENT, ...options.env?.['fulfillment-service'] },
+      'accounting-service': { ...FAST_GROUP, ...options.env?.['accounting-service'] },
     };
     const ports: Partial<Record<ServiceName, number>> = {};
     for (const name of SERVICES) ports[name] = await freePort();

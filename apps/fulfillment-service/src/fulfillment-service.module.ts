@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { topicForAggregate } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
-import { InboxModule, InboxModuleOptions } from '@app/inbox';
+import { groupTimingFromEnv, InboxModule, InboxModuleOptions } from '@app/inbox';
 import { OutboxModule, OutboxModuleOptions, relayOptionsFromEnv } from '@app/outbox';
 import { HealthController } from '@app/runtime';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
@@ -40,7 +40,7 @@ export class FulfillmentServiceModule {
         }),
         InboxModule.forRoot({
           consumer: 'fulfillment-service',
-          kafka: { brokers: config.KAFKA_BROKERS, clientId },
+          kafka: { brokers: config.KAFKA_BROKERS, clientId, ...groupTimingFromEnv(config) },
           // The whole Order topic: the version gate sees every event of an order, handled or not.
           topics: [topicForAggregate('Order', config.TOPIC_PREFIX)],
           ...overrides.inbox,

@@ -49,6 +49,23 @@ export class CommonEnv extends ServiceEnv {
   @Matches(/^[A-Za-z0-9._-]{0,64}$/)
   TOPIC_PREFIX = 'trading.';
 
+  /**
+   * Services that consume: the consumer group's session timeout (ms). Default kafkajs's 30000;
+   * a shorter one lets the group rebalance sooner after a consumer died or lost its broker.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  KAFKA_SESSION_TIMEOUT_MS?: number;
+
+  /** Services that consume: heartbeat interval (ms), well below the session timeout. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  KAFKA_HEARTBEAT_INTERVAL_MS?: number;
+
   /** Services with an outbox: run its relay in this process. Default true. */
   @IsOptional()
   @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))

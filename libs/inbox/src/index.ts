@@ -8,6 +8,8 @@ export type {
   InboxRetryPolicy,
   ResolvedInboxOptions,
 } from './inbox.options';
+/** Group timing from a service's KAFKA_SESSION_TIMEOUT_MS / KAFKA_HEARTBEAT_INTERVAL_MS. */
+export { groupTimingFromEnv } from './group-timing-env';
 /** Fills defaults and validates InboxModule options. */
 export { resolveInboxOptions } from './inbox.options';
 /** The Nest custom transport: connect with app.connectMicroservice({ strategy }). */
