@@ -30,6 +30,7 @@ export type { InboxStats, OpenGap } from './operations/inbox-stats';
 export { InboxHttpController } from './operations/inbox.http.controller';
 /** Counters of this process since start. */
 export { InboxMetrics } from './transport/inbox-metrics';
+export type { InboxLatencyListener, PartitionLag } from './transport/inbox-metrics';
 /** Headers the inbox adds to dead-lettered messages. */
 export { DeadLetterHeader } from './dead-letter/dead-letter-headers';
 /** The version gate's pure rule, and how it treats an unseen aggregate. */

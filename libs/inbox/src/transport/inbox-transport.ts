@@ -89,6 +89,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       maxWaitTimeInMs: options.kafka.maxWaitTimeMs ?? 1_000,
     });
     this.consumer = consumer;
+    consumer.on(consumer.events.GROUP_JOIN, () => this.metrics.clearLag());
     await consumer.connect();
     await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning });
 
@@ -163,6 +164,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       await runner.settleTogether(chunk, control);
       settled = chunk[chunk.length - 1].message.offset;
       resolveOffset(settled);
+      this.metrics.recordLag(topic, partition, Number(batch.highWatermark) - Number(settled) - 1);
       sinceCommit += chunk.length;
       if (sinceCommit >= offsetCommitEvery) {
         await commit();

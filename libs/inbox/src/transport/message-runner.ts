@@ -64,10 +64,12 @@ export class MessageRunner {
           decodeEvent(d.message.value, this.options.registry),
         );
         const items = deliveries.map((d, i) => ({ envelope: envelopes[i], delivery: d.position }));
+        const started = performance.now();
         const results = await runTransaction(this.dataSource, (manager) =>
           this.batchProcessor.process(manager, items),
         );
-        for (const result of results) this.metrics.count(result.outcome, result.drained);
+        const seconds = (performance.now() - started) / 1000;
+        for (const result of results) this.metrics.count(result.outcome, result.drained, seconds);
         for (const { position } of deliveries) {
           const { topic, partition, offset } = position;
           await this.options.hooks.afterTransactionCommit?.({ topic, partition, offset });
@@ -98,12 +100,13 @@ export class MessageRunner {
     for (let attempt = 1; ; attempt++) {
       this.throwIfStopping();
       try {
+        const started = performance.now();
         const result = await runTransaction(
           this.dataSource,
           (manager) => this.processor.process(manager, envelope, position),
           { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
         );
-        this.metrics.count(result.outcome, result.drained);
+        this.metrics.count(result.outcome, result.drained, (performance.now() - started) / 1000);
         return undefined;
       } catch (error) {
         if (classifyFailure(error) === 'permanent') return { error, attempts: attempt };

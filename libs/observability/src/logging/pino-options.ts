@@ -1,0 +1,58 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
+import { Params } from 'nestjs-pino';
+import {
+  acceptCorrelationId,
+  CORRELATION_HEADER,
+  currentCorrelationId,
+} from '../correlation/correlation-context';
+
+/** Nest's log levels (LOG_LEVEL) and the pino level each one maps to. */
+const PINO_LEVEL: Record<string, string> = {
+  fatal: 'fatal',
+  error: 'error',
+  warn: 'warn',
+  log: 'info',
+  debug: 'debug',
+  verbose: 'trace',
+};
+
+/** Requests too frequent and too dull for an access log line at any level but trace. */
+const QUIET_PATHS = /^\/(health|metrics)(\/|$|\?)/;
+
+/**
+ * nestjs-pino settings: JSON lines with `service`, `correlationId` and, inside a span,
+ * `traceId` and `spanId` on every line (request handlers and inbox consumers alike, read from
+ * the async context at log time). The request id of pino-http is the correlation id. Access
+ * lines are `debug` (5xx: `error`), so LOG_LEVEL=log keeps the output to what the code logs.
+ */
+export function pinoOptions(service: string, logLevel: string): Params {
+  return {
+    pinoHttp: {
+      level: PINO_LEVEL[logLevel] ?? 'info',
+      base: { service },
+      messageKey: 'message',
+      genReqId: (req: IncomingMessage) => {
+        const id = acceptCorrelationId(req.headers[CORRELATION_HEADER]);
+        req.headers[CORRELATION_HEADER] = id;
+        return id;
+      },
+      quietReqLogger: true,
+      customLogLevel: (req: IncomingMessage, res: ServerResponse, error?: Error) => {
+        if (error || res.statusCode >= 500) return 'error';
+        return QUIET_PATHS.test(req.url ?? '') ? 'trace' : 'debug';
+      },
+      mixin: () => {
+        const fields: Record<string, string> = {};
+        const correlationId = currentCorrelationId();
+        if (correlationId) fields.correlationId = correlationId;
+        const span = trace.getActiveSpan()?.spanContext();
+        if (span && isSpanContextValid(span)) {
+          fields.traceId = span.traceId;
+          fields.spanId = span.spanId;
+        }
+        return fields;
+      },
+    },
+  };
+}
