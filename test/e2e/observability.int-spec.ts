@@ -214,7 +214,7 @@ describe('observability, end to end', () => {
           ),
         { description: `${service} logged OrderPaid with the correlation id` },
       );
-      expect(line.line).toMatchObject({ service, traceId: callback.traceId, level: 20 });
+      expect(line.line).toMatchObject({ service, traceId: callback.traceId, level: 'debug' });
     }
 
     // Metrics after the traffic.

@@ -1,6 +1,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { Params } from 'nestjs-pino';
+import { stdTimeFunctions } from 'pino';
 import {
   acceptCorrelationId,
   CORRELATION_HEADER,
@@ -17,14 +18,15 @@ const PINO_LEVEL: Record<string, string> = {
   verbose: 'trace',
 };
 
-/** Requests too frequent and too dull for an access log line at any level but trace. */
+/** Probes and scrapes: too frequent for access lines (a failing probe is logged by terminus). */
 const QUIET_PATHS = /^\/(health|metrics)(\/|$|\?)/;
 
 /**
  * nestjs-pino settings: JSON lines with `service`, `correlationId` and, inside a span,
  * `traceId` and `spanId` on every line (request handlers and inbox consumers alike, read from
- * the async context at log time). The request id of pino-http is the correlation id. Access
- * lines are `debug` (5xx: `error`), so LOG_LEVEL=log keeps the output to what the code logs.
+ * the async context at log time). Levels are written as names, times as ISO 8601. The request
+ * id of pino-http is the correlation id. Access lines are `debug` (5xx: `error`; health and
+ * metrics: `trace`), so LOG_LEVEL=log keeps the output to what the code logs.
  */
 export function pinoOptions(service: string, logLevel: string): Params {
   return {
@@ -32,6 +34,8 @@ export function pinoOptions(service: string, logLevel: string): Params {
       level: PINO_LEVEL[logLevel] ?? 'info',
       base: { service },
       messageKey: 'message',
+      timestamp: stdTimeFunctions.isoTime,
+      formatters: { level: (label: string) => ({ level: label }) },
       genReqId: (req: IncomingMessage) => {
         const id = acceptCorrelationId(req.headers[CORRELATION_HEADER]);
         req.headers[CORRELATION_HEADER] = id;
@@ -39,8 +43,8 @@ export function pinoOptions(service: string, logLevel: string): Params {
       },
       quietReqLogger: true,
       customLogLevel: (req: IncomingMessage, res: ServerResponse, error?: Error) => {
-        if (error || res.statusCode >= 500) return 'error';
-        return QUIET_PATHS.test(req.url ?? '') ? 'trace' : 'debug';
+        if (QUIET_PATHS.test(req.url ?? '')) return 'trace';
+        return error || res.statusCode >= 500 ? 'error' : 'debug';
       },
       mixin: () => {
         const fields: Record<string, string> = {};
