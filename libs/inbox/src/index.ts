@@ -31,6 +31,8 @@ export { InboxHttpController } from './operations/inbox.http.controller';
 /** Counters of this process since start. */
 export { InboxMetrics } from './transport/inbox-metrics';
 export type { InboxLatencyListener, PartitionLag } from './transport/inbox-metrics';
+/** The baggage entry carrying a message's correlation id while it is settled. */
+export { CORRELATION_BAGGAGE } from './transport/message-context';
 /** Headers the inbox adds to dead-lettered messages. */
 export { DeadLetterHeader } from './dead-letter/dead-letter-headers';
 /** The version gate's pure rule, and how it treats an unseen aggregate. */

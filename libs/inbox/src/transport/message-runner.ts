@@ -1,6 +1,7 @@
 import { EventEnvelope } from '@app/contracts';
 import { backoffDelay, delay, runTransaction } from '@app/database';
 import { LoggerService } from '@nestjs/common';
+import { context } from '@opentelemetry/api';
 import { KafkaMessage } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { classifyFailure, failureCode } from '../classify-failure';
@@ -11,6 +12,7 @@ import { Delivery, InboxProcessor } from '../gate/inbox-processor';
 import { InboxError } from '../inbox.errors';
 import { DeliveryPosition, ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from './inbox-metrics';
+import { messageContext } from './message-context';
 
 /** What the runner needs from the Kafka consumer for the message at hand. */
 export interface DeliveryControl {
@@ -41,7 +43,17 @@ export class MessageRunner {
     private readonly isStopping: () => boolean,
   ) {}
 
-  async settle(message: KafkaMessage, position: Delivery, control: DeliveryControl): Promise<void> {
+  settle(message: KafkaMessage, position: Delivery, control: DeliveryControl): Promise<void> {
+    return context.with(messageContext(position.headers), () =>
+      this.settleInContext(message, position, control),
+    );
+  }
+
+  private async settleInContext(
+    message: KafkaMessage,
+    position: Delivery,
+    control: DeliveryControl,
+  ): Promise<void> {
     const failure = await this.apply(message, position, control);
     if (failure) await this.deadLetter(message, position, failure, control);
     const { topic, partition, offset } = position;

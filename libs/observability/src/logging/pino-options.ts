@@ -1,5 +1,6 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { isSpanContextValid, trace } from '@opentelemetry/api';
+import { context, isSpanContextValid, propagation, trace } from '@opentelemetry/api';
+import { CORRELATION_BAGGAGE } from '@app/inbox';
 import { Params } from 'nestjs-pino';
 import { stdTimeFunctions } from 'pino';
 import {
@@ -48,7 +49,11 @@ export function pinoOptions(service: string, logLevel: string): Params {
       },
       mixin: () => {
         const fields: Record<string, string> = {};
-        const correlationId = currentCorrelationId();
+        // A request or handler sets it; while the inbox settles a message (retries, dead
+        // letters) it comes from the message's baggage.
+        const correlationId =
+          currentCorrelationId() ??
+          propagation.getBaggage(context.active())?.getEntry(CORRELATION_BAGGAGE)?.value;
         if (correlationId) fields.correlationId = correlationId;
         const span = trace.getActiveSpan()?.spanContext();
         if (span && isSpanContextValid(span)) {
