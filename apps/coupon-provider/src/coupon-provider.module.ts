@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { mysqlDataSourceOptions } from '@app/database';
-import { HealthController } from '@app/runtime';
+import { ObservabilityModule } from '@app/observability';
 import { CouponProviderConfig } from './coupon-provider.config';
 import { CouponsHttpController } from './coupons/coupons.http.controller';
 import { CouponsRepository } from './coupons/coupons.repository';
@@ -17,6 +17,7 @@ export class CouponProviderModule {
     return {
       module: CouponProviderModule,
       imports: [
+        ObservabilityModule.forService('coupon-provider', config),
         TypeOrmModule.forRoot(
           mysqlDataSourceOptions({
             url: config.DATABASE_URL,
@@ -25,7 +26,7 @@ export class CouponProviderModule {
           }),
         ),
       ],
-      controllers: [HealthController, CouponsHttpController, FaultsHttpController],
+      controllers: [CouponsHttpController, FaultsHttpController],
       providers: [
         { provide: FaultInjector, useFactory: () => new FaultInjector() },
         FaultInjectionInterceptor,

@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { topicForAggregate } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
 import { OutboxModule, relayOptionsFromEnv } from '@app/outbox';
-import { HealthController } from '@app/runtime';
+import { ObservabilityModule } from '@app/observability';
 import { OrderServiceConfig } from './order-service.config';
 import { OrderMigrations } from './migrations';
 import { OrderEventsOutbox } from './orders/order-events.outbox';
@@ -30,6 +30,7 @@ export class OrderServiceModule {
     return {
       module: OrderServiceModule,
       imports: [
+        ObservabilityModule.forService('order-service', config),
         TypeOrmModule.forRoot(
           mysqlDataSourceOptions({
             url: config.DATABASE_URL,
@@ -49,7 +50,7 @@ export class OrderServiceModule {
           },
         }),
       ],
-      controllers: [HealthController, OrdersHttpController, PaymentsHttpController],
+      controllers: [OrdersHttpController, PaymentsHttpController],
       providers: [
         { provide: PAY_CALLBACK_SECRET, useValue: config.PAY_CALLBACK_SECRET },
         OrdersRepository,

@@ -125,6 +125,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     // Which partitions this instance owns after each rebalance: operators (and tests) read it.
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
       attempt = 0;
+      this.metrics.clearLag();
       const owned = Object.entries(payload.memberAssignment)
         .map(([topic, partitions]) => `${topic} [${partitions.join(',')}]`)
         .join('; ');
@@ -194,6 +195,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       await runner.settleTogether(chunk, control);
       settled = chunk[chunk.length - 1].message.offset;
       resolveOffset(settled);
+      this.metrics.recordLag(topic, partition, Number(batch.highWatermark) - Number(settled) - 1);
       sinceCommit += chunk.length;
       if (sinceCommit >= offsetCommitEvery) {
         await commit();
