@@ -1,4 +1,8 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import {
+  PayCallbackHeader,
+  signPayCallback,
+} from '../../apps/order-service/src/payments/pay-callback.signature';
 import { requestJson } from './http-json';
 
 /** A payment notification, as the provider sends it. */
@@ -10,6 +14,16 @@ export interface PayNotification {
   currency: string;
   status: 'SUCCESS' | 'FAILED';
   paidAt: string;
+}
+
+/** How a test tampers with one delivery (a fraudster, a broken proxy, a clock far off). */
+export interface DeliveryTampering {
+  /** Signature timestamp, unix seconds; now by default. */
+  timestamp?: number;
+  /** Sign these bytes instead of the body sent (a body changed after signing). */
+  signedBody?: string;
+  /** Sign with another secret. */
+  secret?: string;
 }
 
 /**
@@ -41,15 +55,30 @@ export class SimulatedPayProvider {
 
   /** Delivers one copy; `ageSeconds` back-dates the signature timestamp (a late retry). */
   async deliver(notification: PayNotification, ageSeconds = 0): Promise<number> {
-    const rawBody = JSON.stringify(notification);
-    const timestamp = String(Math.floor(Date.now() / 1000) - ageSeconds);
-    const signature = createHmac('sha256', this.secret)
-      .update(`${timestamp}.${rawBody}`)
-      .digest('hex');
-    const { status } = await requestJson(`${this.orderServiceUrl}/payments/callback`, {
+    const timestamp = Math.floor(Date.now() / 1000) - ageSeconds;
+    return (await this.send(JSON.stringify(notification), { timestamp })).status;
+  }
+
+  /**
+   * POSTs `rawBody` exactly as given (any bytes: malformed, oversized, edited) to the callback,
+   * signed as the provider signs unless `tampering` says otherwise; answers status and body.
+   */
+  send(
+    rawBody: string,
+    tampering: DeliveryTampering = {},
+  ): Promise<{ status: number; body: unknown }> {
+    const timestamp = String(tampering.timestamp ?? Math.floor(Date.now() / 1000));
+    const signature = signPayCallback(
+      tampering.secret ?? this.secret,
+      timestamp,
+      Buffer.from(tampering.signedBody ?? rawBody),
+    );
+    return requestJson(`${this.orderServiceUrl}/payments/callback`, {
       rawBody,
-      headers: { 'x-pay-timestamp': timestamp, 'x-pay-signature': signature },
+      headers: {
+        [PayCallbackHeader.timestamp]: timestamp,
+        [PayCallbackHeader.signature]: signature,
+      },
     });
-    return status;
   }
 }

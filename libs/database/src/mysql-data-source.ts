@@ -73,15 +73,16 @@ function lockWait(config: MysqlDataSourceConfig): number {
  * runs its commands in order, so no query of the service runs without the setting.
  */
 function mysqlWithSessionSettings(statement: string): typeof mysql2 {
-  const driver = Object.create(mysql2) as typeof mysql2;
-  driver.createPool = ((options: mysql2.PoolOptions) => {
+  const createPool = (options: mysql2.PoolOptions) => {
     const pool = mysql2.createPool(options);
     pool.on('connection', (connection) => {
       // A failure here means the connection is broken: its first real query reports that.
       connection.query(statement, () => undefined);
     });
     return pool;
-  }) as typeof mysql2.createPool;
+  };
+  // A new object over the module (whose exports may be read-only getters once bundled).
+  const driver = Object.create(mysql2, { createPool: { value: createPool } }) as typeof mysql2;
   return driver;
 }
 
