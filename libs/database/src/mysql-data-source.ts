@@ -45,7 +45,9 @@ export function mysqlDataSourceOptions(config: MysqlDataSourceConfig): DataSourc
     dateStrings: false,
     charset: 'utf8mb4_unicode_ci',
     ...(config.lockWaitTimeoutS !== undefined && {
-      driver: mysqlWithSessionSettings(`SET SESSION innodb_lock_wait_timeout = ${lockWait(config)}`),
+      driver: mysqlWithSessionSettings(
+        `SET SESSION innodb_lock_wait_timeout = ${lockWait(config)}`,
+      ),
     }),
     poolSize: config.poolSize ?? 10,
     extra: {
