@@ -12,6 +12,16 @@ export interface PayNotification {
   paidAt: string;
 }
 
+/** How a test tampers with one delivery (a fraudster, a broken proxy, a clock far off). */
+export interface DeliveryTampering {
+  /** Signature timestamp, unix seconds; now by default. */
+  timestamp?: number;
+  /** Sign these bytes instead of the body sent (a body changed after signing). */
+  signedBody?: string;
+  /** Sign with another secret. */
+  secret?: string;
+}
+
 /**
  * The payment provider's side of the callback: it signs `<timestamp>.<raw body>` with the
  * shared secret (hex HMAC-SHA256) and delivers at least once.
@@ -41,15 +51,27 @@ export class SimulatedPayProvider {
 
   /** Delivers one copy; `ageSeconds` back-dates the signature timestamp (a late retry). */
   async deliver(notification: PayNotification, ageSeconds = 0): Promise<number> {
-    const rawBody = JSON.stringify(notification);
-    const timestamp = String(Math.floor(Date.now() / 1000) - ageSeconds);
-    const signature = createHmac('sha256', this.secret)
-      .update(`${timestamp}.${rawBody}`)
+    const timestamp = Math.floor(Date.now() / 1000) - ageSeconds;
+    return (await this.send(JSON.stringify(notification), { timestamp })).status;
+  }
+
+  /**
+   * POSTs `rawBody` exactly as given (any bytes: malformed, oversized, edited) to the callback,
+   * signed as the provider signs unless `tampering` says otherwise; answers status and body.
+   */
+  send(
+    rawBody: string,
+    tampering: DeliveryTampering = {},
+  ): Promise<{ status: number; body: unknown }> {
+    const timestamp = String(tampering.timestamp ?? Math.floor(Date.now() / 1000));
+    // Signed here as the provider documents it, not with the order-service's own function:
+    // a shared helper would hide a signing bug from every test that uses this provider.
+    const signature = createHmac('sha256', tampering.secret ?? this.secret)
+      .update(`${timestamp}.${tampering.signedBody ?? rawBody}`)
       .digest('hex');
-    const { status } = await requestJson(`${this.orderServiceUrl}/payments/callback`, {
+    return requestJson(`${this.orderServiceUrl}/payments/callback`, {
       rawBody,
       headers: { 'x-pay-timestamp': timestamp, 'x-pay-signature': signature },
     });
-    return status;
   }
 }

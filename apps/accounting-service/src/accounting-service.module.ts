@@ -34,6 +34,7 @@ export class AccountingServiceModule {
           mysqlDataSourceOptions({
             url: config.DATABASE_URL,
             poolSize: config.DB_POOL_SIZE,
+            lockWaitTimeoutS: config.DB_LOCK_WAIT_TIMEOUT_S,
             migrations: AccountingMigrations,
           }),
         ),

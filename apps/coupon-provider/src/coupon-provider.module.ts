@@ -22,6 +22,7 @@ export class CouponProviderModule {
           mysqlDataSourceOptions({
             url: config.DATABASE_URL,
             poolSize: config.DB_POOL_SIZE,
+            lockWaitTimeoutS: config.DB_LOCK_WAIT_TIMEOUT_S,
             migrations: CouponMigrations,
           }),
         ),

@@ -31,6 +31,7 @@ export class FulfillmentServiceModule {
           mysqlDataSourceOptions({
             url: config.DATABASE_URL,
             poolSize: config.DB_POOL_SIZE,
+            lockWaitTimeoutS: config.DB_LOCK_WAIT_TIMEOUT_S,
             migrations: FulfillmentMigrations,
           }),
         ),

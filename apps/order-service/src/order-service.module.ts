@@ -35,6 +35,7 @@ export class OrderServiceModule {
           mysqlDataSourceOptions({
             url: config.DATABASE_URL,
             poolSize: config.DB_POOL_SIZE,
+            lockWaitTimeoutS: config.DB_LOCK_WAIT_TIMEOUT_S,
             migrations: OrderMigrations,
           }),
         ),

@@ -20,6 +20,17 @@ export class ServiceEnv {
   @Max(200)
   DB_POOL_SIZE = 10;
 
+  /**
+   * innodb_lock_wait_timeout of the service's connections, in seconds (server default, 50,
+   * when unset): a shorter wait turns a stuck row lock into a retried transaction sooner.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  DB_LOCK_WAIT_TIMEOUT_S?: number;
+
   /** Address the HTTP server binds to. */
   @IsOptional()
   @IsString()

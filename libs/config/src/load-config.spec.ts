@@ -31,4 +31,16 @@ describe('loadConfig', () => {
     expect(message).toMatch(/DB_POOL_SIZE/);
     expect(message).not.toMatch(/no-port|many/);
   });
+
+  it('takes DB_LOCK_WAIT_TIMEOUT_S as whole seconds from 1 to 3600, unset by default', () => {
+    expect(loadConfig(CommonEnv, valid).DB_LOCK_WAIT_TIMEOUT_S).toBeUndefined();
+    expect(loadConfig(CommonEnv, { ...valid, DB_LOCK_WAIT_TIMEOUT_S: '5' })).toMatchObject({
+      DB_LOCK_WAIT_TIMEOUT_S: 5,
+    });
+    for (const bad of ['0', '1.5', '3601', 'soon']) {
+      expect(() => loadConfig(CommonEnv, { ...valid, DB_LOCK_WAIT_TIMEOUT_S: bad })).toThrow(
+        /DB_LOCK_WAIT_TIMEOUT_S/,
+      );
+    }
+  });
 });

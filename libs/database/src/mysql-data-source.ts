@@ -1,3 +1,4 @@
+import * as mysql2 from 'mysql2';
 import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -17,6 +18,12 @@ export interface MysqlDataSourceConfig {
   acquireTimeoutMs?: number;
   /** Prefix of the migrations table name, so each service keeps its own history. */
   migrationsTableName?: string;
+  /**
+   * `innodb_lock_wait_timeout` of every pooled connection, in seconds (server default when
+   * absent): how long one statement waits for a row lock before failing with 1205, which
+   * `runTransaction` and the inbox answer by retrying the whole transaction.
+   */
+  lockWaitTimeoutS?: number;
 }
 
 /**
@@ -37,6 +44,11 @@ export function mysqlDataSourceOptions(config: MysqlDataSourceConfig): DataSourc
     bigNumberStrings: true,
     dateStrings: false,
     charset: 'utf8mb4_unicode_ci',
+    ...(config.lockWaitTimeoutS !== undefined && {
+      driver: mysqlWithSessionSettings(
+        `SET SESSION innodb_lock_wait_timeout = ${lockWait(config)}`,
+      ),
+    }),
     poolSize: config.poolSize ?? 10,
     extra: {
       connectionLimit: config.poolSize ?? 10,
@@ -47,6 +59,33 @@ export function mysqlDataSourceOptions(config: MysqlDataSourceConfig): DataSourc
       ...(config.acquireTimeoutMs ? { acquireTimeout: config.acquireTimeoutMs } : {}),
     },
   };
+}
+
+function lockWait(config: MysqlDataSourceConfig): number {
+  const seconds = config.lockWaitTimeoutS;
+  if (!Number.isInteger(seconds) || seconds! < 1) {
+    throw new RangeError(`lockWaitTimeoutS must be a positive integer, got ${seconds}`);
+  }
+  return seconds!;
+}
+
+/**
+ * mysql2 whose pools run `statement` on every new connection before lending it out: the pool
+ * emits 'connection' before handing the connection to its first borrower, and a connection
+ * runs its commands in order, so no query of the service runs without the setting.
+ */
+function mysqlWithSessionSettings(statement: string): typeof mysql2 {
+  const createPool = (options: mysql2.PoolOptions) => {
+    const pool = mysql2.createPool(options);
+    pool.on('connection', (connection) => {
+      // A failure here means the connection is broken: its first real query reports that.
+      connection.query(statement, () => undefined);
+    });
+    return pool;
+  };
+  // A new object over the module (whose exports may be read-only getters once bundled).
+  const driver = Object.create(mysql2, { createPool: { value: createPool } }) as typeof mysql2;
+  return driver;
 }
 
 /** Creates and initializes a DataSource; the caller owns `destroy()`. */
