@@ -173,18 +173,22 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
       50_000,
     );
     const orders = await chain.openOrders(5);
-    await chain.pay(orders);
-    paid += orders.length;
-    await waitFor(
-      async () =>
-        (await chain.count(
-          'fulfillment_service',
-          "SELECT COUNT(*) AS n FROM t_fulfillment WHERE status = 'DONE'",
-        )) === paid,
-      { description: 'the new orders fulfilled (DB committed)' },
-    );
-    await fulfillment.stop('SIGKILL');
-    await mock.clearRequestErrors(KafkaApiKey.OffsetCommit);
+    try {
+      await chain.pay(orders);
+      paid += orders.length;
+      // Failed commits make kafkajs retry, crash and rejoin between batches: slow, not stuck.
+      await waitFor(
+        async () =>
+          (await chain.count(
+            'fulfillment_service',
+            "SELECT COUNT(*) AS n FROM t_fulfillment WHERE status = 'DONE'",
+          )) === paid,
+        { timeoutMs: 90_000, description: 'the new orders fulfilled (DB committed)' },
+      );
+      await fulfillment.stop('SIGKILL');
+    } finally {
+      await mock.clearRequestErrors(KafkaApiKey.OffsetCommit);
+    }
     fulfillment.start();
     await fulfillment.waitHealthy();
     await chain.settled(paid);
@@ -195,6 +199,64 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
       },
     );
     await expectInvariantsHold();
+  });
+
+  it('poison messages go to both dead-letter topics while the others flow; a replay is dead-lettered again, never dropped', async () => {
+    await startRelay();
+    const topic = chain.targets().topics.order;
+    const [order] = await chain.openOrders(1);
+    const [valid] = await outboxOf(order.id);
+    const envelope = JSON.parse(valid.payload) as Record<string, unknown>;
+    const poison = [
+      { key: 'p1', value: 'this is not JSON {' },
+      { key: 'p2', value: JSON.stringify({ hello: 'an object, not an envelope' }) },
+      {
+        key: 'p3',
+        value: JSON.stringify({
+          ...envelope,
+          eventType: 'OrderTeleported',
+          eventKey: 'OrderTeleported:p3:1',
+        }),
+        headers: { 'event-type': 'OrderTeleported', 'event-key': 'OrderTeleported:p3:1' },
+      },
+    ];
+    await producer.send({ topic, messages: poison });
+    await chain.pay([order]);
+    paid += 1;
+    await chain.settled(paid);
+
+    type Dlq = Array<{
+      key: string | null;
+      errorCode: string | null;
+      offset: string;
+      partition: number;
+    }>;
+    const deadLetters = async (service: 'fulfillment-service' | 'accounting-service') =>
+      (await requestJson<Dlq>(`${chain.url(service)}/inbox/dead-letters`)).body;
+    for (const service of ['fulfillment-service', 'accounting-service'] as const) {
+      await waitFor(async () => (await deadLetters(service)).length === poison.length, {
+        description: `${service} dead-lettered the three poison messages`,
+      });
+      expect((await deadLetters(service)).map((m) => m.key).sort()).toEqual(['p1', 'p2', 'p3']);
+    }
+    const report = await chain.invariants();
+    expect(report.violations).toEqual([]);
+    expect(report.observations.deadLetteredEvents).toHaveLength(2 * poison.length);
+
+    // Replaying a message that is still poison sends it back to the dead-letter topic.
+    const [notJson] = (await deadLetters('accounting-service')).filter((m) => m.key === 'p1');
+    const replay = await requestJson<{ replayed: unknown[] }>(
+      `${chain.url('accounting-service')}/inbox/dead-letters/replay`,
+      { body: { messages: [{ partition: notJson.partition, offset: notJson.offset }] } },
+    );
+    expect(replay.body.replayed).toHaveLength(1);
+    await waitFor(
+      async () => (await deadLetters('accounting-service')).length === poison.length + 1,
+      {
+        description: 'the replayed poison message dead-lettered again',
+      },
+    );
+    expect((await chain.invariants()).violations).toEqual([]);
   });
 
   it('the group scaled 1 → 3 → 1 under load loses nothing and doubles nothing', async () => {
@@ -210,7 +272,7 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
       async () =>
         (await chain.count('fulfillment_service', 'SELECT COUNT(*) AS n FROM t_fulfillment')) >
         paid + 4,
-      { description: 'the load under way' },
+      { timeoutMs: 90_000, description: 'the load under way' },
     );
     await Promise.all(extras.map((p) => p.stop()));
     await load;
