@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { mysqlDataSourceOptions } from '@app/database';
 import { HealthController } from '@app/runtime';
 import { CouponProviderConfig } from './coupon-provider.config';
+import { CouponLookupHttpController } from './coupons/coupon-lookup.http.controller';
 import { CouponsHttpController } from './coupons/coupons.http.controller';
 import { CouponsRepository } from './coupons/coupons.repository';
 import { CouponsService } from './coupons/coupons.service';
@@ -25,7 +26,12 @@ export class CouponProviderModule {
           }),
         ),
       ],
-      controllers: [HealthController, CouponsHttpController, FaultsHttpController],
+      controllers: [
+        HealthController,
+        CouponsHttpController,
+        CouponLookupHttpController,
+        FaultsHttpController,
+      ],
       providers: [
         { provide: FaultInjector, useFactory: () => new FaultInjector() },
         FaultInjectionInterceptor,
