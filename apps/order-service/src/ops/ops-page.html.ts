@@ -135,7 +135,7 @@ export const OPS_PAGE_HTML = `<!doctype html>
   }
 
   function renderChart(events) {
-    var laneWidth = 250, left = 190, rowHeight = 34, top = 40;
+    var laneWidth = 270, left = 190, rowHeight = 34, top = 40;
     var width = left + LANES.length * laneWidth + 10;
     var height = top + events.length * rowHeight + 20;
     var chart = svg('svg', { width: String(width), height: String(height),
@@ -159,7 +159,7 @@ export const OPS_PAGE_HTML = `<!doctype html>
         width: String(laneWidth - 16), height: String(rowHeight - 6), rx: '5',
         fill: '#fff', stroke: COLORS[e.kind] || '#57606a', 'stroke-width': '1.5' }));
       g.appendChild(svg('text', { x: String(cx), y: String(y + 20), 'text-anchor': 'middle',
-        'font-size': '12', fill: COLORS[e.kind] || '#1d2430' }, e.title));
+        'font-size': '11.5', fill: COLORS[e.kind] || '#1d2430' }, e.title));
       chart.appendChild(g);
     });
     var box = document.getElementById('timeline-chart');
