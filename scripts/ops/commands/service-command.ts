@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { CommandRunner, Option } from 'nest-commander';
+import { Option } from 'nest-commander';
 import { Confirmation } from '../confirm';
 import { EXIT, invalidArgument } from '../ops-errors';
 import { OpsHttp } from '../ops-http';
+import { OpsCommand } from './ops-command';
 
 /** Options every subcommand takes. */
 export interface ServiceOptions {
@@ -15,21 +16,12 @@ export interface ServiceOptions {
  * JSON output on stdout, and exit codes (0 done, 1 refused or failed, 64 bad command line).
  */
 @Injectable()
-export abstract class ServiceCommand<
-  O extends ServiceOptions = ServiceOptions,
-> extends CommandRunner {
+export abstract class ServiceCommand<O extends ServiceOptions = ServiceOptions> extends OpsCommand {
   constructor(
     protected readonly http: OpsHttp,
     protected readonly confirmation: Confirmation,
   ) {
     super();
-  }
-
-  /** Commander errors (bad option, --help) are thrown to the runner, which sets the exit code. */
-  override setCommand(command: Parameters<CommandRunner['setCommand']>[0]): this {
-    command.exitOverride();
-    command.showHelpAfterError('(add --help for usage)');
-    return super.setCommand(command);
   }
 
   @Option({
