@@ -1,7 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createConnection } from 'mysql2/promise';
+import { Kafka, logLevel } from 'kafkajs';
 import { Page } from 'playwright-core';
+import { topicForAggregate } from '@app/contracts';
 import { waitFor } from '@app/testing';
 import { requestJson } from '../../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
@@ -388,6 +390,62 @@ describe('ops tooling against the running stack', () => {
     await page.locator('#timeline-status', { hasText: 'HTTP 404' }).waitFor();
     expect(await page.locator('#timeline-chart svg').count()).toBe(0);
     await page.close();
+  });
+
+  it('a poison message shows in the DLQ counts on /ops; ops dlq:replay puts it back on its topic, once unless asked again', async () => {
+    const producer = new Kafka({
+      clientId: 'ops-test',
+      brokers: stack.kafkaBrokers,
+      logLevel: logLevel.NOTHING,
+    }).producer();
+    await producer.connect();
+    try {
+      await producer.send({
+        topic: topicForAggregate('Order', stack.topicPrefix),
+        messages: [{ key: 'poison', value: 'not json' }],
+      });
+    } finally {
+      await producer.disconnect();
+    }
+    const fulfillment = ['--service', url('fulfillment-service')];
+    const dlq = async () =>
+      JSON.parse((await runOps('dlq:list', ...fulfillment)).stdout) as Array<{
+        partition: number;
+        offset: string;
+        errorCode: string;
+        replayedAt: string | null;
+      }>;
+    await waitFor(async () => (await dlq()).length === 1, {
+      description: 'the poison message dead-lettered by the fulfillment-service',
+    });
+    const [letter] = await dlq();
+    expect(letter).toMatchObject({ errorCode: 'NOT_JSON', replayedAt: null });
+
+    const page = await openOps();
+    for (const consumer of ['fulfillment-service', 'accounting-service']) {
+      await page
+        .locator(`#inbox-health tr[data-service="${consumer}"] [data-testid="dlq"]`, {
+          hasText: /^1$/,
+        })
+        .waitFor();
+    }
+    await page.close();
+
+    const ref = `${letter.partition}:${letter.offset}`;
+    expect((await runOps('dlq:replay', ...fulfillment, '--message', ref)).code).toBe(64);
+    const replay = await runOps('dlq:replay', ...fulfillment, '--message', ref, '--yes');
+    expect(replay.code).toBe(0);
+    expect(JSON.parse(replay.stdout)).toEqual({
+      replayed: [expect.objectContaining({ partition: letter.partition, offset: letter.offset })],
+      skippedAlreadyReplayed: 0,
+    });
+    // Still not JSON: the replayed copy is dead-lettered again, next to the original.
+    await waitFor(async () => (await dlq()).length === 2, {
+      description: 'the replayed copy dead-lettered again',
+    });
+    expect((await dlq()).find((m) => m.offset === letter.offset)?.replayedAt).not.toBeNull();
+    const again = await runOps('dlq:replay', ...fulfillment, '--message', ref, '--yes');
+    expect(JSON.parse(again.stdout)).toEqual({ replayed: [], skippedAlreadyReplayed: 1 });
   });
 
   it('shows a stopped service as unavailable instead of failing', async () => {
