@@ -15,7 +15,7 @@ const swc = [
 ];
 
 const moduleNameMapper = {
-  '^@app/(contracts|config|database|outbox|inbox|runtime|testing|coupon-client)(/.*)?$':
+  '^@app/(contracts|config|database|outbox|inbox|runtime|testing|coupon-client|invariants)(/.*)?$':
     '<rootDir>/libs/$1/src$2',
 };
 

@@ -1,33 +1,42 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { createConnection } from 'mysql2/promise';
+import { checkInvariants, invariantTargets } from '@app/invariants';
 import { waitFor } from '@app/testing';
 import { mapConcurrently, requestJson } from '../../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
 import { serviceMain } from '../../scripts/stack/service-process';
 import { Stack, startStack } from '../../scripts/stack/start-stack';
-import { freePort } from './free-port';
+import { freePort } from '../support/free-port';
+import { runScript } from '../support/run-script';
 
 const ORDERS = 30;
-const ROOT = join(__dirname, '..', '..');
 
 /** Runs `npm run ops -- ...args` as an operator would; resolves with exit code and stdout. */
 async function ops(...args: string[]): Promise<{ code: number; stdout: string }> {
-  try {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['-r', '@swc-node/register', join(ROOT, 'scripts/ops.ts'), ...args],
-      { cwd: ROOT },
-    );
-    return { code: 0, stdout };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string };
-    return { code: failed.code, stdout: failed.stdout };
-  }
+  const { code, stdout } = await runScript('scripts/ops.ts', args);
+  return { code, stdout };
 }
+
+/** Runs `npm run check:invariants` against this test's deployment, as an operator would. */
+function checkInvariantsCommand(...args: string[]) {
+  return runScript('scripts/check-invariants.ts', args, {
+    ...process.env,
+    MYSQL_URL,
+    KAFKA_BROKERS: stack.kafkaBrokers.join(','),
+    DATABASE_PREFIX: prefix,
+    TOPIC_PREFIX: stack.topicPrefix,
+  });
+}
+
+const targets = () =>
+  invariantTargets({
+    mysqlUrl: MYSQL_URL,
+    kafkaBrokers: stack.kafkaBrokers,
+    databasePrefix: prefix,
+    topicPrefix: stack.topicPrefix,
+  });
+
 const MYSQL_URL = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
 
 async function query<T>(database: string, sql: string, params: unknown[] = []): Promise<T[]> {
@@ -44,9 +53,10 @@ async function query<T>(database: string, sql: string, params: unknown[] = []): 
  * The whole chain as four real processes (built bundles, the same commands as the Docker
  * images) over real HTTP, the real database and the Kafka-protocol broker.
  */
+let stack: Stack;
+let prefix: string;
+
 describe('trading chain, end to end', () => {
-  let stack: Stack;
-  let prefix: string;
   const logs: string[] = [];
 
   beforeAll(async () => {
@@ -233,5 +243,81 @@ describe('trading chain, end to end', () => {
     expect(await ops('dlq:replay', '--service', url('accounting-service'))).toMatchObject({
       code: 64,
     });
+
+    // The invariant checker, as an operator runs it against this deployment, finds every
+    // promise kept; the duplicates delivered above were absorbed, not doubled.
+    const checked = await checkInvariantsCommand('--quiescent');
+    expect(checked.stdout).toContain('invariants hold');
+    expect(checked.code).toBe(0);
+    const invariants = await checkInvariants(targets(), { quiescent: true });
+    expect(invariants.violations).toEqual([]);
+    expect(invariants.observations).toMatchObject({
+      paidOrders: ORDERS,
+      deadOutboxRows: [],
+      parkedEvents: [],
+      deadLetteredEvents: [],
+    });
+  });
+
+  it('reports planted violations with their ids, and exits non-zero', async () => {
+    const db = (name: string) => `${prefix}${name}`;
+    const [paid] = await query<{ id: string }>(
+      db('order_service'),
+      "SELECT id FROM t_order WHERE status = 'PAID' ORDER BY id LIMIT 1",
+    );
+    // A balance drifts from its lines; a second coupon under a key already used; a row claims
+    // SENT for an event no topic holds; an inbox forgets an event it committed past.
+    await query(
+      db('accounting_service'),
+      'UPDATE t_account SET balance = balance + 1 WHERE code = (SELECT MIN(code) FROM t_journal_line)',
+    );
+    const [coupon] = await query<{ coupon_code: string; idempotency_key: string }>(
+      db('coupon_provider'),
+      'SELECT * FROM t_coupon ORDER BY coupon_code LIMIT 1',
+    );
+    await query(
+      db('coupon_provider'),
+      `INSERT INTO t_coupon (coupon_code, idempotency_key, user_id, order_id, value, currency, status, granted_at)
+       SELECT 'PLANTED', idempotency_key, user_id, order_id, value, currency, status, granted_at
+       FROM t_coupon WHERE coupon_code = ?`,
+      [coupon.coupon_code],
+    );
+    await query(
+      db('order_service'),
+      `INSERT INTO t_outbox (aggregate_type, aggregate_id, aggregate_version, event_type, event_key,
+         event_id, payload, headers, status, next_retry_at, created_at, updated_at)
+       VALUES ('Order', '999999', 1, 'OrderCreated', 'OrderCreated:999999:1', UUID(), '{}', '{}',
+         'SENT', NOW(3), NOW(3), NOW(3))`,
+    );
+    await query(
+      db('accounting_service'),
+      "DELETE FROM t_inbox WHERE consumer = 'accounting-service' AND event_key = ?",
+      [`OrderCreated:${paid.id}:1`],
+    );
+
+    const report = await checkInvariants(targets(), { quiescent: true });
+    const ids = (rule: string) => report.violations.find((v) => v.rule === rule)?.ids ?? [];
+    expect(new Set(report.violations.map((v) => v.rule))).toEqual(
+      new Set([
+        'balance-equals-journal-lines',
+        'one-grant-per-idempotency-key',
+        'done-fulfillment-has-one-coupon',
+        'sent-event-is-in-topic',
+        'every-event-accounted-for',
+        'versions-applied-in-order',
+      ]),
+    );
+    expect(ids('one-grant-per-idempotency-key')).toEqual([
+      `${coupon.idempotency_key}: ${coupon.coupon_code}, PLANTED`,
+    ]);
+    expect(ids('sent-event-is-in-topic')).toEqual([
+      expect.stringMatching(/^order-service outbox \d+ OrderCreated:999999:1$/),
+    ]);
+    expect(ids('every-event-accounted-for')).toEqual([
+      `accounting-service OrderCreated:${paid.id}:1`,
+    ]);
+    const checked = await checkInvariantsCommand();
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toContain('6 invariant violations');
   });
 });

@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { topicForAggregate } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
-import { InboxModule, InboxModuleOptions } from '@app/inbox';
+import { groupTimingFromEnv, InboxModule, InboxModuleOptions } from '@app/inbox';
 import { HealthController } from '@app/runtime';
 import { AccountingServiceConfig } from './accounting-service.config';
 import { LedgerModule } from './ledger/ledger.module';
@@ -41,6 +41,7 @@ export class AccountingServiceModule {
           kafka: {
             brokers: config.KAFKA_BROKERS,
             clientId: config.KAFKA_CLIENT_ID ?? 'accounting-service',
+            ...groupTimingFromEnv(config),
             ...groupTiming,
           },
           topics: [

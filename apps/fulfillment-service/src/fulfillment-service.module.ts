@@ -2,8 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { topicForAggregate } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
-import { InboxModule, InboxModuleOptions } from '@app/inbox';
-import { OutboxModule, OutboxModuleOptions } from '@app/outbox';
+import { groupTimingFromEnv, InboxModule, InboxModuleOptions } from '@app/inbox';
+import { OutboxModule, OutboxModuleOptions, relayOptionsFromEnv } from '@app/outbox';
 import { HealthController } from '@app/runtime';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
 import { CouponSource, FulfillmentModule } from './fulfillment/fulfillment.module';
@@ -36,11 +36,11 @@ export class FulfillmentServiceModule {
         OutboxModule.forRoot({
           kafka: { brokers: config.KAFKA_BROKERS, clientId },
           topicFor: (aggregateType) => topicForAggregate(aggregateType, config.TOPIC_PREFIX),
-          relay: overrides.relay,
+          relay: { ...relayOptionsFromEnv(config), ...overrides.relay },
         }),
         InboxModule.forRoot({
           consumer: 'fulfillment-service',
-          kafka: { brokers: config.KAFKA_BROKERS, clientId },
+          kafka: { brokers: config.KAFKA_BROKERS, clientId, ...groupTimingFromEnv(config) },
           // The whole Order topic: the version gate sees every event of an order, handled or not.
           topics: [topicForAggregate('Order', config.TOPIC_PREFIX)],
           ...overrides.inbox,

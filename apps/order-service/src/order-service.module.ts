@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { topicForAggregate } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
-import { OutboxModule } from '@app/outbox';
+import { OutboxModule, relayOptionsFromEnv } from '@app/outbox';
 import { HealthController } from '@app/runtime';
 import { OrderServiceConfig } from './order-service.config';
 import { OrderMigrations } from './migrations';
@@ -45,7 +45,10 @@ export class OrderServiceModule {
             clientId: config.KAFKA_CLIENT_ID ?? 'order-service',
           },
           topicFor: (aggregateType) => topicForAggregate(aggregateType, config.TOPIC_PREFIX),
-          relay: { enabled: options.outboxRelay ?? true },
+          relay: {
+            ...relayOptionsFromEnv(config),
+            enabled: (options.outboxRelay ?? true) && config.OUTBOX_RELAY_ENABLED,
+          },
         }),
         OrderOpsModule.forRoot({
           fulfillmentUrl: config.FULFILLMENT_SERVICE_URL.replace(/\/+$/, ''),

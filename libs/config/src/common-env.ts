@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Transform, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
 /**
  * Variables every HTTP service with a database reads, Kafka or not (the coupon provider has no
@@ -48,4 +48,55 @@ export class CommonEnv extends ServiceEnv {
   @IsOptional()
   @Matches(/^[A-Za-z0-9._-]{0,64}$/)
   TOPIC_PREFIX = 'trading.';
+
+  /**
+   * Services that consume: the consumer group's session timeout (ms). Default kafkajs's 30000;
+   * a shorter one lets the group rebalance sooner after a consumer died or lost its broker.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  KAFKA_SESSION_TIMEOUT_MS?: number;
+
+  /** Services that consume: heartbeat interval (ms), well below the session timeout. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  KAFKA_HEARTBEAT_INTERVAL_MS?: number;
+
+  /** Services with an outbox: run its relay in this process. Default true. */
+  @IsOptional()
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean()
+  OUTBOX_RELAY_ENABLED = true;
+
+  /** Services with an outbox: how long a relay's claim is exclusive (ms). Default 30000. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  OUTBOX_LEASE_MS?: number;
+
+  /** Services with an outbox: how often an idle relay polls for other processes' rows (ms). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  OUTBOX_POLL_INTERVAL_MS?: number;
+
+  /** Services with an outbox: the producer's request timeout (ms); lease >= timeout x (retries + 1). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  OUTBOX_REQUEST_TIMEOUT_MS?: number;
+
+  /** Services with an outbox: kafkajs retries inside one send. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  OUTBOX_PRODUCER_RETRIES?: number;
 }

@@ -8,6 +8,8 @@ export type {
   InboxRetryPolicy,
   ResolvedInboxOptions,
 } from './inbox.options';
+/** Group timing from a service's KAFKA_SESSION_TIMEOUT_MS / KAFKA_HEARTBEAT_INTERVAL_MS. */
+export { groupTimingFromEnv } from './group-timing-env';
 /** Fills defaults and validates InboxModule options. */
 export { resolveInboxOptions } from './inbox.options';
 /** The Nest custom transport: connect with app.connectMicroservice({ strategy }). */
@@ -32,6 +34,9 @@ export type { InboxStats, OpenGap } from './operations/inbox-stats';
 export { InboxHttpController } from './operations/inbox.http.controller';
 /** Counters of this process since start. */
 export { InboxMetrics } from './transport/inbox-metrics';
+/** Reads a whole topic up to its end when the read began (dead-letter listing, invariant checks). */
+export { readWholeTopic } from './dead-letter/dead-letter-reader';
+export type { RawDeadLetter as RawTopicMessage } from './dead-letter/dead-letter-reader';
 /** Headers the inbox adds to dead-lettered messages. */
 export { DeadLetterHeader } from './dead-letter/dead-letter-headers';
 /** The version gate's pure rule, and how it treats an unseen aggregate. */

@@ -13,6 +13,9 @@ export {
   resolveRelayOptions,
 } from './outbox-relay.options';
 export type { DeadEventPolicy } from './outbox-relay.options';
+/** The relay option from a service's OUTBOX_* environment variables. */
+export { relayOptionsFromEnv } from './relay-env';
+export type { OutboxRelayEnv } from './relay-env';
 /** Stats, DEAD listing and requeue, retention. */
 export { OutboxOperations } from './outbox-operations';
 export type {

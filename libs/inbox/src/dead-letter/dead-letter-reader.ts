@@ -3,10 +3,12 @@ import { readHeaders } from '@app/contracts';
 import { Kafka } from 'kafkajs';
 import { InboxError } from '../inbox.errors';
 
-/** One message of the dead-letter topic, as it was read. */
+/** One message of a topic, as it was read. */
 export interface RawDeadLetter {
   partition: number;
   offset: string;
+  /** The message's timestamp, milliseconds since the epoch, as a string (as kafkajs gives it). */
+  timestamp: string;
   key: Buffer | null;
   value: Buffer | null;
   headers: Record<string, string>;
@@ -59,6 +61,7 @@ export async function readWholeTopic(
             messages.push({
               partition,
               offset: message.offset,
+              timestamp: message.timestamp,
               key: message.key,
               value: message.value,
               headers: readHeaders(message.headers),

@@ -1,0 +1,228 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createConnection } from 'mysql2/promise';
+import {
+  checkInvariants,
+  CheckOptions,
+  InvariantReport,
+  invariantTargets,
+  InvariantTargets,
+} from '@app/invariants';
+import { waitFor } from '@app/testing';
+import { mapConcurrently, requestJson } from '../../scripts/demo/http-json';
+import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
+import { serviceMain, ServiceProcess } from '../../scripts/stack/service-process';
+import { Stack, startStack, StackOptions } from '../../scripts/stack/start-stack';
+import { freePort } from './free-port';
+
+export type ServiceName = keyof Stack['services'];
+export type ServiceDatabase =
+  'order_service' | 'fulfillment_service' | 'accounting_service' | 'coupon_provider';
+
+const SERVICES: ServiceName[] = [
+  'order-service',
+  'fulfillment-service',
+  'accounting-service',
+  'coupon-provider',
+];
+const DATABASES: ServiceDatabase[] = [
+  'order_service',
+  'fulfillment_service',
+  'accounting_service',
+  'coupon_provider',
+];
+
+export const MYSQL_URL = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(
+  /\/+$/,
+  '',
+);
+
+/** An order moved to PAYING, ready for its payment notification. */
+export interface PayingOrder {
+  id: string;
+  payOrderId: string;
+  amount: number;
+  currency: string;
+}
+
+/** Consumer groups that notice a dead member in seconds, not kafkajs's default 30. */
+const FAST_GROUP = { KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '500' };
+
+/** Fast retry timings so that tests settle in seconds. */
+const FAST_FULFILLMENT = {
+  ...FAST_GROUP,
+  FULFILLMENT_RETRY_BASE_MS: '50',
+  FULFILLMENT_RETRY_MAX_MS: '300',
+  FULFILLMENT_RETRY_POLL_MS: '50',
+  COUPON_PROVIDER_TIMEOUT_MS: '1000',
+};
+
+/**
+ * The four services as real processes from dist/ (as the Docker images run them) on free
+ * ports, with their own databases and topics, and what tests do with them: open orders, pay,
+ * wait for the chain to settle, run more instances, check the invariants.
+ */
+export class TradingStack {
+  readonly provider: SimulatedPayProvider;
+  private readonly extras: ServiceProcess[] = [];
+
+  private constructor(
+    readonly stack: Stack,
+    readonly prefix: string,
+    readonly logs: string[],
+  ) {
+    this.provider = new SimulatedPayProvider(this.url('order-service'), stack.payCallbackSecret);
+  }
+
+  static async start(options: { env?: StackOptions['env'] } = {}): Promise<TradingStack> {
+    for (const name of SERVICES) {
+      if (!existsSync(serviceMain(name)))
+        throw new Error(`${serviceMain(name)} is missing: run "npm run build"`);
+    }
+    const prefix = `t${randomBytes(3).toString('hex')}_`;
+    const logs: string[] = [];
+    const env = {
+      ...options.env,
+      'fulfillment-service': { ...FAST_FULFILLMENT, ...options.env?.['fulfillment-service'] },
+      'accounting-service': { ...FAST_GROUP, ...options.env?.['accounting-service'] },
+    };
+    const ports: Partial<Record<ServiceName, number>> = {};
+    for (const name of SERVICES) ports[name] = await freePort();
+    const stack = await startStack({
+      databasePrefix: prefix,
+      topicPrefix: prefix.replace(/_/g, '.'),
+      ports,
+      env,
+      log: (line) => logs.push(line),
+    });
+    return new TradingStack(stack, prefix, logs);
+  }
+
+  url(name: ServiceName): string {
+    return this.stack.services[name].url;
+  }
+
+  async query<T = Record<string, unknown>>(
+    database: ServiceDatabase | '',
+    sql: string,
+    params: unknown[] = [],
+  ): Promise<T[]> {
+    const connection = await createConnection({
+      uri: `${MYSQL_URL}/${database && this.prefix + database}`,
+    });
+    try {
+      const [rows] = await connection.query(sql, params);
+      return rows as T[];
+    } finally {
+      await connection.end();
+    }
+  }
+
+  /** `SELECT COUNT(*) AS n ...` as a number. */
+  async count(database: ServiceDatabase, sql: string, params: unknown[] = []): Promise<number> {
+    const [row] = await this.query<{ n: number | string }>(database, sql, params);
+    return Number(row.n);
+  }
+
+  /** Creates `count` orders and starts their payment (CREATED → PAYING). */
+  async openOrders(count: number, concurrency = 6): Promise<PayingOrder[]> {
+    const base = this.url('order-service');
+    return mapConcurrently(Array.from({ length: count }), concurrency, async (_, i) => {
+      const created = await requestJson<{ id: string }>(`${base}/orders`, {
+        body: { userId: `u${i % 7}`, amount: 500 + i, currency: 'EUR' },
+        headers: { 'idempotency-key': randomUUID() },
+      });
+      if (created.status !== 201) throw new Error(`POST /orders: ${created.status}`);
+      const paying = await requestJson<PayingOrder>(`${base}/orders/${created.body.id}/pay`, {
+        method: 'POST',
+      });
+      if (paying.status !== 200) throw new Error(`POST /orders/:id/pay: ${paying.status}`);
+      return paying.body;
+    });
+  }
+
+  /**
+   * Delivers each order's success notification until it is acknowledged, as a provider does
+   * (a 5xx or a lost connection is retried; anything else is returned).
+   */
+  async pay(orders: PayingOrder[], concurrency = 6): Promise<number[]> {
+    return mapConcurrently(orders, concurrency, async (order) => {
+      const notification = this.provider.notification(order);
+      for (;;) {
+        const status = await this.provider.deliver(notification).catch(() => 0);
+        if (status !== 0 && status < 500) return status;
+      }
+    });
+  }
+
+  /** Waits until `paid` orders are fulfilled, booked, and both outboxes are drained. */
+  async settled(paid: number, timeoutMs = 90_000): Promise<void> {
+    await waitFor(
+      async () =>
+        (await this.count(
+          'fulfillment_service',
+          "SELECT COUNT(*) AS n FROM t_fulfillment WHERE status = 'DONE'",
+        )) === paid &&
+        (await this.count(
+          'accounting_service',
+          "SELECT COUNT(*) AS n FROM t_journal WHERE kind = 'PAYMENT'",
+        )) === paid &&
+        (await this.count(
+          'accounting_service',
+          "SELECT COUNT(*) AS n FROM t_journal WHERE kind = 'COUPON_GRANT'",
+        )) === paid &&
+        (await this.count(
+          'order_service',
+          "SELECT COUNT(*) AS n FROM t_outbox WHERE status IN ('NEW','SENDING')",
+        )) === 0 &&
+        (await this.count(
+          'fulfillment_service',
+          "SELECT COUNT(*) AS n FROM t_outbox WHERE status IN ('NEW','SENDING')",
+        )) === 0,
+      { timeoutMs, description: `${paid} orders fulfilled and booked, outboxes drained` },
+    );
+  }
+
+  targets(): InvariantTargets {
+    return invariantTargets({
+      mysqlUrl: MYSQL_URL,
+      kafkaBrokers: this.stack.kafkaBrokers,
+      databasePrefix: this.prefix,
+      topicPrefix: this.stack.topicPrefix,
+    });
+  }
+
+  /** The invariant checker over this deployment; at rest by default. */
+  invariants(options: CheckOptions = { quiescent: true }): Promise<InvariantReport> {
+    return checkInvariants(this.targets(), options);
+  }
+
+  /** Starts one more instance of a service (same group, same database) on a free port. */
+  async spawn(name: ServiceName, env: Record<string, string> = {}): Promise<ServiceProcess> {
+    const base = this.stack.services[name].spec;
+    const port = await freePort();
+    const portVariable = `${name.toUpperCase().replace(/-/g, '_')}_PORT`;
+    const extra = new ServiceProcess(
+      {
+        name,
+        port,
+        env: { ...base.env, [portVariable]: String(port), ...env },
+      },
+      (line) => this.logs.push(line),
+    );
+    this.extras.push(extra);
+    extra.start();
+    await extra.waitHealthy();
+    return extra;
+  }
+
+  /** Stops every process and drops the databases. */
+  async stop(): Promise<void> {
+    await Promise.all(this.extras.map((p) => p.stop('SIGKILL')));
+    await this.stack.stop();
+    for (const database of DATABASES)
+      await this.query('', `DROP DATABASE IF EXISTS \`${this.prefix}${database}\``).catch(
+        () => undefined,
+      );
+  }
+}
