@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CheckInvariantsCommand } from './commands/check-invariants.command';
 import { DlqListCommand } from './commands/dlq-list.command';
 import { DlqReplayCommand } from './commands/dlq-replay.command';
 import { InboxStatsCommand } from './commands/inbox-stats.command';
@@ -23,6 +24,7 @@ import { OpsHttp } from './ops-http';
     DlqReplayCommand,
     PruneOutboxCommand,
     PruneInboxCommand,
+    CheckInvariantsCommand,
   ],
 })
 export class OpsCliModule {}

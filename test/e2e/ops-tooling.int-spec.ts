@@ -9,9 +9,15 @@ import { requestJson } from '../../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
 import { serviceMain } from '../../scripts/stack/service-process';
 import { Stack, startStack } from '../../scripts/stack/start-stack';
-import { launchChromium } from './chromium';
-import { freePort } from './free-port';
-import { runOps } from './run-ops';
+import { launchChromium } from '../support/chromium';
+import { freePort } from '../support/free-port';
+import { runScript } from '../support/run-script';
+
+// Four services, a browser and a dozen CLI processes share a small machine with other suites.
+jest.setTimeout(180_000);
+
+/** Runs `npm run ops -- ...args` as a script would: a process whose stdin is not a terminal. */
+const runOps = (...args: string[]) => runScript('scripts/ops.ts', args);
 
 const MYSQL_URL = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
 const SERVICES = [
@@ -219,6 +225,33 @@ describe('ops tooling against the running stack', () => {
     expect(new Set(body.events.map((e) => e.lane))).toEqual(new Set(SERVICES));
   });
 
+  it('ops check:invariants finds the deployment whole, as text and as JSON', async () => {
+    const deployment = [
+      '--mysql-url',
+      MYSQL_URL,
+      '--kafka-brokers',
+      stack.kafkaBrokers.join(','),
+      '--database-prefix',
+      prefix,
+      '--topic-prefix',
+      stack.topicPrefix,
+      '--quiescent',
+    ];
+    const text = await runOps('check:invariants', ...deployment);
+    expect(text).toMatchObject({ code: 0, stdout: expect.stringContaining('invariants hold') });
+    const json = await runOps('check:invariants', ...deployment, '--json');
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: true,
+      violations: [],
+      observations: { paidOrders: 1 },
+    });
+    const { KAFKA_BROKERS: _unset, ...env } = process.env;
+    const missing = await runScript('scripts/ops.ts', ['check:invariants'], env);
+    expect(missing.code).toBe(64);
+    expect(missing.stderr).toContain('needs --kafka-brokers');
+  });
+
   it('answers 404 for an unknown order and 400 for a malformed id', async () => {
     expect((await timeline('999999999')).status).toBe(404);
     expect((await timeline('12abc')).status).toBe(400);
@@ -236,6 +269,7 @@ describe('ops tooling against the running stack', () => {
       'dlq:replay',
       'prune:outbox',
       'prune:inbox',
+      'check:invariants',
     ];
     for (const name of subcommands) expect(root.stdout).toContain(name);
     const helps = await Promise.all(subcommands.map((name) => runOps(name, '--help')));
@@ -244,7 +278,7 @@ describe('ops tooling against the running stack', () => {
         code: 0,
         stdout: expect.stringContaining(`ops ${subcommands[i]}`),
       });
-      expect(help.stdout).toContain('--service <url>');
+      expect(help.stdout).toContain(i < 8 ? '--service <url>' : '--kafka-brokers <list>');
     }
 
     const service = ['--service', url('order-service')];
