@@ -49,7 +49,9 @@ export class FulfillmentRepository {
        ON DUPLICATE KEY UPDATE id = id`,
       [f.orderId, COUPON, f.userId, f.status, f.grantKey, f.couponValue, f.currency, now, now],
     );
-    if (inserted.affectedRows === 1) {
+    // mysql2 sets CLIENT_FOUND_ROWS, so a duplicate also reports 1 affected row; only an
+    // insert reports the new id.
+    if (inserted.affectedRows === 1 && Number(inserted.insertId) > 0) {
       await recordTransition(manager, String(inserted.insertId), 1, f.status, 0, null, now);
     }
   }
