@@ -14,14 +14,23 @@ const swc = [
   },
 ];
 
+// @nestjs/terminus ships ES modules only; Node >= 20.19 requires them natively, Jest's
+// CommonJS runtime (before Node 24.9) does not, so tests compile it to CommonJS with swc.
+const esmOnly = ['@nestjs/terminus'];
+const swcEsm = ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }];
+
 const moduleNameMapper = {
-  '^@app/(contracts|config|database|outbox|inbox|runtime|testing|coupon-client|invariants)(/.*)?$':
+  '^@app/(contracts|config|database|outbox|inbox|runtime|testing|coupon-client|invariants|observability)(/.*)?$':
     '<rootDir>/libs/$1/src$2',
 };
 
 const common = {
   rootDir: __dirname,
-  transform: { '^.+\\.ts$': swc },
+  transform: {
+    '^.+\\.ts$': swc,
+    [`/node_modules/(${esmOnly.join('|')})/.+\\.js$`]: swcEsm,
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
   moduleNameMapper,
   testEnvironment: 'node',
   setupFiles: ['reflect-metadata'],

@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { topicForAggregate } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
 import { groupTimingFromEnv, InboxModule, InboxModuleOptions } from '@app/inbox';
-import { HealthController } from '@app/runtime';
+import { ObservabilityModule } from '@app/observability';
 import { AccountingServiceConfig } from './accounting-service.config';
 import { LedgerModule } from './ledger/ledger.module';
 import { AccountingMigrations } from './migrations';
@@ -29,6 +29,7 @@ export class AccountingServiceModule {
     return {
       module: AccountingServiceModule,
       imports: [
+        ObservabilityModule.forService('accounting-service', config),
         TypeOrmModule.forRoot(
           mysqlDataSourceOptions({
             url: config.DATABASE_URL,
@@ -55,7 +56,6 @@ export class AccountingServiceModule {
         }),
         LedgerModule,
       ],
-      controllers: [HealthController],
     };
   }
 }

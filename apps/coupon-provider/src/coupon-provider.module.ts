@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { mysqlDataSourceOptions } from '@app/database';
-import { HealthController } from '@app/runtime';
+import { ObservabilityModule } from '@app/observability';
 import { CouponProviderConfig } from './coupon-provider.config';
 import { CouponLookupHttpController } from './coupons/coupon-lookup.http.controller';
 import { CouponsHttpController } from './coupons/coupons.http.controller';
@@ -18,6 +18,7 @@ export class CouponProviderModule {
     return {
       module: CouponProviderModule,
       imports: [
+        ObservabilityModule.forService('coupon-provider', config),
         TypeOrmModule.forRoot(
           mysqlDataSourceOptions({
             url: config.DATABASE_URL,
@@ -26,12 +27,7 @@ export class CouponProviderModule {
           }),
         ),
       ],
-      controllers: [
-        HealthController,
-        CouponsHttpController,
-        CouponLookupHttpController,
-        FaultsHttpController,
-      ],
+      controllers: [CouponsHttpController, CouponLookupHttpController, FaultsHttpController],
       providers: [
         { provide: FaultInjector, useFactory: () => new FaultInjector() },
         FaultInjectionInterceptor,

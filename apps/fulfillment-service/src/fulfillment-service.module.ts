@@ -4,7 +4,7 @@ import { topicForAggregate } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
 import { groupTimingFromEnv, InboxModule, InboxModuleOptions } from '@app/inbox';
 import { OutboxModule, OutboxModuleOptions, relayOptionsFromEnv } from '@app/outbox';
-import { HealthController } from '@app/runtime';
+import { ObservabilityModule } from '@app/observability';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
 import { CouponSource, FulfillmentModule } from './fulfillment/fulfillment.module';
 import { FulfillmentMigrations } from './migrations';
@@ -26,6 +26,7 @@ export class FulfillmentServiceModule {
     return {
       module: FulfillmentServiceModule,
       imports: [
+        ObservabilityModule.forService('fulfillment-service', config),
         TypeOrmModule.forRoot(
           mysqlDataSourceOptions({
             url: config.DATABASE_URL,
@@ -59,7 +60,6 @@ export class FulfillmentServiceModule {
           },
         ),
       ],
-      controllers: [HealthController],
     };
   }
 }

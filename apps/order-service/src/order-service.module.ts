@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { topicForAggregate } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
 import { OutboxModule, relayOptionsFromEnv } from '@app/outbox';
-import { HealthController } from '@app/runtime';
+import { ObservabilityModule } from '@app/observability';
 import { OrderServiceConfig } from './order-service.config';
 import { OrderMigrations } from './migrations';
 import { OrderOpsModule } from './ops/order-ops.module';
@@ -32,6 +32,7 @@ export class OrderServiceModule {
     return {
       module: OrderServiceModule,
       imports: [
+        ObservabilityModule.forService('order-service', config),
         TypeOrmModule.forRoot(
           mysqlDataSourceOptions({
             url: config.DATABASE_URL,
@@ -57,7 +58,7 @@ export class OrderServiceModule {
           timeoutMs: config.PEER_TIMEOUT_MS,
         }),
       ],
-      controllers: [HealthController, OrdersHttpController, PaymentsHttpController],
+      controllers: [OrdersHttpController, PaymentsHttpController],
       providers: [
         { provide: PAY_CALLBACK_SECRET, useValue: config.PAY_CALLBACK_SECRET },
         OrdersRepository,

@@ -99,4 +99,28 @@ export class CommonEnv extends ServiceEnv {
   @IsInt()
   @Min(1)
   OUTBOX_PRODUCER_RETRIES?: number;
+
+  /** Readiness fails while the oldest unsent outbox row is older than this (services with an outbox). */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  @Max(86_400_000)
+  HEALTH_OUTBOX_MAX_AGE_MS = 300_000;
+
+  /** Readiness fails while the outbox relay loop has neither gone round nor waited for this long. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1_000)
+  @Max(3_600_000)
+  HEALTH_RELAY_STALL_MS = 60_000;
+
+  /** Each readiness probe (database, broker, outbox) counts as down after this long. */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  HEALTH_CHECK_TIMEOUT_MS = 2_000;
 }

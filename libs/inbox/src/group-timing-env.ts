@@ -2,11 +2,10 @@
 export function groupTimingFromEnv(env: {
   KAFKA_SESSION_TIMEOUT_MS?: number;
   KAFKA_HEARTBEAT_INTERVAL_MS?: number;
-}): { sessionTimeoutMs?: number; heartbeatIntervalMs?: number; rebalanceTimeoutMs?: number } {
+}): { sessionTimeoutMs?: number; heartbeatIntervalMs?: number } {
   const timing = {
     sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
     heartbeatIntervalMs: env.KAFKA_HEARTBEAT_INTERVAL_MS,
-    rebalanceTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS,
   };
   return Object.fromEntries(Object.entries(timing).filter(([, v]) => v !== undefined));
 }

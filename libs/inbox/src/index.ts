@@ -37,6 +37,9 @@ export { InboxMetrics } from './transport/inbox-metrics';
 /** Reads a whole topic up to its end when the read began (dead-letter listing, invariant checks). */
 export { readWholeTopic } from './dead-letter/dead-letter-reader';
 export type { RawDeadLetter as RawTopicMessage } from './dead-letter/dead-letter-reader';
+export type { InboxLatencyListener, PartitionLag } from './transport/inbox-metrics';
+/** The baggage entry carrying a message's correlation id while it is settled. */
+export { CORRELATION_BAGGAGE } from './transport/message-context';
 /** Headers the inbox adds to dead-lettered messages. */
 export { DeadLetterHeader } from './dead-letter/dead-letter-headers';
 /** The version gate's pure rule, and how it treats an unseen aggregate. */

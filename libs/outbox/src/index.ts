@@ -5,7 +5,9 @@ export type { OutboxModuleOptions } from './outbox.module';
 export { OutboxWriter } from './outbox-writer';
 /** The multi-instance relay from t_outbox to Kafka (Nest provider, or standalone). */
 export { OutboxRelay } from './outbox-relay';
-export type { OutboxRelayConfig, OutboxRelayCounters } from './outbox-relay';
+export type { OutboxRelayConfig, OutboxRelayCounters, OutboxRelayHeartbeat } from './outbox-relay';
+/** Trace context of the active span, as stored with a new outbox row. */
+export { activeTraceContext } from './outbox-tracing';
 /** Relay options with their defaults and validation. */
 export {
   DEFAULT_RELAY_OPTIONS,

@@ -10,6 +10,7 @@ import { OutboxFinalizer } from './outbox-finalizer';
 import { OutboxPublisher } from './outbox-publisher';
 import { OutboxRelayOptions, resolveRelayOptions } from './outbox-relay.options';
 import { KafkaOutboxPublisher, OutboxKafkaOptions } from './kafka-outbox-publisher';
+import { publishTraced } from './outbox-tracing';
 import { planPublish, toTopicBatches } from './publish-plan';
 
 /** Everything a relay needs; only `dataSource` and `kafka` (or `publisher`) are required. */
@@ -23,6 +24,15 @@ export interface OutboxRelayConfig extends Partial<OutboxRelayOptions> {
   /** Wakes the relay when a transaction that wrote outbox rows commits in this process. */
   notifier?: OutboxCommitNotifier;
   logger?: LoggerService;
+}
+
+/** When the relay loop last went round, for readiness checks (epoch ms). */
+export interface OutboxRelayHeartbeat {
+  running: boolean;
+  /** Start of the latest round. */
+  lastTickAt: number;
+  /** End of the wait the loop is in (poll interval or backoff); 0 while it works. */
+  idleUntil: number;
 }
 
 /** Counters since the relay started. */
@@ -62,6 +72,8 @@ export class OutboxRelay {
   private running = false;
   private loop?: Promise<void>;
   private wakeRequested = false;
+  private lastTickAt = 0;
+  private idleUntil = 0;
   private wakeUp?: () => void;
   private unsubscribe?: () => void;
 
@@ -90,6 +102,11 @@ export class OutboxRelay {
   /** Counters since start. */
   counts(): Readonly<OutboxRelayCounters> {
     return { ...this.counters };
+  }
+
+  /** Liveness of the loop: a round that started long ago and no wait means it is stuck. */
+  heartbeat(): OutboxRelayHeartbeat {
+    return { running: this.running, lastTickAt: this.lastTickAt, idleUntil: this.idleUntil };
   }
 
   /** Starts the background loop (idempotent). */
@@ -173,7 +190,7 @@ export class OutboxRelay {
     const rows = plan.send.map((s) => s.row);
     const ids = rows.map((r) => r.id);
     try {
-      await this.publisher.publish(toTopicBatches(plan.send));
+      await publishTraced(toTopicBatches(plan.send), (batches) => this.publisher.publish(batches));
     } catch (error) {
       this.counters.publishFailures += rows.length;
       const reason = `publish failed: ${describe(error)}`;
@@ -215,6 +232,8 @@ export class OutboxRelay {
     let failures = 0;
     let prefetched: Promise<ClaimOutcome> | undefined;
     while (this.running) {
+      this.lastTickAt = Date.now();
+      this.idleUntil = 0;
       const outcome = await (prefetched ?? settle(this.connect().then(() => this.claimer.claim())));
       prefetched = undefined;
       if ('error' in outcome) {
@@ -261,6 +280,7 @@ export class OutboxRelay {
       this.wakeRequested = false;
       return;
     }
+    this.idleUntil = Date.now() + ms;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, ms);
       this.wakeUp = done;

@@ -8,6 +8,7 @@ import {
 import { EntityManager } from 'typeorm';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';
 import { OutboxError } from './outbox.errors';
+import { activeTraceContext } from './outbox-tracing';
 
 interface InsertResult {
   insertId: number | string;
@@ -40,7 +41,9 @@ export class OutboxWriter {
           'transaction (dataSource.transaction / runTransaction); nothing was written',
       );
     }
-    const envelope = createEnvelope(definition, event);
+    // The trace context of the writing request (its HTTP span), unless the caller names one.
+    const trace = event.trace ?? activeTraceContext();
+    const envelope = createEnvelope(definition, { ...event, ...(trace && { trace }) });
     // ON DUPLICATE KEY UPDATE instead of catching ER_DUP_ENTRY: a failed statement inside the
     // caller's transaction is avoidable noise, and INSERT IGNORE would also hide truncations.
     const result = (await manager.query(

@@ -1,7 +1,9 @@
-import { DynamicModule, INestApplication, Logger, LogLevel } from '@nestjs/common';
+import { DynamicModule, INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig } from '@app/config';
 import { ensureDatabase, openMysqlDataSource } from '@app/database';
+import { startTracing } from '@app/observability';
+import { Logger as PinoLogger } from 'nestjs-pino';
 
 /** How one service starts; see apps/<service>/src/main.ts. */
 export interface ServiceDefinition<
@@ -20,8 +22,6 @@ export interface ServiceDefinition<
    */
   configure?: (app: INestApplication, config: C) => void | Promise<void>;
 }
-
-const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
 /**
  * Starts a service: validates its environment (a bad variable stops the process with a
@@ -45,7 +45,6 @@ export async function bootstrapService<
     }
     throw error;
   }
-  const logLevels = LEVELS.slice(0, LEVELS.indexOf(config.LOG_LEVEL as LogLevel) + 1);
 
   if (argv[0] === 'migrate') {
     // A bare DataSource: no relay, consumer or HTTP server starts against a schema that is
@@ -69,7 +68,11 @@ export async function bootstrapService<
     process.exit(64); // EX_USAGE
   }
 
-  const app = await NestFactory.create(definition.module(config), { logger: logLevels });
+  // Before the app exists, so that its first request already runs in a trace context.
+  startTracing(definition.name);
+  const app = await NestFactory.create(definition.module(config), { bufferLogs: true });
+  // JSON lines from here on (the module imports ObservabilityModule, which provides the logger).
+  app.useLogger(app.get(PinoLogger));
   app.enableShutdownHooks();
   await definition.configure?.(app, config);
   await app.startAllMicroservices();

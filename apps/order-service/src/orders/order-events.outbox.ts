@@ -8,6 +8,7 @@ import {
   OrderPaymentFailedV1,
   OrderPaymentStartedV1,
 } from '@app/contracts';
+import { currentCorrelationId } from '@app/observability';
 import { OutboxWriter } from '@app/outbox';
 import { EntityManager } from 'typeorm';
 import { Order, OrderEvent } from './order';
@@ -36,7 +37,9 @@ export class OrderEventsOutbox {
     const meta = {
       aggregateId: order.id,
       aggregateVersion: order.version,
-      correlationId: `order-${order.id}`,
+      // The request's x-correlation-id (or the id generated for it), so one flow can be followed
+      // from the HTTP request through every consumer; `order-<id>` outside a request.
+      correlationId: currentCorrelationId() ?? `order-${order.id}`,
       ...(causationId !== undefined && { causationId }),
     };
     switch (event.type) {

@@ -1,6 +1,20 @@
 import { InboxOutcome } from '../gate/inbox-processor';
 
-/** Counters since this process started; the durable counts come from the tables. */
+/** Receives the time each settled message spent in its inbox transaction. */
+export type InboxLatencyListener = (seconds: number, outcome: InboxOutcome) => void;
+
+/** Consumer lag of one partition, as of the last batch fetched from it. */
+export interface PartitionLag {
+  topic: string;
+  partition: number;
+  /** Messages in the partition after the last settled one (high watermark − settled − 1). */
+  lag: number;
+}
+
+/**
+ * Counters since this process started; the durable counts come from the tables. Exporters
+ * (Prometheus) read the counters when scraped and subscribe to latencies with `onLatency`.
+ */
 export class InboxMetrics {
   readonly outcomes: Record<InboxOutcome, number> = {
     applied: 0,
@@ -14,9 +28,36 @@ export class InboxMetrics {
   deadLettered = 0;
   /** Batches that failed and were settled message by message. */
   batchFallbacks = 0;
+  private readonly lags = new Map<string, PartitionLag>();
+  private readonly latencyListeners: InboxLatencyListener[] = [];
 
-  count(outcome: InboxOutcome, drained: number): void {
+  /** Counts a settled message; `seconds` is how long the transaction that settled it took. */
+  count(outcome: InboxOutcome, drained: number, seconds?: number): void {
     this.outcomes[outcome] += 1;
     this.drained += drained;
+    if (seconds !== undefined)
+      for (const listener of this.latencyListeners) listener(seconds, outcome);
+  }
+
+  onLatency(listener: InboxLatencyListener): void {
+    this.latencyListeners.push(listener);
+  }
+
+  /**
+   * Records the lag of a partition from the high watermark of the batch being consumed, as
+   * Kafka's own consumers report records-lag: no extra request to the broker.
+   */
+  recordLag(topic: string, partition: number, lag: number): void {
+    this.lags.set(`${topic}\u0000${partition}`, { topic, partition, lag: Math.max(0, lag) });
+  }
+
+  /** Forgets every partition's lag (after a rebalance the assignment may have changed). */
+  clearLag(): void {
+    this.lags.clear();
+  }
+
+  /** Lag of each partition this consumer read since the last rebalance. */
+  partitionLags(): PartitionLag[] {
+    return [...this.lags.values()];
   }
 }

@@ -80,18 +80,6 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     await ensureTopics(this.kafka, [...options.topics, options.deadLetterTopic]);
     this.producer = this.kafka.producer({ allowAutoTopicCreation: false });
     await this.producer.connect();
-    const consumer = this.kafka.consumer({
-      groupId: options.consumer,
-      allowAutoTopicCreation: false,
-      sessionTimeout: options.kafka.sessionTimeoutMs,
-      heartbeatInterval: options.kafka.heartbeatIntervalMs,
-      rebalanceTimeout: options.kafka.rebalanceTimeoutMs,
-      maxWaitTimeInMs: options.kafka.maxWaitTimeMs ?? 1_000,
-    });
-    this.consumer = consumer;
-    await consumer.connect();
-    await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning });
-
     const store = new InboxStore(options.consumer);
     const lookup = (eventType: string) => this.handlerFor(eventType);
     const processor = new InboxProcessor(store, lookup, options.gateStart);
@@ -111,16 +99,60 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       this.log,
       () => this.stopping,
     );
+    await this.runConsumer(runner);
+    this.startHousekeeping();
+    this.log.log(
+      `consumer ${options.consumer} reading ${options.topics.join(', ')}; dead letters to ${options.deadLetterTopic}`,
+    );
+  }
+
+  /**
+   * Connects a consumer and runs it. kafkajs restarts a consumer by itself after a retriable
+   * error only; after any other crash (a broker answering a request it calls malformed, say)
+   * the consumer stays stopped while the process looks alive, so it is started again here.
+   */
+  private async runConsumer(runner: MessageRunner, attempt = 0): Promise<void> {
+    const { options } = this;
+    const consumer = this.kafka.consumer({
+      groupId: options.consumer,
+      allowAutoTopicCreation: false,
+      sessionTimeout: options.kafka.sessionTimeoutMs,
+      heartbeatInterval: options.kafka.heartbeatIntervalMs,
+      rebalanceTimeout: options.kafka.rebalanceTimeoutMs,
+      maxWaitTimeInMs: options.kafka.maxWaitTimeMs ?? 1_000,
+    });
+    this.consumer = consumer;
+    // Which partitions this instance owns after each rebalance: operators (and tests) read it.
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      attempt = 0;
+      this.metrics.clearLag();
+      const owned = Object.entries(payload.memberAssignment)
+        .map(([topic, partitions]) => `${topic} [${partitions.join(',')}]`)
+        .join('; ');
+      this.log.log(`consumer ${options.consumer} joined its group; owns ${owned || 'nothing'}`);
+    });
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (payload.restart || this.stopping) return;
+      const delay = Math.min(30_000, 500 * 2 ** attempt);
+      this.log.error(
+        `consumer ${options.consumer} stopped on ${payload.error.message}; starting it again in ${delay} ms`,
+      );
+      const timer = setTimeout(() => {
+        if (this.stopping || this.consumer !== consumer) return;
+        void this.runConsumer(runner, attempt + 1).catch((error: Error) =>
+          this.log.error(`consumer ${options.consumer} did not start again: ${error.message}`),
+        );
+      }, delay);
+      this.timers.push(timer);
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning });
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: options.partitionsConsumedConcurrently,
       eachBatch: (payload) => this.consumeBatch(consumer, runner, payload),
     });
-    this.startHousekeeping();
-    this.log.log(
-      `consumer ${options.consumer} reading ${options.topics.join(', ')}; dead letters to ${options.deadLetterTopic}`,
-    );
   }
 
   /**
@@ -163,6 +195,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       await runner.settleTogether(chunk, control);
       settled = chunk[chunk.length - 1].message.offset;
       resolveOffset(settled);
+      this.metrics.recordLag(topic, partition, Number(batch.highWatermark) - Number(settled) - 1);
       sinceCommit += chunk.length;
       if (sinceCommit >= offsetCommitEvery) {
         await commit();

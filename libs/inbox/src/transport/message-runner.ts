@@ -1,6 +1,7 @@
 import { EventEnvelope } from '@app/contracts';
 import { backoffDelay, delay, runTransaction } from '@app/database';
 import { LoggerService } from '@nestjs/common';
+import { context } from '@opentelemetry/api';
 import { KafkaMessage } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { classifyFailure, failureCode } from '../classify-failure';
@@ -11,6 +12,7 @@ import { Delivery, InboxProcessor } from '../gate/inbox-processor';
 import { InboxError } from '../inbox.errors';
 import { DeliveryPosition, ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from './inbox-metrics';
+import { messageContext } from './message-context';
 
 /** What the runner needs from the Kafka consumer for the message at hand. */
 export interface DeliveryControl {
@@ -41,7 +43,17 @@ export class MessageRunner {
     private readonly isStopping: () => boolean,
   ) {}
 
-  async settle(message: KafkaMessage, position: Delivery, control: DeliveryControl): Promise<void> {
+  settle(message: KafkaMessage, position: Delivery, control: DeliveryControl): Promise<void> {
+    return context.with(messageContext(position.headers), () =>
+      this.settleInContext(message, position, control),
+    );
+  }
+
+  private async settleInContext(
+    message: KafkaMessage,
+    position: Delivery,
+    control: DeliveryControl,
+  ): Promise<void> {
     const failure = await this.apply(message, position, control);
     if (failure) await this.deadLetter(message, position, failure, control);
     const { topic, partition, offset } = position;
@@ -64,10 +76,12 @@ export class MessageRunner {
           decodeEvent(d.message.value, this.options.registry),
         );
         const items = deliveries.map((d, i) => ({ envelope: envelopes[i], delivery: d.position }));
+        const started = performance.now();
         const results = await runTransaction(this.dataSource, (manager) =>
           this.batchProcessor.process(manager, items),
         );
-        for (const result of results) this.metrics.count(result.outcome, result.drained);
+        const seconds = (performance.now() - started) / 1000;
+        for (const result of results) this.metrics.count(result.outcome, result.drained, seconds);
         for (const { position } of deliveries) {
           const { topic, partition, offset } = position;
           await this.options.hooks.afterTransactionCommit?.({ topic, partition, offset });
@@ -98,12 +112,13 @@ export class MessageRunner {
     for (let attempt = 1; ; attempt++) {
       this.throwIfStopping();
       try {
+        const started = performance.now();
         const result = await runTransaction(
           this.dataSource,
           (manager) => this.processor.process(manager, envelope, position),
           { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
         );
-        this.metrics.count(result.outcome, result.drained);
+        this.metrics.count(result.outcome, result.drained, (performance.now() - started) / 1000);
         return undefined;
       } catch (error) {
         if (classifyFailure(error) === 'permanent') return { error, attempts: attempt };

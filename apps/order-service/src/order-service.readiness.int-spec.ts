@@ -1,0 +1,112 @@
+import { AddressInfo } from 'node:net';
+import { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { loadConfig } from '@app/config';
+import { openMysqlDataSource } from '@app/database';
+import { OutboxCommitNotifier, OutboxPublisher, OutboxRelay, TopicBatch } from '@app/outbox';
+import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import { DataSource } from 'typeorm';
+import { OrderMigrations } from './migrations';
+import { OrderServiceConfig } from './order-service.config';
+import { configureOrderServiceHttp } from './order-service.http';
+import { OrderServiceModule } from './order-service.module';
+import { request } from '../test/order-service.harness';
+
+/** A publisher whose sends wait until the test opens the gate: a relay stuck in one round. */
+class GatedPublisher implements OutboxPublisher {
+  readonly published: TopicBatch[] = [];
+  sending = false;
+  open!: () => void;
+  private readonly gate = new Promise<void>((resolve) => (this.open = resolve));
+
+  async missingTopics(): Promise<string[]> {
+    return [];
+  }
+
+  async publish(batches: TopicBatch[]): Promise<void> {
+    this.sending = true;
+    await this.gate;
+    this.published.push(...batches);
+  }
+
+  async disconnect(): Promise<void> {}
+}
+
+describe('order-service readiness with a stuck relay', () => {
+  let env: TestEnvironment;
+  let app: INestApplication;
+  let url: string;
+  const publisher = new GatedPublisher();
+
+  beforeAll(async () => {
+    env = await startTestEnvironment();
+    const database = await env.createDatabase('ready');
+    const migrator = await openMysqlDataSource({ url: database.url, migrations: OrderMigrations });
+    try {
+      await migrator.runMigrations();
+    } finally {
+      await migrator.destroy();
+    }
+    const config = loadConfig(OrderServiceConfig, {
+      DATABASE_URL: database.url,
+      KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
+      PAY_CALLBACK_SECRET: 'test-pay-callback-secret',
+      HEALTH_RELAY_STALL_MS: '1000',
+    });
+    const moduleRef = await Test.createTestingModule({
+      imports: [OrderServiceModule.forRoot(config)],
+    })
+      .overrideProvider(OutboxRelay)
+      .useFactory({
+        inject: [DataSource, OutboxCommitNotifier],
+        factory: (dataSource: DataSource, notifier: OutboxCommitNotifier) =>
+          new OutboxRelay({ dataSource, notifier, publisher, pollIntervalMs: 50 }),
+      })
+      .compile();
+    app = moduleRef.createNestApplication({ logger: ['error'] });
+    configureOrderServiceHttp(app);
+    await app.listen(0, '127.0.0.1');
+    url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    publisher.open();
+    await app?.close();
+    await env?.stop();
+  });
+
+  it('answers 503 naming the relay while its loop is stuck in a send, and 200 once it goes round again', async () => {
+    await waitFor(async () => (await request(`${url}/health/ready`)).status === 200, {
+      description: 'ready at start',
+    });
+    const created = await request(`${url}/orders`, {
+      body: JSON.stringify({ userId: 'u-stuck', amount: 900, currency: 'EUR' }),
+    });
+    expect(created.status).toBe(201);
+    await waitFor(() => publisher.sending, { description: 'the relay sending OrderCreated' });
+
+    const stuck = await waitFor(
+      async () => {
+        const answer = await request(`${url}/health/ready`);
+        return answer.status === 503 ? answer : undefined;
+      },
+      { description: 'readiness failing on the stuck relay' },
+    );
+    expect(Object.keys(stuck.body.error)).toEqual(['outboxRelay']);
+    expect(stuck.body.error.outboxRelay.message).toMatch(/has not gone round for \d+ ms/);
+    expect(stuck.body.info).toMatchObject({
+      database: { status: 'up' },
+      broker: { status: 'up' },
+      outboxAge: { status: 'up' },
+    });
+    expect((await request(`${url}/health/live`)).status).toBe(200);
+
+    publisher.open();
+    await waitFor(async () => (await request(`${url}/health/ready`)).status === 200, {
+      description: 'ready again once the send completes',
+    });
+    expect(publisher.published.flatMap((b) => b.messages.map((m) => m.key))).toEqual([
+      created.body.id,
+    ]);
+  });
+});

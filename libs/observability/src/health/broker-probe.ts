@@ -1,0 +1,48 @@
+import { Admin, Kafka, logLevel } from 'kafkajs';
+
+/** How the readiness check reaches the Kafka cluster. */
+export interface BrokerProbeOptions {
+  brokers: string[];
+  clientId: string;
+}
+
+/**
+ * Asks the cluster for its brokers with a kafkajs admin client of its own (no retries, short
+ * timeouts), so readiness reflects whether this process can reach Kafka now. A failed probe
+ * drops the connection; the next one connects again.
+ */
+export class BrokerProbe {
+  private readonly admin: Admin;
+  private connected?: Promise<void>;
+
+  constructor(options: BrokerProbeOptions, timeoutMs: number) {
+    this.admin = new Kafka({
+      clientId: `${options.clientId}-health`,
+      brokers: options.brokers,
+      logLevel: logLevel.NOTHING,
+      connectionTimeout: timeoutMs,
+      requestTimeout: timeoutMs,
+      retry: { retries: 0 },
+    }).admin();
+  }
+
+  /** Resolves with the number of brokers the cluster reports; rejects when it cannot tell. */
+  async brokers(): Promise<number> {
+    try {
+      this.connected ??= this.admin.connect();
+      await this.connected;
+      const cluster = await this.admin.describeCluster();
+      if (cluster.brokers.length === 0) throw new Error('the cluster reports no brokers');
+      return cluster.brokers.length;
+    } catch (error) {
+      this.connected = undefined;
+      await this.admin.disconnect().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.connected = undefined;
+    await this.admin.disconnect();
+  }
+}

@@ -1,0 +1,67 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { context, isSpanContextValid, propagation, trace } from '@opentelemetry/api';
+import { CORRELATION_BAGGAGE } from '@app/inbox';
+import { Params } from 'nestjs-pino';
+import { stdTimeFunctions } from 'pino';
+import {
+  acceptCorrelationId,
+  CORRELATION_HEADER,
+  currentCorrelationId,
+} from '../correlation/correlation-context';
+
+/** Nest's log levels (LOG_LEVEL) and the pino level each one maps to. */
+const PINO_LEVEL: Record<string, string> = {
+  fatal: 'fatal',
+  error: 'error',
+  warn: 'warn',
+  log: 'info',
+  debug: 'debug',
+  verbose: 'trace',
+};
+
+/** Probes and scrapes: too frequent for access lines (a failing probe is logged by terminus). */
+const QUIET_PATHS = /^\/(health|metrics)(\/|$|\?)/;
+
+/**
+ * nestjs-pino settings: JSON lines with `service`, `correlationId` and, inside a span,
+ * `traceId` and `spanId` on every line (request handlers and inbox consumers alike, read from
+ * the async context at log time). Levels are written as names, times as ISO 8601. The request
+ * id of pino-http is the correlation id. Access lines are `debug` (5xx: `error`; health and
+ * metrics: `trace`), so LOG_LEVEL=log keeps the output to what the code logs.
+ */
+export function pinoOptions(service: string, logLevel: string): Params {
+  return {
+    pinoHttp: {
+      level: PINO_LEVEL[logLevel] ?? 'info',
+      base: { service },
+      messageKey: 'message',
+      timestamp: stdTimeFunctions.isoTime,
+      formatters: { level: (label: string) => ({ level: label }) },
+      genReqId: (req: IncomingMessage) => {
+        const id = acceptCorrelationId(req.headers[CORRELATION_HEADER]);
+        req.headers[CORRELATION_HEADER] = id;
+        return id;
+      },
+      quietReqLogger: true,
+      customLogLevel: (req: IncomingMessage, res: ServerResponse, error?: Error) => {
+        if (QUIET_PATHS.test(req.url ?? '')) return 'trace';
+        return error || res.statusCode >= 500 ? 'error' : 'debug';
+      },
+      mixin: () => {
+        const fields: Record<string, string> = {};
+        // A request or handler sets it; while the inbox settles a message (retries, dead
+        // letters) it comes from the message's baggage.
+        const correlationId =
+          currentCorrelationId() ??
+          propagation.getBaggage(context.active())?.getEntry(CORRELATION_BAGGAGE)?.value;
+        if (correlationId) fields.correlationId = correlationId;
+        const span = trace.getActiveSpan()?.spanContext();
+        if (span && isSpanContextValid(span)) {
+          fields.traceId = span.traceId;
+          fields.spanId = span.spanId;
+        }
+        return fields;
+      },
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { InboxMetrics, InboxOutcome } from '@app/inbox';
+import { MetricsRegistry } from './metrics-registry';
+
+/**
+ * The inbox consumer as Prometheus sees it: counters mirror InboxMetrics at scrape time, the
+ * processing latency is observed as messages settle, and the lag per partition comes from
+ * the high watermark of the last batch fetched.
+ */
+export class InboxMetricsCollector {
+  constructor(registry: MetricsRegistry, metrics: InboxMetrics) {
+    const registers = [registry];
+    new Counter({
+      name: 'inbox_messages_total',
+      help: 'Messages settled by the inbox, by outcome: applied (processed), duplicate (skipped), parked (early, waiting for an earlier version), stale, ignored',
+      labelNames: ['outcome'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [outcome, n] of Object.entries(metrics.outcomes)) this.inc({ outcome }, n);
+      },
+    });
+    const mirror = (name: string, help: string, value: () => number) =>
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(value());
+        },
+      });
+    mirror(
+      'inbox_dead_lettered_total',
+      'Messages sent to the dead-letter topic',
+      () => metrics.deadLettered,
+    );
+    mirror(
+      'inbox_retries_total',
+      'Transaction attempts retried after a transient failure',
+      () => metrics.retries,
+    );
+    mirror(
+      'inbox_drained_total',
+      'Parked events applied once their predecessor arrived',
+      () => metrics.drained,
+    );
+    mirror(
+      'inbox_batch_fallbacks_total',
+      'Batches settled message by message after failing together',
+      () => metrics.batchFallbacks,
+    );
+
+    const latency = new Histogram({
+      name: 'inbox_processing_seconds',
+      help: 'Time of the inbox transaction that settled a message (gate, handler, commit), by outcome',
+      labelNames: ['outcome'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    });
+    metrics.onLatency((seconds, outcome: InboxOutcome) => latency.observe({ outcome }, seconds));
+
+    new Gauge({
+      name: 'inbox_consumer_lag',
+      help: 'Messages behind the partition high watermark, as of the last batch fetched',
+      labelNames: ['topic', 'partition'],
+      registers,
+      collect() {
+        this.reset();
+        for (const { topic, partition, lag } of metrics.partitionLags()) {
+          this.set({ topic, partition: String(partition) }, lag);
+        }
+      },
+    });
+  }
+}

@@ -1,0 +1,128 @@
+import {
+  DynamicModule,
+  Inject,
+  MiddlewareConsumer,
+  Module,
+  NestModule,
+  OnApplicationShutdown,
+  Optional,
+} from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
+import { LoggerModule } from 'nestjs-pino';
+import { CommonEnv, ServiceEnv } from '@app/config';
+import { InboxMetrics } from '@app/inbox';
+import { OutboxOperations, OutboxRelay } from '@app/outbox';
+import { InboxObserverInterceptor } from './consumer/inbox-observer.interceptor';
+import { BrokerProbe } from './health/broker-probe';
+import { HealthHttpController } from './health/health.http.controller';
+import { DEFAULT_READINESS, ReadinessThresholds } from './health/readiness-thresholds';
+import { HttpObserverMiddleware } from './http/http-observer.middleware';
+import { pinoOptions } from './logging/pino-options';
+import { HttpMetrics } from './metrics/http-metrics';
+import { InboxMetricsCollector } from './metrics/inbox-metrics.collector';
+import { MetricsHttpController } from './metrics/metrics.http.controller';
+import { MetricsRegistry } from './metrics/metrics-registry';
+import { OutboxMetrics } from './metrics/outbox-metrics';
+import { ObservabilityOptions } from './observability.options';
+import { BROKER_PROBE, READINESS_THRESHOLDS } from './observability.tokens';
+import { flushTracing } from './tracing/start-tracing';
+
+/**
+ * Metrics (`GET /metrics`), health (`/health`, `/health/live`, `/health/ready`), JSON logs
+ * with correlation and trace ids, and trace propagation through HTTP and inbox handlers for
+ * one service. Outbox and inbox metrics and checks appear when OutboxModule or InboxModule is
+ * in the app. Use the app logger with `app.useLogger(app.get(Logger))` (bootstrapService does).
+ */
+@Module({})
+export class ObservabilityModule implements NestModule, OnApplicationShutdown {
+  constructor(@Optional() @Inject(BROKER_PROBE) private readonly broker?: BrokerProbe | null) {}
+
+  /**
+   * The usual wiring from a service's validated environment: LOG_LEVEL, the Kafka brokers to
+   * probe (services on Kafka) and the HEALTH_* readiness thresholds.
+   */
+  static forService(service: string, env: ServiceEnv & Partial<CommonEnv>): DynamicModule {
+    return ObservabilityModule.forRoot({
+      service,
+      logLevel: env.LOG_LEVEL,
+      ...(env.KAFKA_BROKERS && {
+        kafka: { brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID ?? service },
+      }),
+      readiness: {
+        ...(env.HEALTH_OUTBOX_MAX_AGE_MS && { outboxMaxAgeMs: env.HEALTH_OUTBOX_MAX_AGE_MS }),
+        ...(env.HEALTH_RELAY_STALL_MS && { relayStallMs: env.HEALTH_RELAY_STALL_MS }),
+        ...(env.HEALTH_CHECK_TIMEOUT_MS && { checkTimeoutMs: env.HEALTH_CHECK_TIMEOUT_MS }),
+      },
+    });
+  }
+
+  static forRoot(options: ObservabilityOptions): DynamicModule {
+    const readiness = resolveReadiness(options.readiness);
+    return {
+      module: ObservabilityModule,
+      imports: [
+        TerminusModule,
+        LoggerModule.forRoot(pinoOptions(options.service, options.logLevel)),
+      ],
+      controllers: [MetricsHttpController, HealthHttpController],
+      providers: [
+        { provide: MetricsRegistry, useValue: new MetricsRegistry(options.service) },
+        {
+          provide: HttpMetrics,
+          inject: [MetricsRegistry],
+          useFactory: (r: MetricsRegistry) => new HttpMetrics(r),
+        },
+        {
+          provide: OutboxMetrics,
+          inject: [
+            MetricsRegistry,
+            { token: OutboxOperations, optional: true },
+            { token: OutboxRelay, optional: true },
+          ],
+          useFactory: (
+            r: MetricsRegistry,
+            operations?: OutboxOperations,
+            relay?: OutboxRelay | null,
+          ) => (operations ? new OutboxMetrics(r, operations, relay) : null),
+        },
+        {
+          provide: InboxMetricsCollector,
+          inject: [MetricsRegistry, { token: InboxMetrics, optional: true }],
+          useFactory: (r: MetricsRegistry, metrics?: InboxMetrics) =>
+            metrics ? new InboxMetricsCollector(r, metrics) : null,
+        },
+        { provide: READINESS_THRESHOLDS, useValue: readiness },
+        {
+          provide: BROKER_PROBE,
+          useFactory: () =>
+            options.kafka ? new BrokerProbe(options.kafka, readiness.checkTimeoutMs) : null,
+        },
+        HttpObserverMiddleware,
+        { provide: APP_INTERCEPTOR, useClass: InboxObserverInterceptor },
+      ],
+      exports: [MetricsRegistry],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(HttpObserverMiddleware).forRoutes('*');
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.broker?.close();
+    await flushTracing();
+  }
+}
+
+function resolveReadiness(partial: Partial<ReadinessThresholds> = {}): ReadinessThresholds {
+  const resolved = { ...DEFAULT_READINESS, ...partial };
+  for (const [name, value] of Object.entries(resolved)) {
+    if (!Number.isInteger(value) || value < 1) {
+      throw new Error(
+        `ObservabilityModule: readiness.${name} must be a positive integer, got ${value}`,
+      );
+    }
+  }
+  return resolved;
+}

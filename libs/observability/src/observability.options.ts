@@ -1,0 +1,14 @@
+import { BrokerProbeOptions } from './health/broker-probe';
+import { ReadinessThresholds } from './health/readiness-thresholds';
+
+/** How a service wires metrics, health, logs and trace propagation. */
+export interface ObservabilityOptions {
+  /** Service name: the `service` label of every metric and field of every log line. */
+  service: string;
+  /** Nest log level (LOG_LEVEL): fatal, error, warn, log, debug or verbose. */
+  logLevel: string;
+  /** The Kafka cluster readiness probes; omit for a service without Kafka. */
+  kafka?: BrokerProbeOptions;
+  /** Readiness thresholds; defaults in DEFAULT_READINESS. */
+  readiness?: Partial<ReadinessThresholds>;
+}

@@ -1,0 +1,221 @@
+import { Kafka, logLevel, Producer } from 'kafkajs';
+import { KafkaApiKey, KafkaErrorCode, waitFor } from '@app/testing';
+import { requestJson } from '../../scripts/demo/http-json';
+import { ServiceProcess } from '../../scripts/stack/service-process';
+import { stackTopics } from '../../scripts/stack/start-stack';
+import { TradingStack } from '../support/trading-stack';
+
+jest.setTimeout(180_000);
+
+interface OutboxRecord {
+  aggregate_id: string;
+  aggregate_version: number;
+  event_key: string;
+  payload: string;
+  headers: string;
+}
+
+/**
+ * The consumers under the faults that redeliver, duplicate and reorder: a consumer killed
+ * between its DB commit and its offset commit, one event at two instances at once, versions
+ * arriving newest first, and the group scaled 1 → 3 → 1 under load. The order service's HTTP
+ * process runs without a relay, so that a test can put copies of events on the topic before
+ * the relay (a second order-service process, started and stopped here) publishes the originals.
+ */
+describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
+  let chain: TradingStack;
+  let relay: ServiceProcess | undefined;
+  let kafka: Kafka;
+  let producer: Producer;
+  let paid = 0;
+
+  const startRelay = async () => {
+    relay ??= await chain.spawn('order-service', { OUTBOX_RELAY_ENABLED: 'true' });
+  };
+  const stopRelay = async () => {
+    await relay?.stop();
+    relay = undefined;
+  };
+
+  /** The order's outbox rows, oldest version first, as the relay would publish them. */
+  const outboxOf = (orderId: string) =>
+    chain.query<OutboxRecord>(
+      'order_service',
+      `SELECT aggregate_id, aggregate_version, event_key, payload, headers FROM t_outbox
+       WHERE aggregate_type = 'Order' AND aggregate_id = ? ORDER BY aggregate_version`,
+      [orderId],
+    );
+
+  /** Puts a copy of an outbox row on the order topic, as the relay would (key = aggregate id). */
+  const copy = (row: OutboxRecord, partition?: number) => ({
+    key: row.aggregate_id,
+    value: row.payload,
+    headers: JSON.parse(row.headers) as Record<string, string>,
+    partition,
+  });
+
+  const sinceStart = async (service: 'fulfillment-service' | 'accounting-service', url?: string) =>
+    (
+      await requestJson<{ sinceStart: Record<string, number> }>(
+        `${url ?? chain.url(service)}/inbox/stats`,
+      )
+    ).body.sinceStart;
+
+  const expectInvariantsHold = async () => {
+    const report = await chain.invariants();
+    expect(report.violations).toEqual([]);
+    return report;
+  };
+
+  beforeAll(async () => {
+    chain = await TradingStack.start({
+      env: { 'order-service': { OUTBOX_RELAY_ENABLED: 'false' } },
+    });
+    kafka = new Kafka({ brokers: chain.stack.kafkaBrokers, logLevel: logLevel.NOTHING });
+    producer = kafka.producer();
+    await producer.connect();
+  });
+
+  afterAll(async () => {
+    await producer?.disconnect();
+    await stopRelay();
+    await chain?.stop();
+  });
+
+  it('versions delivered newest first apply as 1, 2, 3; the originals arriving after are absorbed', async () => {
+    const orders = await chain.openOrders(3);
+    await chain.pay(orders);
+    paid += orders.length;
+    for (const order of orders) {
+      const rows = await outboxOf(order.id);
+      expect(rows.map((r) => r.aggregate_version)).toEqual([1, 2, 3]);
+      await producer.send({
+        topic: chain.targets().topics.order,
+        messages: [...rows].reverse().map((row) => copy(row)),
+      });
+    }
+    const topicsOf = ['fulfillment-service', 'accounting-service'] as const;
+    await waitFor(
+      async () => {
+        for (const service of topicsOf) {
+          const stats = await sinceStart(service);
+          if (stats.parked < 2 * orders.length || stats.drained < 2 * orders.length) return false;
+        }
+        return true;
+      },
+      { description: 'versions 3 and 2 parked, then drained behind 1, by both consumers' },
+    );
+    await startRelay();
+    await chain.settled(paid);
+    for (const service of topicsOf)
+      await waitFor(async () => (await sinceStart(service)).duplicates >= 3 * orders.length, {
+        description: `${service} absorbed the originals as duplicates`,
+      });
+    const report = await expectInvariantsHold();
+    expect(report.observations.duplicateDeliveries).toBeGreaterThanOrEqual(3 * orders.length);
+    await stopRelay();
+  });
+
+  it('one event at two consumer instances at once takes effect once', async () => {
+    const joined = chain.logs.length;
+    const second = await chain.spawn('fulfillment-service', { LOG_LEVEL: 'log' });
+    // A join completes only once every member has rejoined: the group is split between the two.
+    await waitFor(
+      async () =>
+        chain.logs
+          .slice(joined)
+          .some((line) => /joined its group; owns .*order\.events \[\d/.test(line)),
+      {
+        timeoutMs: 90_000,
+        description: 'the second fulfillment instance owns partitions of the order topic',
+      },
+    );
+    const [order] = await chain.openOrders(1);
+    await chain.pay([order]);
+    paid += 1;
+    const rows = await outboxOf(order.id);
+    const topic = chain.targets().topics.order;
+    const partitions = stackTopics(chain.stack.topicPrefix)[topic];
+    // The first versions in order on their own partition; OrderPaid on every partition at once,
+    // so that both instances take it in concurrently.
+    await producer.send({
+      topic: chain.targets().topics.order,
+      messages: [
+        ...rows.slice(0, 2).map((row) => copy(row)),
+        ...Array.from({ length: partitions }, (_, p) => copy(rows[2], p)),
+      ],
+    });
+    await startRelay();
+    await chain.settled(paid);
+    const fulfillments = await chain.query<{ status: string; coupon_code: string }>(
+      'fulfillment_service',
+      'SELECT status, coupon_code FROM t_fulfillment WHERE order_id = ?',
+      [order.id],
+    );
+    expect(fulfillments).toEqual([{ status: 'DONE', coupon_code: expect.any(String) }]);
+    const duplicates =
+      (await sinceStart('fulfillment-service')).duplicates +
+      (await sinceStart('fulfillment-service', second.url)).duplicates;
+    expect(duplicates).toBeGreaterThanOrEqual(partitions - 1);
+    await second.stop();
+    await expectInvariantsHold();
+  });
+
+  it('a consumer killed after its DB commit, before its offset commit: redelivered, applied once', async () => {
+    await startRelay();
+    const mock = chain.stack.kafkaMock!;
+    const fulfillment = chain.stack.services['fulfillment-service'];
+    // Offset commits fail from now on: whatever the consumer commits to the DB stays
+    // uncommitted in Kafka.
+    await mock.pushRequestErrors(
+      KafkaApiKey.OffsetCommit,
+      KafkaErrorCode.CoordinatorNotAvailable,
+      50_000,
+    );
+    const orders = await chain.openOrders(5);
+    await chain.pay(orders);
+    paid += orders.length;
+    await waitFor(
+      async () =>
+        (await chain.count(
+          'fulfillment_service',
+          "SELECT COUNT(*) AS n FROM t_fulfillment WHERE status = 'DONE'",
+        )) === paid,
+      { description: 'the new orders fulfilled (DB committed)' },
+    );
+    await fulfillment.stop('SIGKILL');
+    await mock.clearRequestErrors(KafkaApiKey.OffsetCommit);
+    fulfillment.start();
+    await fulfillment.waitHealthy();
+    await chain.settled(paid);
+    await waitFor(
+      async () => (await sinceStart('fulfillment-service')).duplicates >= orders.length,
+      {
+        description: 'the redelivered events absorbed as duplicates',
+      },
+    );
+    await expectInvariantsHold();
+  });
+
+  it('the group scaled 1 → 3 → 1 under load loses nothing and doubles nothing', async () => {
+    await startRelay();
+    const orders = await chain.openOrders(24);
+    const load = chain.pay(orders, 3);
+    const extras = [
+      await chain.spawn('fulfillment-service'),
+      await chain.spawn('fulfillment-service'),
+      await chain.spawn('accounting-service'),
+    ];
+    await waitFor(
+      async () =>
+        (await chain.count('fulfillment_service', 'SELECT COUNT(*) AS n FROM t_fulfillment')) >
+        paid + 4,
+      { description: 'the load under way' },
+    );
+    await Promise.all(extras.map((p) => p.stop()));
+    await load;
+    paid += orders.length;
+    await chain.settled(paid);
+    await expectInvariantsHold();
+  });
+});

@@ -1,0 +1,316 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createConnection } from 'mysql2/promise';
+import { waitFor } from '@app/testing';
+import { requestJson } from '../../scripts/demo/http-json';
+import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
+import { serviceMain } from '../../scripts/stack/service-process';
+import { Stack, startStack } from '../../scripts/stack/start-stack';
+import { freePort } from '../support/free-port';
+import { CollectedSpan, OtlpCollector } from './otlp-collector';
+import { sampleValue } from './prometheus-text';
+
+const MYSQL_URL = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
+const SERVICES = [
+  'order-service',
+  'fulfillment-service',
+  'accounting-service',
+  'coupon-provider',
+] as const;
+const SPAN_KIND = { server: 2, producer: 4, consumer: 5 };
+
+async function countRows(database: string, sql: string): Promise<number> {
+  const connection = await createConnection({ uri: `${MYSQL_URL}/${database}` });
+  try {
+    const [rows] = await connection.query(sql);
+    return Number((rows as Array<{ n: number }>)[0].n);
+  } finally {
+    await connection.end();
+  }
+}
+
+/** A JSON log line of a service, as captured from its stdout. */
+interface LogLine {
+  service: string;
+  line: Record<string, unknown>;
+}
+
+/**
+ * Metrics, readiness, JSON logs and traces of the four services run as real processes (built
+ * bundles) over real HTTP, the database and the Kafka-protocol broker, with spans exported by
+ * OTLP/HTTP to a receiver in this test.
+ */
+describe('observability, end to end', () => {
+  let stack: Stack;
+  let collector: OtlpCollector;
+  let prefix: string;
+  const logs: LogLine[] = [];
+  const url = (name: (typeof SERVICES)[number]) => stack.services[name].url;
+  const metrics = async (name: (typeof SERVICES)[number]) => {
+    const response = await fetch(`${url(name)}/metrics`);
+    expect(response.status).toBe(200);
+    return response.text();
+  };
+
+  beforeAll(async () => {
+    for (const name of SERVICES) {
+      if (!existsSync(serviceMain(name)))
+        throw new Error(`${serviceMain(name)} is missing: run "npm run build"`);
+    }
+    collector = await OtlpCollector.start();
+    prefix = `obs_${randomBytes(3).toString('hex')}_`;
+    const telemetry = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      LOG_LEVEL: 'debug',
+      HEALTH_CHECK_TIMEOUT_MS: '1000',
+    };
+    stack = await startStack({
+      databasePrefix: prefix,
+      topicPrefix: prefix.replace(/_/g, '.'),
+      ports: {
+        'order-service': await freePort(),
+        'fulfillment-service': await freePort(),
+        'accounting-service': await freePort(),
+        'coupon-provider': await freePort(),
+      },
+      env: {
+        'order-service': { ...telemetry, HEALTH_OUTBOX_MAX_AGE_MS: '1000' },
+        'fulfillment-service': telemetry,
+        'accounting-service': telemetry,
+        'coupon-provider': telemetry,
+      },
+      log: (text) => {
+        const match = /^\[([a-z-]+)\] (\{.*\})$/.exec(text);
+        if (!match) return;
+        try {
+          logs.push({ service: match[1], line: JSON.parse(match[2]) as Record<string, unknown> });
+        } catch {
+          // a line that only looks like JSON
+        }
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await collector?.stop();
+    const connection = await createConnection({ uri: MYSQL_URL });
+    try {
+      for (const db of ['order_service', 'fulfillment_service', 'accounting_service']) {
+        await connection.query(`DROP DATABASE IF EXISTS \`${prefix}${db}\``);
+      }
+      await connection.query(`DROP DATABASE IF EXISTS \`${prefix}coupon_provider\``);
+    } finally {
+      await connection.end();
+    }
+  });
+
+  /** Creates an order, starts its payment and delivers the signed callback under `correlationId`. */
+  async function payOrder(correlationId: string): Promise<string> {
+    const created = await requestJson<{ id: string }>(`${url('order-service')}/orders`, {
+      body: { userId: 'obs-user', amount: 1_250, currency: 'EUR' },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(created.status).toBe(201);
+    const paying = await requestJson<{
+      id: string;
+      payOrderId: string;
+      amount: number;
+      currency: string;
+    }>(`${url('order-service')}/orders/${created.body.id}/pay`, { method: 'POST' });
+    expect(paying.status).toBe(200);
+    const notification = new SimulatedPayProvider('', '').notification(paying.body);
+    const rawBody = JSON.stringify(notification);
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = createHmac('sha256', stack.payCallbackSecret)
+      .update(`${timestamp}.${rawBody}`)
+      .digest('hex');
+    const response = await fetch(`${url('order-service')}/payments/callback`, {
+      method: 'POST',
+      body: rawBody,
+      headers: {
+        'content-type': 'application/json',
+        'x-pay-timestamp': timestamp,
+        'x-pay-signature': signature,
+        'x-correlation-id': correlationId,
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-correlation-id')).toBe(correlationId);
+    return created.body.id;
+  }
+
+  it('follows one paid order by a single trace id and its correlation id through every service, and counts it', async () => {
+    const publishedBefore = sampleValue(await metrics('order-service'), 'outbox_published_total');
+    const correlationId = `obs-${randomUUID()}`;
+    const orderId = await payOrder(correlationId);
+
+    await waitFor(
+      async () =>
+        (await countRows(
+          `${prefix}fulfillment_service`,
+          `SELECT COUNT(*) AS n FROM t_fulfillment WHERE order_id = '${orderId}' AND status = 'DONE'`,
+        )) === 1,
+      { description: 'the order fulfilled' },
+    );
+
+    // Traces: the pay callback's server span, the relay's publish span of OrderPaid, and the
+    // consumer spans of OrderPaid in fulfillment and accounting share one trace id.
+    const callback = await waitFor(
+      () =>
+        collector.spans.find(
+          (s) =>
+            s.service === 'order-service' &&
+            s.kind === SPAN_KIND.server &&
+            s.name === 'POST /payments/callback' &&
+            s.attributes['correlation.id'] === correlationId,
+        ),
+      { description: 'the pay callback span exported' },
+    );
+    const inTrace = (predicate: (s: CollectedSpan) => boolean) =>
+      collector.spans.filter((s) => s.traceId === callback.traceId && predicate(s));
+    const consumers = await waitFor(
+      () => {
+        const found = inTrace(
+          (s) => s.kind === SPAN_KIND.consumer && s.name === 'process OrderPaid',
+        );
+        return found.length === 2 ? found : undefined;
+      },
+      { description: 'both OrderPaid consumer spans exported in the callback trace' },
+    );
+    expect(consumers.map((s) => s.service).sort()).toEqual([
+      'accounting-service',
+      'fulfillment-service',
+    ]);
+    const publishes = inTrace(
+      (s) => s.kind === SPAN_KIND.producer && s.service === 'order-service',
+    );
+    const publishOfPaid = publishes.find((s) => s.parentSpanId === callback.spanId);
+    expect(publishOfPaid?.name).toBe(`publish ${stack.topicPrefix}order.events`);
+    for (const consumer of consumers) expect(consumer.parentSpanId).toBe(publishOfPaid?.spanId);
+    // FulfillmentDone, written by the fulfillment consumer, stays in the same trace.
+    await waitFor(
+      () =>
+        inTrace(
+          (s) =>
+            s.service === 'accounting-service' &&
+            s.kind === SPAN_KIND.consumer &&
+            s.name === 'process FulfillmentDone',
+        ).length === 1,
+      { description: 'FulfillmentDone consumed in the same trace' },
+    );
+
+    // Logs: each consumer's line about the message carries the request's correlation id and
+    // the consumer span's trace id.
+    for (const service of ['fulfillment-service', 'accounting-service']) {
+      const line = await waitFor(
+        () =>
+          logs.find(
+            (l) =>
+              l.service === service &&
+              l.line.correlationId === correlationId &&
+              /^handled OrderPaid:/.test(String(l.line.message)),
+          ),
+        { description: `${service} logged OrderPaid with the correlation id` },
+      );
+      expect(line.line).toMatchObject({ service, traceId: callback.traceId, level: 'debug' });
+    }
+
+    // Metrics after the traffic.
+    const orderMetrics = await metrics('order-service');
+    expect(sampleValue(orderMetrics, 'outbox_published_total')).toBeGreaterThanOrEqual(
+      (publishedBefore ?? 0) + 3,
+    );
+    expect(sampleValue(orderMetrics, 'outbox_backlog_rows', { status: 'NEW' })).toBe(0);
+    expect(sampleValue(orderMetrics, 'outbox_stats_up')).toBe(1);
+    expect(
+      sampleValue(orderMetrics, 'http_requests_total', {
+        method: 'POST',
+        route: '/payments/callback',
+        status: '200',
+      }),
+    ).toBe(1);
+    expect(
+      sampleValue(orderMetrics, 'http_request_duration_seconds_count', {
+        route: '/orders/:id/pay',
+      }),
+    ).toBe(1);
+    expect(sampleValue(orderMetrics, 'process_cpu_seconds_total')).toBeGreaterThan(0);
+
+    const fulfillmentMetrics = await metrics('fulfillment-service');
+    // OrderCreated, OrderPaymentStarted and OrderPaid settled; OrderPaid applied.
+    expect(sampleValue(fulfillmentMetrics, 'inbox_messages_total')).toBeGreaterThanOrEqual(3);
+    expect(
+      sampleValue(fulfillmentMetrics, 'inbox_messages_total', { outcome: 'applied' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sampleValue(fulfillmentMetrics, 'inbox_processing_seconds_count'),
+    ).toBeGreaterThanOrEqual(3);
+    expect(sampleValue(fulfillmentMetrics, 'outbox_published_total')).toBeGreaterThanOrEqual(1);
+    expect(sampleValue(fulfillmentMetrics, 'inbox_consumer_lag')).toBe(0);
+
+    const accountingMetrics = await metrics('accounting-service');
+    // The three order events and FulfillmentDone settled; OrderPaid and FulfillmentDone applied.
+    expect(sampleValue(accountingMetrics, 'inbox_messages_total')).toBeGreaterThanOrEqual(4);
+    expect(
+      sampleValue(accountingMetrics, 'inbox_messages_total', { outcome: 'applied' }),
+    ).toBeGreaterThanOrEqual(2);
+    expect(sampleValue(accountingMetrics, 'inbox_dead_lettered_total')).toBe(0);
+    expect(sampleValue(accountingMetrics, 'outbox_published_total')).toBe(undefined);
+  });
+
+  it('turns readiness to 503 while the broker is down and the outbox backs up, and back to 200', async () => {
+    const ready = async (name: (typeof SERVICES)[number]) => {
+      const response = await fetch(`${url(name)}/health/ready`);
+      return { status: response.status, body: (await response.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    };
+    await waitFor(async () => (await ready('order-service')).status === 200, {
+      description: 'order-service ready',
+    });
+    expect((await ready('accounting-service')).status).toBe(200);
+    expect((await ready('coupon-provider')).status).toBe(200);
+    expect((await fetch(`${url('order-service')}/health/live`)).status).toBe(200);
+
+    await stack.kafkaMock!.brokerDown('all');
+    try {
+      const created = await requestJson<{ id: string }>(`${url('order-service')}/orders`, {
+        body: { userId: 'obs-down', amount: 700, currency: 'EUR' },
+        headers: { 'idempotency-key': randomUUID() },
+      });
+      expect(created.status).toBe(201);
+      const down = await waitFor(
+        async () => {
+          const answer = await ready('order-service');
+          return answer.status === 503 && answer.body.error?.outboxAge ? answer : undefined;
+        },
+        { description: 'order-service not ready: broker down, outbox row older than 1 s' },
+      );
+      expect(down.body.error.broker.status).toBe('down');
+      expect(down.body.error.outboxAge.status).toBe('down');
+      expect(down.body.info.database.status).toBe('up');
+      expect((await ready('accounting-service')).status).toBe(503);
+      expect((await fetch(`${url('order-service')}/health/live`)).status).toBe(200);
+      // The OrderCreated row waits, NEW or SENDING (a claimed send that keeps failing).
+      const backedUp = await metrics('order-service');
+      const unsent = ['NEW', 'SENDING'].map(
+        (status) => sampleValue(backedUp, 'outbox_backlog_rows', { status }) ?? 0,
+      );
+      expect(unsent[0] + unsent[1]).toBeGreaterThanOrEqual(1);
+      expect(sampleValue(backedUp, 'outbox_oldest_unsent_age_seconds')).toBeGreaterThan(1);
+    } finally {
+      await stack.kafkaMock!.brokerUp('all');
+    }
+
+    await waitFor(async () => (await ready('order-service')).status === 200, {
+      description: 'order-service ready again once the backlog is published',
+    });
+    const drained = await metrics('order-service');
+    expect(sampleValue(drained, 'outbox_backlog_rows', { status: 'NEW' })).toBe(0);
+    expect(sampleValue(drained, 'outbox_backlog_rows', { status: 'SENDING' })).toBe(0);
+    expect(sampleValue(drained, 'outbox_publish_failures_total')).toBeGreaterThanOrEqual(1);
+    await waitFor(async () => (await ready('accounting-service')).status === 200, {
+      description: 'accounting-service ready again',
+    });
+  });
+});
