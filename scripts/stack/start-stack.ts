@@ -99,6 +99,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         DATABASE_URL: db('order_service'),
         ORDER_SERVICE_PORT: String(ports['order-service']),
         PAY_CALLBACK_SECRET: secret,
+        FULFILLMENT_SERVICE_URL: `http://127.0.0.1:${ports['fulfillment-service']}`,
+        ACCOUNTING_SERVICE_URL: `http://127.0.0.1:${ports['accounting-service']}`,
+        COUPON_PROVIDER_URL: `http://127.0.0.1:${ports['coupon-provider']}`,
       },
     },
     {

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { mysqlDataSourceOptions } from '@app/database';
 import { ObservabilityModule } from '@app/observability';
 import { CouponProviderConfig } from './coupon-provider.config';
+import { CouponLookupHttpController } from './coupons/coupon-lookup.http.controller';
 import { CouponsHttpController } from './coupons/coupons.http.controller';
 import { CouponsRepository } from './coupons/coupons.repository';
 import { CouponsService } from './coupons/coupons.service';
@@ -27,7 +28,7 @@ export class CouponProviderModule {
           }),
         ),
       ],
-      controllers: [CouponsHttpController, FaultsHttpController],
+      controllers: [CouponsHttpController, CouponLookupHttpController, FaultsHttpController],
       providers: [
         { provide: FaultInjector, useFactory: () => new FaultInjector() },
         FaultInjectionInterceptor,

@@ -6,10 +6,12 @@ import { OutboxModule, relayOptionsFromEnv } from '@app/outbox';
 import { ObservabilityModule } from '@app/observability';
 import { OrderServiceConfig } from './order-service.config';
 import { OrderMigrations } from './migrations';
+import { OrderOpsModule } from './ops/order-ops.module';
 import { OrderEventsOutbox } from './orders/order-events.outbox';
 import { OrderIdempotencyRepository } from './orders/order-idempotency.repository';
 import { OrdersHttpController } from './orders/orders.http.controller';
 import { OrdersRepository } from './orders/orders.repository';
+import { OrderTransitionsRepository } from './orders/order-transitions.repository';
 import { OrdersService } from './orders/orders.service';
 import { PayCallbackService } from './payments/pay-callback.service';
 import { PayNotificationsRepository } from './payments/pay-notifications.repository';
@@ -50,11 +52,18 @@ export class OrderServiceModule {
             enabled: (options.outboxRelay ?? true) && config.OUTBOX_RELAY_ENABLED,
           },
         }),
+        OrderOpsModule.forRoot({
+          fulfillmentUrl: config.FULFILLMENT_SERVICE_URL.replace(/\/+$/, ''),
+          accountingUrl: config.ACCOUNTING_SERVICE_URL.replace(/\/+$/, ''),
+          couponProviderUrl: config.COUPON_PROVIDER_URL.replace(/\/+$/, ''),
+          timeoutMs: config.PEER_TIMEOUT_MS,
+        }),
       ],
       controllers: [OrdersHttpController, PaymentsHttpController],
       providers: [
         { provide: PAY_CALLBACK_SECRET, useValue: config.PAY_CALLBACK_SECRET },
         OrdersRepository,
+        OrderTransitionsRepository,
         OrderIdempotencyRepository,
         PayNotificationsRepository,
         OrderEventsOutbox,

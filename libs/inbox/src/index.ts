@@ -26,6 +26,8 @@ export type { InboxErrorCode } from './inbox.errors';
 /** Stats, dead-letter listing, replay and pruning. */
 export { InboxOperations } from './operations/inbox-operations';
 export type { DeadLetterMessage, ReplayRequest, ReplayResult } from './operations/inbox-operations';
+/** Shapes of GET /inbox/deliveries: an aggregate's events as this inbox took them in. */
+export type { AggregateSelector, InboxDeliveryRecord } from './operations/inbox-deliveries';
 /** Shapes of GET /inbox/stats. */
 export type { InboxStats, OpenGap } from './operations/inbox-stats';
 /** The /inbox HTTP controller (registered by InboxModule). */

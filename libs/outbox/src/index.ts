@@ -20,7 +20,13 @@ export { relayOptionsFromEnv } from './relay-env';
 export type { OutboxRelayEnv } from './relay-env';
 /** Stats, DEAD listing and requeue, retention. */
 export { OutboxOperations } from './outbox-operations';
-export type { DeadOutboxRow, DeadRowFilter, OutboxStats, PruneOptions } from './outbox-operations';
+export type {
+  AggregateOutboxRow,
+  DeadOutboxRow,
+  DeadRowFilter,
+  OutboxStats,
+  PruneOptions,
+} from './outbox-operations';
 /** Deletes old SENT rows on a timer (registered by OutboxModule). */
 export { DEFAULT_RETENTION, OutboxRetention } from './outbox-retention';
 export type { OutboxRetentionOptions } from './outbox-retention';

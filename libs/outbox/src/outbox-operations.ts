@@ -32,6 +32,21 @@ export interface DeadOutboxRow {
   updatedAt: string;
 }
 
+/** An outbox row of one aggregate, as the order timeline shows it (no payload). */
+export interface AggregateOutboxRow {
+  id: string;
+  eventKey: string;
+  eventType: string;
+  aggregateVersion: number;
+  status: string;
+  retryCount: number;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+  sentAt: string | null;
+  nextRetryAt: string;
+}
+
 /** Which DEAD rows to requeue: by ids, by fields, or `all: true`. At least one is required. */
 export interface DeadRowFilter {
   ids?: string[];
@@ -113,6 +128,31 @@ export class OutboxOperations {
       retryCount: Number(r.retry_count),
       lastError: r.last_error === null ? null : String(r.last_error),
       updatedAt: new Date(r.updated_at as Date).toISOString(),
+    }));
+  }
+
+  /** Every outbox row of one aggregate (until retention prunes it), by version. */
+  async rowsOfAggregate(aggregateType: string, aggregateId: string): Promise<AggregateOutboxRow[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT id, event_key, event_type, aggregate_version, status, retry_count, last_error,
+         created_at, updated_at, sent_at, next_retry_at
+       FROM t_outbox WHERE aggregate_type = ? AND aggregate_id = ?
+       ORDER BY aggregate_version, id`,
+      [aggregateType, aggregateId],
+    )) as Array<Record<string, string | number | Date | null>>;
+    const iso = (v: unknown) => new Date(v as Date).toISOString();
+    return rows.map((r) => ({
+      id: String(r.id),
+      eventKey: String(r.event_key),
+      eventType: String(r.event_type),
+      aggregateVersion: Number(r.aggregate_version),
+      status: String(r.status),
+      retryCount: Number(r.retry_count),
+      lastError: r.last_error === null ? null : String(r.last_error),
+      createdAt: iso(r.created_at),
+      updatedAt: iso(r.updated_at),
+      sentAt: r.sent_at === null ? null : iso(r.sent_at),
+      nextRetryAt: iso(r.next_retry_at),
     }));
   }
 

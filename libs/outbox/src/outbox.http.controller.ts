@@ -1,6 +1,21 @@
-import { BadRequestException, Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import {
+  BadRequestException,
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+} from '@nestjs/common';
 import { OutboxError } from './outbox.errors';
-import { DeadOutboxRow, DeadRowFilter, OutboxOperations, OutboxStats } from './outbox-operations';
+import {
+  AggregateOutboxRow,
+  DeadOutboxRow,
+  DeadRowFilter,
+  OutboxOperations,
+  OutboxStats,
+} from './outbox-operations';
 
 /** Operator endpoints of the outbox, mounted by OutboxModule in every service. */
 @Controller('outbox')
@@ -18,6 +33,28 @@ export class OutboxHttpController {
     @Query('afterId') afterId?: string,
   ): Promise<DeadOutboxRow[]> {
     return this.operations.listDead(limit ? Number(limit) : 100, afterId ?? '0');
+  }
+
+  /** The outbox rows of one aggregate, e.g. GET /outbox/aggregates/Order/42. */
+  @Get('aggregates/:type/:id')
+  ofAggregate(@Param('type') type: string, @Param('id') id: string): Promise<AggregateOutboxRow[]> {
+    if (!/^[A-Z][A-Za-z0-9]{1,31}$/.test(type) || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) {
+      throw new BadRequestException(
+        'aggregate type must be PascalCase and id 1 to 64 [A-Za-z0-9_-]',
+      );
+    }
+    return this.operations.rowsOfAggregate(type, id);
+  }
+
+  /** Body: `{ olderThanMs: number }`: deletes SENT rows older than that, in chunks. */
+  @Post('prune')
+  @HttpCode(200)
+  async prune(@Body() body: unknown): Promise<{ deleted: number }> {
+    const olderThanMs = (body as { olderThanMs?: unknown } | undefined)?.olderThanMs;
+    if (typeof olderThanMs !== 'number' || !Number.isSafeInteger(olderThanMs) || olderThanMs < 0) {
+      throw new BadRequestException('olderThanMs must be a non-negative integer');
+    }
+    return { deleted: await this.operations.pruneSent({ olderThanMs }) };
   }
 
   /** Body: `{ ids?: string[], eventType?, aggregateType?, aggregateId?, all?: true }`. */

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { FulfillmentEventsConsumer } from './fulfillment-events.consumer';
 import { LedgerHttpController } from './ledger.http.controller';
+import { LedgerTimelineHttpController } from './ledger-timeline.http.controller';
 import { LedgerQueries } from './ledger.queries';
 import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
@@ -9,7 +10,12 @@ import { ReconciliationService } from './reconciliation.service';
 
 /** The double-entry ledger: event consumers that book journals, reads and reconciliation. */
 @Module({
-  controllers: [LedgerHttpController, OrderEventsConsumer, FulfillmentEventsConsumer],
+  controllers: [
+    LedgerHttpController,
+    LedgerTimelineHttpController,
+    OrderEventsConsumer,
+    FulfillmentEventsConsumer,
+  ],
   providers: [LedgerRepository, LedgerService, LedgerQueries, ReconciliationService],
   exports: [LedgerService],
 })

@@ -3,6 +3,8 @@ import { CouponProviderClient } from '@app/coupon-client';
 import { COUPON_GATEWAY, CouponGateway } from '../coupons/coupon-gateway.port';
 import { CouponProviderGateway } from '../coupons/coupon-provider.gateway';
 import { FulfillmentRetrier } from './fulfillment-retrier';
+import { FulfillmentTimelineReader } from './fulfillment-timeline';
+import { FulfillmentTimelineHttpController } from './fulfillment-timeline.http.controller';
 import { FULFILLMENT_OPTIONS, FulfillmentOptions } from './fulfillment.options';
 import { FulfillmentRepository } from './fulfillment.repository';
 import { FulfillmentService } from './fulfillment.service';
@@ -17,7 +19,11 @@ export class FulfillmentModule {
   static forRoot(options: FulfillmentOptions, coupons: CouponSource): DynamicModule {
     return {
       module: FulfillmentModule,
-      controllers: [OrderEventsConsumer, FulfillmentsHttpController],
+      controllers: [
+        OrderEventsConsumer,
+        FulfillmentsHttpController,
+        FulfillmentTimelineHttpController,
+      ],
       providers: [
         { provide: FULFILLMENT_OPTIONS, useValue: options },
         {
@@ -33,6 +39,7 @@ export class FulfillmentModule {
         FulfillmentRepository,
         FulfillmentService,
         FulfillmentRetrier,
+        FulfillmentTimelineReader,
       ],
       exports: [FulfillmentService, FulfillmentRetrier],
     };

@@ -42,13 +42,18 @@ const COUPON = 'COUPON';
 export class FulfillmentRepository {
   /** Inserts the order's fulfillment unless it exists; either way it then exists. */
   async insertIfAbsent(manager: EntityManager, f: NewFulfillment, now: Date): Promise<void> {
-    await manager.query(
+    const inserted: { affectedRows: number; insertId: number | string } = await manager.query(
       `INSERT INTO t_fulfillment (order_id, type, user_id, status, version, event_version, grant_key,
          coupon_value, currency, attempts, created_at, updated_at)
        VALUES (?, ?, ?, ?, 1, 0, ?, ?, ?, 0, ?, ?)
        ON DUPLICATE KEY UPDATE id = id`,
       [f.orderId, COUPON, f.userId, f.status, f.grantKey, f.couponValue, f.currency, now, now],
     );
+    // mysql2 sets CLIENT_FOUND_ROWS, so a duplicate also reports 1 affected row; only an
+    // insert reports the new id.
+    if (inserted.affectedRows === 1 && Number(inserted.insertId) > 0) {
+      await recordTransition(manager, String(inserted.insertId), 1, f.status, 0, null, now);
+    }
   }
 
   /** Reads and row-locks the order's fulfillment until the transaction ends. */
@@ -103,6 +108,15 @@ export class FulfillmentRepository {
         `fulfillment ${previous.id} changed under version ${previous.version}`,
       );
     }
+    await recordTransition(
+      manager,
+      previous.id,
+      next.version,
+      next.status,
+      next.attempts,
+      next.lastError,
+      now,
+    );
   }
 
   async findByOrder(
@@ -163,4 +177,22 @@ function toState(row: FulfillmentRow): FulfillmentState {
     nextAttemptAt: row.next_attempt_at ? new Date(row.next_attempt_at) : null,
     lastError: row.last_error,
   };
+}
+
+/** Appends the written state to t_fulfillment_transition, in the same transaction. */
+async function recordTransition(
+  manager: EntityManager,
+  fulfillmentId: string,
+  version: number,
+  status: FulfillmentStatus,
+  attempts: number,
+  lastError: string | null,
+  at: Date,
+): Promise<void> {
+  await manager.query(
+    `INSERT INTO t_fulfillment_transition
+       (fulfillment_id, version, status, attempts, last_error, occurred_at)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+    [fulfillmentId, version, status, attempts, lastError?.slice(0, 500) ?? null, at],
+  );
 }

@@ -1,6 +1,11 @@
 import { OutboxMigrations } from '@app/outbox';
 import { CreateOrderTables1764800000000 } from './1764800000000-create-order-tables';
+import { CreateOrderTransitionTable1764900000100 } from './1764900000100-create-order-transition-table';
 
 /** Every migration of the order-service, in order; run by `main.js migrate` and the test harness. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const OrderMigrations: Function[] = [...OutboxMigrations, CreateOrderTables1764800000000];
+export const OrderMigrations: Function[] = [
+  ...OutboxMigrations,
+  CreateOrderTables1764800000000,
+  CreateOrderTransitionTable1764900000100,
+];

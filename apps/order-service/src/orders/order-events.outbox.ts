@@ -12,14 +12,19 @@ import { currentCorrelationId } from '@app/observability';
 import { OutboxWriter } from '@app/outbox';
 import { EntityManager } from 'typeorm';
 import { Order, OrderEvent } from './order';
+import { OrderTransitionsRepository } from './order-transitions.repository';
 
 /**
  * Writes the order's events to the outbox, in the caller's transaction, numbered with the
- * order's version (so one order's events are 1, 2, 3… without gaps).
+ * order's version (so one order's events are 1, 2, 3… without gaps), and the transition to the
+ * order's durable history in the same transaction.
  */
 @Injectable()
 export class OrderEventsOutbox {
-  constructor(private readonly outbox: OutboxWriter) {}
+  constructor(
+    private readonly outbox: OutboxWriter,
+    private readonly transitions: OrderTransitionsRepository,
+  ) {}
 
   /** `causationId`: what caused the event (the provider's notifyId, an Idempotency-Key…). */
   async record(
@@ -28,6 +33,7 @@ export class OrderEventsOutbox {
     event: OrderEvent,
     causationId?: string,
   ): Promise<void> {
+    await this.transitions.record(manager, order, event.type, causationId);
     const meta = {
       aggregateId: order.id,
       aggregateVersion: order.version,

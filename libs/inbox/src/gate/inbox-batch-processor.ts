@@ -37,7 +37,11 @@ export class InboxBatchProcessor {
       return true;
     });
     const freshItems = items.filter((_, i) => fresh[i]);
-    if (freshItems.length === 0) return items.map(() => ({ outcome: 'duplicate', drained: 0 }));
+    const duplicateKeys = items.filter((_, i) => !fresh[i]).map((i) => i.envelope.eventKey);
+    if (freshItems.length === 0) {
+      await this.store.recordDuplicates(manager, duplicateKeys);
+      return items.map(() => ({ outcome: 'duplicate', drained: 0 }));
+    }
 
     await this.batchStore.recordArrivals(
       manager,
@@ -46,6 +50,8 @@ export class InboxBatchProcessor {
         outcome: this.lookup(envelope.eventType) ? 'applied' : 'ignored',
       })),
     );
+    // After the arrivals: a key repeated within the batch counts on the row just inserted.
+    if (duplicateKeys.length > 0) await this.store.recordDuplicates(manager, duplicateKeys);
     const refs = new Map(freshItems.map(({ envelope }) => [aggregateKey(envelope), envelope]));
     const locked = await this.batchStore.lockVersions(manager, [...refs.values()]);
     const gate = new Map<string, GateState>();

@@ -49,6 +49,7 @@ export class InboxProcessor {
     const handler = this.lookup(envelope.eventType);
     const handledOutcome = handler ? 'applied' : 'ignored';
     if (!(await this.store.recordArrival(manager, envelope, handledOutcome))) {
+      await this.store.recordDuplicates(manager, [envelope.eventKey]);
       return { outcome: 'duplicate', drained: 0 };
     }
     const ungated = handler !== undefined && !handler.versionGate;

@@ -54,6 +54,26 @@ export class InboxStore {
     }
   }
 
+  /**
+   * Counts redeliveries on their inbox rows (`duplicate_count`, `last_duplicate_at`), in the
+   * caller's transaction, so absorbed duplicates stay visible after a restart. A key listed n
+   * times counts n.
+   */
+  async recordDuplicates(manager: EntityManager, eventKeys: string[]): Promise<void> {
+    const times = new Map<string, number>();
+    for (const key of eventKeys) times.set(key, (times.get(key) ?? 0) + 1);
+    const byCount = new Map<number, string[]>();
+    for (const [key, n] of times) byCount.set(n, [...(byCount.get(n) ?? []), key]);
+    const now = new Date();
+    for (const [n, keys] of byCount) {
+      await manager.query(
+        `UPDATE t_inbox SET duplicate_count = duplicate_count + ?, last_duplicate_at = ?
+         WHERE consumer = ? AND event_key IN (?)`,
+        [n, now, this.consumer, keys],
+      );
+    }
+  }
+
   async setOutcome(
     manager: EntityManager,
     eventKey: string,

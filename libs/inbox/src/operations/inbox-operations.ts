@@ -8,6 +8,7 @@ import { InboxError } from '../inbox.errors';
 import { ResolvedInboxOptions } from '../inbox.options';
 import { INBOX_OPTIONS } from '../inbox.tokens';
 import { InboxMetrics } from '../transport/inbox-metrics';
+import { AggregateSelector, findDeliveries, InboxDeliveryRecord } from './inbox-deliveries';
 import { InboxStats, OpenGap } from './inbox-stats';
 
 /** A dead-lettered message, with why and where it failed. */
@@ -171,6 +172,16 @@ export class InboxOperations {
         deadLettered: this.metrics.deadLettered,
       },
     };
+  }
+
+  /** This consumer's inbox rows of the events of `aggregates`, oldest first. */
+  deliveriesOf(aggregates: AggregateSelector[]): Promise<InboxDeliveryRecord[]> {
+    return findDeliveries(
+      this.dataSource,
+      this.options.registry,
+      this.options.consumer,
+      aggregates,
+    );
   }
 
   /** Aggregates with an event parked for longer than `gapAlertMs`. */

@@ -5,6 +5,7 @@ import {
   Get,
   HttpCode,
   Post,
+  Query,
   ValidationPipe,
 } from '@nestjs/common';
 import { Type } from 'class-transformer';
@@ -19,6 +20,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { InboxError } from '../inbox.errors';
+import { AggregateSelector, InboxDeliveryRecord } from './inbox-deliveries';
 import { DeadLetterMessage, InboxOperations, ReplayResult } from './inbox-operations';
 import { InboxStats } from './inbox-stats';
 
@@ -53,6 +55,12 @@ export class InboxHttpController {
     return this.operations.stats();
   }
 
+  /** `?aggregate=Order:42&aggregate=Fulfillment:7`: the inbox rows of those aggregates' events. */
+  @Get('deliveries')
+  deliveries(@Query('aggregate') aggregate?: string | string[]): Promise<InboxDeliveryRecord[]> {
+    return this.operations.deliveriesOf(aggregatesOf(aggregate));
+  }
+
   @Get('dead-letters')
   deadLetters(): Promise<DeadLetterMessage[]> {
     return this.operations.listDeadLetters();
@@ -76,4 +84,16 @@ export class InboxHttpController {
   async prune(): Promise<{ deleted: number }> {
     return { deleted: await this.operations.prune() };
   }
+}
+
+function aggregatesOf(query: string | string[] | undefined): AggregateSelector[] {
+  const values = query === undefined ? [] : [query].flat();
+  if (values.length === 0 || values.length > 20) {
+    throw new BadRequestException('give 1 to 20 aggregate=Type:id parameters');
+  }
+  return values.map((value) => {
+    const match = /^([A-Z][A-Za-z0-9]{1,31}):([A-Za-z0-9_-]{1,64})$/.exec(value);
+    if (!match) throw new BadRequestException(`aggregate must be Type:id, got "${value}"`);
+    return { aggregateType: match[1], aggregateId: match[2] };
+  });
 }

@@ -1,0 +1,45 @@
+import { BadRequestException, Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { AggregateSelector, InboxDeliveryRecord, InboxOperations } from '@app/inbox';
+import { LedgerQueries, OrderLedgerView } from './ledger.queries';
+import { OrderIdPipe } from './order-id.pipe';
+
+/** The accounting-service's part of an order's timeline. */
+export interface LedgerTimeline {
+  orderId: string;
+  /** The journals and lines booked for the order; null when nothing was booked. */
+  ledger: OrderLedgerView | null;
+  /** The order's (and its fulfillment's) events as this service's inbox took them in. */
+  inbox: InboxDeliveryRecord[];
+}
+
+/** Read by the order-service's GET /orders/:id/timeline. */
+@ApiTags('ledger')
+@Controller('ledger')
+export class LedgerTimelineHttpController {
+  constructor(
+    private readonly queries: LedgerQueries,
+    private readonly inbox: InboxOperations,
+  ) {}
+
+  @Get('orders/:orderId/timeline')
+  @ApiOperation({ summary: "An order's journals and the events the ledger's inbox received" })
+  @ApiQuery({ name: 'fulfillmentId', required: false, description: "the order's fulfillment" })
+  async timeline(
+    @Param('orderId', OrderIdPipe) orderId: string,
+    @Query('fulfillmentId') fulfillmentId?: string,
+  ): Promise<LedgerTimeline> {
+    const aggregates: AggregateSelector[] = [{ aggregateType: 'Order', aggregateId: orderId }];
+    if (fulfillmentId !== undefined) {
+      if (!/^\d{1,19}$/.test(fulfillmentId)) {
+        throw new BadRequestException('fulfillmentId must be a number');
+      }
+      aggregates.push({ aggregateType: 'Fulfillment', aggregateId: fulfillmentId });
+    }
+    const [ledger, inbox] = await Promise.all([
+      this.queries.findOrder(orderId),
+      this.inbox.deliveriesOf(aggregates),
+    ]);
+    return { orderId, ledger: ledger ?? null, inbox };
+  }
+}

@@ -1,0 +1,78 @@
+import { openMysqlDataSource } from '@app/database';
+import {
+  createTestDatabase,
+  Infrastructure,
+  resolveInfrastructure,
+  TestDatabase,
+} from '@app/testing';
+import { DataSource } from 'typeorm';
+import { FulfillmentMigrations } from '../migrations';
+import { markGranted, markGrantFailed } from './fulfillment';
+import { FulfillmentRepository, NewFulfillment } from './fulfillment.repository';
+
+/** Every state a fulfillment is written in lands in t_fulfillment_transition, once. */
+describe('fulfillment transitions', () => {
+  let infra: Infrastructure;
+  let database: TestDatabase;
+  let dataSource: DataSource;
+  const repository = new FulfillmentRepository();
+
+  beforeAll(async () => {
+    infra = await resolveInfrastructure();
+    database = await createTestDatabase(infra.mysqlUrl, 'fulfillment_transitions');
+    dataSource = await openMysqlDataSource({
+      url: database.url,
+      migrations: FulfillmentMigrations,
+    });
+    await dataSource.runMigrations({ transaction: 'each' });
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await database?.drop();
+    await infra?.stop();
+  });
+
+  const fresh: NewFulfillment = {
+    orderId: '42',
+    userId: 'u-1',
+    status: 'INIT',
+    grantKey: 'grant-42',
+    couponValue: 100,
+    currency: 'EUR',
+  };
+
+  it('records the insert once (not the repeats) and each saved state, in its transaction', async () => {
+    const now = new Date('2026-12-01T10:00:00.000Z');
+    await dataSource.transaction((m) => repository.insertIfAbsent(m, fresh, now));
+    await dataSource.transaction((m) => repository.insertIfAbsent(m, fresh, now));
+    const initial = (await repository.findByOrder(dataSource.manager, '42'))!;
+    const failed = markGrantFailed(initial, 'provider down', now, {
+      maxAttempts: 5,
+      delayAfter: () => 1_000,
+    });
+    await dataSource.transaction((m) => repository.save(m, initial, failed, now));
+    // A save whose transaction rolls back leaves no transition either.
+    await expect(
+      dataSource.transaction(async (m) => {
+        await repository.save(m, failed, markGranted(failed, 'CPN-LOST'), now);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await dataSource.transaction((m) =>
+      repository.save(m, failed, markGranted(failed, 'CPN-1'), now),
+    );
+
+    const rows = (await dataSource.query(
+      `SELECT fulfillment_id, version, status, attempts, last_error FROM t_fulfillment_transition
+       ORDER BY id`,
+    )) as Array<Record<string, unknown>>;
+    expect(
+      rows.map((r) => [String(r.fulfillment_id), r.version, r.status, r.attempts, r.last_error]),
+    ).toEqual([
+      [initial.id, 1, 'INIT', 0, null],
+      [initial.id, 2, 'FAILED', 1, 'provider down'],
+      [initial.id, 3, 'DONE', 2, null],
+    ]);
+  });
+});

@@ -1,0 +1,25 @@
+import { Controller, Get, Header } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { OPS_PAGE_HTML } from './ops-page.html';
+import { PipelineHealth, PipelineHealthReader } from './pipeline-health';
+
+/** The operator's page and the pipeline health it shows. */
+@ApiTags('ops')
+@Controller('ops')
+export class OpsPageHttpController {
+  constructor(private readonly health: PipelineHealthReader) {}
+
+  @Get()
+  @ApiExcludeEndpoint()
+  @Header('content-type', 'text/html; charset=utf-8')
+  @Header('cache-control', 'no-store')
+  page(): string {
+    return OPS_PAGE_HTML;
+  }
+
+  @Get('pipeline')
+  @ApiOkResponse({ description: 'outbox backlog, oldest age and DEAD per service; DLQ counts' })
+  pipeline(): Promise<PipelineHealth> {
+    return this.health.read();
+  }
+}

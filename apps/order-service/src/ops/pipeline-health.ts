@@ -1,0 +1,82 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { OutboxOperations } from '@app/outbox';
+import { getPeerJson, PEER_OPTIONS, PeerOptions, PeerSection } from '../timeline/peer-client';
+
+/** A service's outbox at a glance. */
+export interface OutboxHealth {
+  backlog: { NEW: number; SENDING: number; DEAD: number };
+  oldestUnsentAgeMs: number;
+  dead: number;
+}
+
+/** A consumer's inbox and dead-letter topic at a glance. */
+export interface InboxHealth {
+  consumer: string;
+  parkedNow: number;
+  openGaps: unknown[];
+  /** Messages in the consumer's dead-letter topic; null when the broker could not be asked. */
+  deadLetterTopicMessages: number | null;
+}
+
+/** GET /ops/pipeline: what the /ops page's health panel shows. */
+export interface PipelineHealth {
+  generatedAt: string;
+  outbox: {
+    'order-service': PeerSection<OutboxHealth>;
+    'fulfillment-service': PeerSection<OutboxHealth>;
+  };
+  inbox: {
+    'fulfillment-service': PeerSection<InboxHealth>;
+    'accounting-service': PeerSection<InboxHealth>;
+  };
+}
+
+/** Reads the pipeline's health from this service's outbox and the other services' ops APIs. */
+@Injectable()
+export class PipelineHealthReader {
+  constructor(
+    private readonly outbox: OutboxOperations,
+    @Inject(PEER_OPTIONS) private readonly peers: PeerOptions,
+  ) {}
+
+  async read(): Promise<PipelineHealth> {
+    const { fulfillmentUrl, accountingUrl, timeoutMs } = this.peers;
+    const [own, fulfillmentOutbox, fulfillmentInbox, accountingInbox] = await Promise.all([
+      this.ownOutbox(),
+      getPeerJson<OutboxHealth>(`${fulfillmentUrl}/outbox/stats`, timeoutMs),
+      getPeerJson<InboxHealth>(`${fulfillmentUrl}/inbox/stats`, timeoutMs),
+      getPeerJson<InboxHealth>(`${accountingUrl}/inbox/stats`, timeoutMs),
+    ]);
+    return {
+      generatedAt: new Date().toISOString(),
+      outbox: {
+        'order-service': own,
+        'fulfillment-service': pickOutbox(fulfillmentOutbox),
+      },
+      inbox: {
+        'fulfillment-service': pickInbox(fulfillmentInbox),
+        'accounting-service': pickInbox(accountingInbox),
+      },
+    };
+  }
+
+  private async ownOutbox(): Promise<PeerSection<OutboxHealth>> {
+    try {
+      return pickOutbox({ status: 'ok', data: await this.outbox.stats() });
+    } catch (error) {
+      return { status: 'unavailable', error: `order-service outbox: ${(error as Error).message}` };
+    }
+  }
+}
+
+function pickOutbox(section: PeerSection<OutboxHealth>): PeerSection<OutboxHealth> {
+  if (section.status !== 'ok') return section;
+  const { backlog, oldestUnsentAgeMs, dead } = section.data;
+  return { status: 'ok', data: { backlog, oldestUnsentAgeMs, dead } };
+}
+
+function pickInbox(section: PeerSection<InboxHealth>): PeerSection<InboxHealth> {
+  if (section.status !== 'ok') return section;
+  const { consumer, parkedNow, openGaps, deadLetterTopicMessages } = section.data;
+  return { status: 'ok', data: { consumer, parkedNow, openGaps, deadLetterTopicMessages } };
+}

@@ -1,0 +1,31 @@
+import { BadRequestException, Controller, Get, NotFoundException, Param } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { OrderTimeline } from './order-timeline';
+import { OrderTimelineService } from './order-timeline.service';
+
+const ORDER_ID = /^[1-9]\d{0,18}$/;
+
+/** GET /orders/:id/timeline: the order's causal chain across every service. */
+@ApiTags('orders')
+@Controller('orders')
+export class OrderTimelineHttpController {
+  constructor(private readonly timelines: OrderTimelineService) {}
+
+  @Get(':id/timeline')
+  @ApiOkResponse({
+    description: 'sections per service (each ok or unavailable) and events in time order',
+  })
+  @ApiBadRequestResponse({ description: 'the id is not an order id' })
+  @ApiNotFoundResponse()
+  async timeline(@Param('id') id: string): Promise<OrderTimeline> {
+    if (!ORDER_ID.test(id)) throw new BadRequestException('order id must be a positive integer');
+    const timeline = await this.timelines.read(id);
+    if (!timeline) throw new NotFoundException('order not found');
+    return timeline;
+  }
+}

@@ -1,0 +1,90 @@
+import { OrderTimeline, timelineEvents } from './order-timeline';
+
+const outboxRow = (over: Partial<OrderTimeline['sections']['order']['outbox'][number]>) => ({
+  id: '1',
+  eventKey: 'OrderCreated:7:1',
+  eventType: 'OrderCreated',
+  aggregateVersion: 1,
+  status: 'SENT',
+  retryCount: 0,
+  lastError: null,
+  createdAt: '2026-12-01T10:00:00.010Z',
+  updatedAt: '2026-12-01T10:00:00.050Z',
+  sentAt: '2026-12-01T10:00:00.050Z',
+  ...over,
+});
+
+function sections(): OrderTimeline['sections'] {
+  return {
+    order: {
+      transitions: [
+        {
+          version: 1,
+          status: 'CREATED',
+          eventType: 'OrderCreated',
+          cause: null,
+          occurredAt: '2026-12-01T10:00:00.010Z',
+        },
+      ],
+      outbox: [
+        outboxRow({}),
+        outboxRow({
+          id: '2',
+          eventKey: 'OrderPaid:7:3',
+          eventType: 'OrderPaid',
+          aggregateVersion: 3,
+          status: 'DEAD',
+          retryCount: 8,
+          lastError: 'broker down',
+          createdAt: '2026-12-01T10:00:01.000Z',
+          updatedAt: '2026-12-01T10:00:09.000Z',
+          sentAt: null,
+        }),
+      ],
+    },
+    fulfillment: {
+      status: 'ok',
+      data: {
+        orderId: '7',
+        fulfillment: null,
+        transitions: [],
+        outbox: [],
+        inbox: [
+          {
+            consumer: 'fulfillment-service',
+            eventKey: 'OrderCreated:7:1',
+            eventType: 'OrderCreated',
+            outcome: 'ignored',
+            processedAt: '2026-12-01T10:00:00.060Z',
+            duplicateCount: 2,
+            lastDuplicateAt: '2026-12-01T10:00:05.000Z',
+          },
+        ],
+      },
+    },
+    coupon: { status: 'ok', data: null },
+    accounting: { status: 'unavailable', error: 'http://accounting: ECONNREFUSED' },
+  };
+}
+
+describe('timelineEvents', () => {
+  it('merges every section into one time-ordered list, a DEAD row and duplicates included', () => {
+    expect(
+      timelineEvents(sections()).map((e) => [e.at.slice(17), e.lane, e.kind, e.title]),
+    ).toEqual([
+      ['00.010Z', 'order-service', 'transition', 'order CREATED'],
+      ['00.010Z', 'order-service', 'outbox', 'outbox OrderCreated v1 written'],
+      ['00.050Z', 'order-service', 'published', 'OrderCreated v1 published'],
+      ['00.060Z', 'fulfillment-service', 'inbox', 'OrderCreated received: ignored'],
+      ['01.000Z', 'order-service', 'outbox', 'outbox OrderPaid v3 written'],
+      ['05.000Z', 'fulfillment-service', 'duplicate', '2 duplicates of OrderCreated absorbed'],
+      ['09.000Z', 'order-service', 'dead', 'OrderPaid v3 DEAD'],
+    ]);
+  });
+
+  it('leaves out sections that were unavailable', () => {
+    const s = sections();
+    s.fulfillment = { status: 'unavailable', error: 'timeout' };
+    expect(timelineEvents(s).some((e) => e.lane === 'fulfillment-service')).toBe(false);
+  });
+});

@@ -1,0 +1,72 @@
+import { EventRegistry } from '@app/contracts';
+import { DataSource } from 'typeorm';
+
+/** An aggregate whose deliveries are wanted, e.g. `{ aggregateType: 'Order', aggregateId: '42' }`. */
+export interface AggregateSelector {
+  aggregateType: string;
+  aggregateId: string;
+}
+
+/** One event as this consumer's inbox took it in, with the duplicates it absorbed since. */
+export interface InboxDeliveryRecord {
+  consumer: string;
+  eventKey: string;
+  eventType: string;
+  eventId: string;
+  /** applied, ignored, stale or parked. */
+  outcome: string;
+  processedAt: string;
+  duplicateCount: number;
+  lastDuplicateAt: string | null;
+}
+
+/**
+ * The inbox rows of the events of `aggregates`, oldest first. Event keys are
+ * `${eventType}:${aggregateId}:${version}`, so each event type of the aggregate (from the
+ * registry) becomes one prefix range on the (consumer, event_key) index.
+ */
+export async function findDeliveries(
+  dataSource: DataSource,
+  registry: EventRegistry,
+  consumer: string,
+  aggregates: AggregateSelector[],
+): Promise<InboxDeliveryRecord[]> {
+  const prefixes = aggregates.flatMap(({ aggregateType, aggregateId }) =>
+    registry
+      .list()
+      .filter((d) => d.aggregateType === aggregateType)
+      .map((d) => `${escapeLike(`${d.eventType}:${aggregateId}:`)}%`),
+  );
+  if (prefixes.length === 0) return [];
+  const rows = (await dataSource.query(
+    `SELECT consumer, event_key, event_type, event_id, outcome, processed_at, duplicate_count,
+            last_duplicate_at
+     FROM t_inbox
+     WHERE consumer = ? AND (${prefixes.map(() => 'event_key LIKE ?').join(' OR ')})
+     ORDER BY processed_at, id`,
+    [consumer, ...prefixes],
+  )) as Array<{
+    consumer: string;
+    event_key: string;
+    event_type: string;
+    event_id: string;
+    outcome: string;
+    processed_at: Date;
+    duplicate_count: number | string;
+    last_duplicate_at: Date | null;
+  }>;
+  return rows.map((r) => ({
+    consumer: r.consumer,
+    eventKey: r.event_key,
+    eventType: r.event_type,
+    eventId: r.event_id,
+    outcome: r.outcome,
+    processedAt: new Date(r.processed_at).toISOString(),
+    duplicateCount: Number(r.duplicate_count),
+    lastDuplicateAt: r.last_duplicate_at && new Date(r.last_duplicate_at).toISOString(),
+  }));
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

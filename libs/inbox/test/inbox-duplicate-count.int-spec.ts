@@ -1,0 +1,87 @@
+import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import { Producer } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { committedTotal } from './fixtures/kafka-reads';
+import { prepareDatabase, startInboxTestApp } from './fixtures/inbox-test-app';
+import { orderEvent, toMessage } from './fixtures/test-events';
+
+/** Absorbed duplicates are counted on the inbox row, so they stay visible after a restart. */
+describe('Inbox duplicate count', () => {
+  let env: TestEnvironment;
+  let dataSource: DataSource;
+  let databaseUrl: string;
+  let producer: Producer;
+
+  beforeAll(async () => {
+    env = await startTestEnvironment();
+    databaseUrl = (await env.createDatabase('inbox_dupcount')).url;
+    dataSource = await prepareDatabase(databaseUrl);
+    producer = env.kafka.producer();
+    await producer.connect();
+  });
+
+  afterAll(async () => {
+    await producer?.disconnect();
+    await dataSource?.destroy();
+    await env?.stop();
+  });
+
+  describe.each([
+    ['one message per transaction', 1],
+    ['batched mode', 20],
+  ])('in %s, when events are delivered 1, 2 and 50 times', (mode, batchSize) => {
+    it('records 0, 1 and 49 duplicates on the inbox rows and lists them per aggregate', async () => {
+      const name = `dupcount${batchSize}`;
+      const topic = await env.createTopic(`inbox.${name}`, 1);
+      const deadLetterTopic = await env.createTopic(`inbox.${name}.dlq`, 1);
+      const consumer = `c-${topic}`;
+      const once = orderEvent('created', `${name}-1`, 1);
+      const twice = orderEvent('created', `${name}-2`, 1);
+      const fifty = orderEvent('created', `${name}-3`, 1);
+      const messages = [once, twice, twice, ...Array.from({ length: 50 }, () => fifty)];
+      await producer.send({ topic, messages: messages.map(toMessage) });
+
+      const app = await startInboxTestApp({
+        databaseUrl,
+        brokers: env.infra.kafkaBrokers,
+        consumer,
+        topics: [topic],
+        deadLetterTopic,
+        inbox: { batchSize },
+        http: true,
+      });
+      try {
+        await waitFor(async () => (await committedTotal(env.kafka, consumer, topic)) === 53, {
+          description: `all 53 deliveries acknowledged (${mode})`,
+        });
+        const rows = (await dataSource.query(
+          `SELECT event_key, duplicate_count, last_duplicate_at FROM t_inbox WHERE consumer = ?`,
+          [consumer],
+        )) as Array<{ event_key: string; duplicate_count: number; last_duplicate_at: Date | null }>;
+        const counts = new Map(rows.map((r) => [r.event_key, Number(r.duplicate_count)]));
+        expect([once, twice, fifty].map((e) => counts.get(e.eventKey))).toEqual([0, 1, 49]);
+        const lastAt = new Map(rows.map((r) => [r.event_key, r.last_duplicate_at]));
+        expect(lastAt.get(once.eventKey)).toBeNull();
+        expect(lastAt.get(fifty.eventKey)).toBeInstanceOf(Date);
+
+        const base = await app.app.getUrl();
+        const response = await fetch(
+          `${base}/inbox/deliveries?aggregate=Order:${name}-3&aggregate=Order:${name}-2`,
+        );
+        expect(response.status).toBe(200);
+        const deliveries = (await response.json()) as Array<{
+          eventKey: string;
+          outcome: string;
+          duplicateCount: number;
+        }>;
+        expect(
+          new Set(deliveries.map((d) => `${d.eventKey} ${d.outcome} ${d.duplicateCount}`)),
+        ).toEqual(new Set([`${twice.eventKey} applied 1`, `${fifty.eventKey} applied 49`]));
+        const bad = await fetch(`${base}/inbox/deliveries?aggregate=order`);
+        expect(bad.status).toBe(400);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+
+/** An answer of a service's ops API. */
+export interface OpsResponse {
+  status: number;
+  body: unknown;
+}
+
+/** Calls a service's ops API over HTTP; the body is JSON both ways. */
+@Injectable()
+export class OpsHttp {
+  async call(
+    method: 'GET' | 'POST',
+    url: string,
+    body?: unknown,
+    timeoutMs = 30_000,
+  ): Promise<OpsResponse> {
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause?.code;
+      throw new Error(`${method} ${url}: ${cause ?? (error as Error).message}`, { cause: error });
+    }
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: parsed };
+  }
+}
