@@ -165,30 +165,36 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
     await startRelay();
     const mock = chain.stack.kafkaMock!;
     const fulfillment = chain.stack.services['fulfillment-service'];
-    // Offset commits fail from now on: whatever the consumer commits to the DB stays
-    // uncommitted in Kafka.
-    await mock.pushRequestErrors(
-      KafkaApiKey.OffsetCommit,
-      KafkaErrorCode.CoordinatorNotAvailable,
-      50_000,
-    );
+    const accounting = chain.stack.services['accounting-service'];
+    const topic = chain.targets().topics.order;
+    // Only the fulfillment consumer commits offsets meanwhile, so the injected errors are its.
+    await accounting.stop();
     const orders = await chain.openOrders(5);
+    await waitFor(() => caughtUp(kafka, 'fulfillment-service', topic), {
+      description: 'fulfillment committed everything so far',
+    });
+    // Its next offset commits fail a few times (kafkajs retries them with backoff): for seconds
+    // after the OrderPaid transactions commit, Kafka still has the old offsets. Kill it then.
+    await mock.pushRequestErrors(KafkaApiKey.OffsetCommit, KafkaErrorCode.RequestTimedOut, 4);
     try {
       await chain.pay(orders);
       paid += orders.length;
-      // Failed commits make kafkajs retry, crash and rejoin between batches: slow, not stuck.
       await waitFor(
         async () =>
           (await chain.count(
             'fulfillment_service',
             "SELECT COUNT(*) AS n FROM t_fulfillment WHERE status = 'DONE'",
           )) === paid,
-        { timeoutMs: 90_000, description: 'the new orders fulfilled (DB committed)' },
+        { intervalMs: 20, description: 'the new orders fulfilled (DB committed)' },
       );
       await fulfillment.stop('SIGKILL');
     } finally {
       await mock.clearRequestErrors(KafkaApiKey.OffsetCommit);
     }
+    // The crash fell between the two commits: Kafka will deliver those events again.
+    expect(await caughtUp(kafka, 'fulfillment-service', topic)).toBe(false);
+    accounting.start();
+    await accounting.waitHealthy();
     fulfillment.start();
     await fulfillment.waitHealthy();
     await chain.settled(paid);
@@ -281,3 +287,19 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
     await expectInvariantsHold();
   });
 });
+
+/** True when the group's committed offsets reach the end of every partition of the topic. */
+async function caughtUp(kafka: Kafka, groupId: string, topic: string): Promise<boolean> {
+  const admin = kafka.admin();
+  await admin.connect();
+  try {
+    const ends = await admin.fetchTopicOffsets(topic);
+    const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] });
+    return ends.every((end) => {
+      const mine = committed.partitions.find((p) => p.partition === end.partition);
+      return BigInt(end.high) === BigInt(end.low) || BigInt(mine?.offset ?? -1) >= BigInt(end.high);
+    });
+  } finally {
+    await admin.disconnect();
+  }
+}
