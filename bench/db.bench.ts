@@ -26,7 +26,10 @@ const DURATION_MS = Number(process.env.BENCH_DB_DURATION_MS ?? 1_000);
 const SHAPES: Array<{ name: string; shape: Shape }> = [
   { name: 'single-row insert', shape: singleInsert },
   { name: 'order CAS update + outbox insert', shape: casPlusOutbox },
-  { name: 'pay callback (2 reads, notification insert, CAS update, outbox insert)', shape: payCallback },
+  {
+    name: 'pay callback (2 reads, notification insert, CAS update, outbox insert)',
+    shape: payCallback,
+  },
   { name: 'inbox insert + one-row update', shape: inboxPlusUpdate },
 ];
 
@@ -45,7 +48,9 @@ async function main(): Promise<void> {
           });
           const key = `${name}|${connections}`;
           rates.set(key, [...(rates.get(key) ?? []), rate]);
-          progress(`round ${round}/${ROUNDS}: ${name}, ${connections} conn: ${rate.toFixed(0)} tx/s`);
+          progress(
+            `round ${round}/${ROUNDS}: ${name}, ${connections} conn: ${rate.toFixed(0)} tx/s`,
+          );
         }
       }
     }

@@ -127,16 +127,26 @@ async function main(): Promise<void> {
     );
     const counts = (check as Array<{ paid: number; events: number }>)[0];
     if (Number(counts.paid) !== paid.length || Number(counts.events) !== paid.length) {
-      throw new Error(`expected ${paid.length} PAID orders and events, got ${JSON.stringify(counts)}`);
+      throw new Error(
+        `expected ${paid.length} PAID orders and events, got ${JSON.stringify(counts)}`,
+      );
     }
 
     const bare = { nest: [] as number[], express: [] as number[] };
     const ping: LoadRequest = { method: 'GET', path: '/ping' };
     for (const server of [nest, express]) {
-      await drive({ baseUrl: server.url, connections: CONNECTIONS, durationSeconds: 1, next: () => ping });
+      await drive({
+        baseUrl: server.url,
+        connections: CONNECTIONS,
+        durationSeconds: 1,
+        next: () => ping,
+      });
     }
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const [name, server] of [['nest', nest], ['express', express]] as const) {
+      for (const [name, server] of [
+        ['nest', nest],
+        ['express', express],
+      ] as const) {
         const result = await drive({
           baseUrl: server.url,
           connections: CONNECTIONS,

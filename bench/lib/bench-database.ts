@@ -53,11 +53,15 @@ export async function insertPayingOrders(pool: Pool, count: number): Promise<Own
          created_at, updated_at) VALUES ?`,
       [chunk.map((o) => [o.userId, o.amount, 'EUR', 'PAYING', 2, o.payOrderId, now, now])],
     );
-    const [rows] = await pool.query('SELECT id, pay_order_id FROM t_order WHERE pay_order_id IN (?)', [
-      chunk.map((o) => o.payOrderId),
-    ]);
+    const [rows] = await pool.query(
+      'SELECT id, pay_order_id FROM t_order WHERE pay_order_id IN (?)',
+      [chunk.map((o) => o.payOrderId)],
+    );
     const ids = new Map(
-      (rows as Array<{ id: number | string; pay_order_id: string }>).map((r) => [r.pay_order_id, String(r.id)]),
+      (rows as Array<{ id: number | string; pay_order_id: string }>).map((r) => [
+        r.pay_order_id,
+        String(r.id),
+      ]),
     );
     for (const o of chunk) orders.push({ ...o, id: ids.get(o.payOrderId)!, version: 2 });
   }

@@ -33,7 +33,11 @@ export async function shapeRate(
     const deadline = 'durationMs' in length ? started + length.durationMs : Infinity;
     await Promise.all(
       lanes.map(async (lane, w) => {
-        for (let i = 0; 'durationMs' in length ? performance.now() < deadline : i < lane.length; i++) {
+        for (
+          let i = 0;
+          'durationMs' in length ? performance.now() < deadline : i < lane.length;
+          i++
+        ) {
           const begun = performance.now();
           await shape(held[w], lane[i % lane.length]);
           latenciesMs?.push(performance.now() - begun);

@@ -70,7 +70,18 @@ async function casUpdate(connection: PoolConnection, order: OwnedOrder, notifyId
         SET status = ?, version = ?, pay_order_id = ?, settled_by_notify_id = ?,
             close_reason = ?, updated_at = ?, paid_at = ?, cancelled_at = ?
       WHERE id = ? AND version = ?`,
-    ['PAID', order.version + 1, order.payOrderId, notifyId, null, now, now, null, order.id, order.version],
+    [
+      'PAID',
+      order.version + 1,
+      order.payOrderId,
+      notifyId,
+      null,
+      now,
+      now,
+      null,
+      order.id,
+      order.version,
+    ],
   );
   if ((result as { affectedRows: number }).affectedRows !== 1) {
     throw new Error(`order ${order.id} was not at version ${order.version}`);
@@ -86,7 +97,16 @@ async function outboxInsert(connection: PoolConnection, order: OwnedOrder, notif
         payload, headers, status, next_retry_at, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'NEW', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))
      ON DUPLICATE KEY UPDATE id = id`,
-    ['Order', order.id, version, 'OrderPaid', `OrderPaid:${order.id}:${version}`, randomUUID(), payload, headers],
+    [
+      'Order',
+      order.id,
+      version,
+      'OrderPaid',
+      `OrderPaid:${order.id}:${version}`,
+      randomUUID(),
+      payload,
+      headers,
+    ],
   );
 }
 
@@ -113,7 +133,12 @@ export const payCallback: Shape = async (connection, order) => {
       [notifyId],
     );
     await connection.query(`SELECT ${ORDER_COLUMNS} FROM t_order WHERE id = ?`, [order.id]);
-    const answer = { result: 'SUCCESS', orderId: order.id, payOrderId: order.payOrderId, orderStatus: 'PAID' };
+    const answer = {
+      result: 'SUCCESS',
+      orderId: order.id,
+      payOrderId: order.payOrderId,
+      orderStatus: 'PAID',
+    };
     await connection.query(
       `INSERT INTO t_pay_notification
          (notify_id, order_id, pay_order_id, status, changed_order, answer, created_at)
