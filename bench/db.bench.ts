@@ -6,6 +6,7 @@
  */
 import 'reflect-metadata';
 import { startTestEnvironment } from '@app/testing';
+import { OrderMigrations } from '../apps/order-service/src/migrations';
 import { createBenchDatabase, insertAccounts, insertPayingOrders } from './lib/bench-database';
 import { progress } from './lib/progress';
 import { BenchResult, writeResults } from './lib/results';
@@ -35,7 +36,7 @@ const SHAPES: Array<{ name: string; shape: Shape }> = [
 
 async function main(): Promise<void> {
   const env = await startTestEnvironment();
-  const db = await createBenchDatabase(env, 'bench_db', Math.max(...CONNECTIONS));
+  const db = await createBenchDatabase(env, 'bench_db', Math.max(...CONNECTIONS), OrderMigrations);
   try {
     const orders = await insertPayingOrders(db.pool, 100 * Math.max(...CONNECTIONS));
     await insertAccounts(db.pool, orders);

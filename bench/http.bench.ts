@@ -9,6 +9,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { startTestEnvironment } from '@app/testing';
+import { OrderMigrations } from '../apps/order-service/src/migrations';
 import { createPool, Pool } from 'mysql2/promise';
 import { signPayCallback } from '../apps/order-service/src/payments/pay-callback.signature';
 import { startBareServer } from './http/bare-process';
@@ -80,7 +81,7 @@ async function drainOutbox(pool: Pool): Promise<void> {
 
 async function main(): Promise<void> {
   const env = await startTestEnvironment();
-  const raw = await createBenchDatabase(env, 'bench_http_raw', CONNECTIONS);
+  const raw = await createBenchDatabase(env, 'bench_http_raw', CONNECTIONS, OrderMigrations);
   const { service, databaseUrl } = await startOrderService(env, SECRET);
   const servicePool = createPool({ uri: databaseUrl, connectionLimit: 2, timezone: 'Z' });
   const nest = await startBareServer('nest');

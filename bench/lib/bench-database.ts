@@ -3,7 +3,6 @@ import { openMysqlDataSource } from '@app/database';
 import { InboxMigrations } from '@app/inbox';
 import { TestEnvironment } from '@app/testing';
 import { createPool, Pool } from 'mysql2/promise';
-import { OrderMigrations } from '../../apps/order-service/src/migrations';
 import { BENCH_TABLES, OwnedOrder } from './statement-shapes';
 
 /** A fresh database with the order-service's and the inbox's tables, and a raw mysql2 pool. */
@@ -13,16 +12,21 @@ export interface BenchDatabase {
   close(): Promise<void>;
 }
 
-/** Creates the database through `env` (dropped by `env.stop()`) and runs the migrations. */
+/**
+ * Creates the database through `env` (dropped by `env.stop()`) and runs `orderMigrations`
+ * (the order-service's, passed in by the bench script) and the inbox's.
+ */
 export async function createBenchDatabase(
   env: TestEnvironment,
   label: string,
   poolSize: number,
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  orderMigrations: Function[],
 ): Promise<BenchDatabase> {
   const database = await env.createDatabase(label);
   const dataSource = await openMysqlDataSource({
     url: database.url,
-    migrations: [...OrderMigrations, ...InboxMigrations],
+    migrations: [...orderMigrations, ...InboxMigrations],
     poolSize: 1,
   });
   try {
