@@ -7,6 +7,7 @@
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
+import { cpus } from 'node:os';
 import { createConnection, createPool } from 'mysql2/promise';
 import { mapConcurrently } from '../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../scripts/demo/pay-provider';
@@ -14,7 +15,7 @@ import { Stack, startStack } from '../scripts/stack/start-stack';
 import { freePort } from '../test/e2e/free-port';
 import { JournalWatcher } from './e2e/journal-watcher';
 import { createPayingOrders, PayingOrder } from './e2e/paying-orders';
-import { RssSampler } from './e2e/rss';
+import { cpuMs, localDatabasePid, RssSampler } from './e2e/rss';
 import { stageTimes } from './e2e/stages';
 import { requireBuild } from './lib/order-service-process';
 import { progress } from './lib/progress';
@@ -87,6 +88,13 @@ async function main(): Promise<void> {
     // The maximum: a burst, 16 callbacks in flight, until the last payment journal is booked.
     const burst = await createPayingOrders(orderUrl, MAX_ORDERS);
     progress(`${burst.length} orders PAYING; burst of callbacks…`);
+    // CPU used per callback during the burst, by process: on a small machine, what saturates.
+    const cpuPids: Record<string, number> = { ...pids, bench: process.pid };
+    const databasePid = localDatabasePid();
+    if (databasePid) cpuPids.mariadbd = databasePid;
+    const cpuBefore = Object.fromEntries(
+      Object.entries(cpuPids).map(([n, pid]) => [n, cpuMs(pid)]),
+    );
     const burstStartEpoch = Date.now();
     const burstSent = await deliverAll(provider, burst, async (send) => {
       await mapConcurrently(burst, 16, (_, i) => send(i));
@@ -99,6 +107,16 @@ async function main(): Promise<void> {
     const lastBooked = Math.max(...burst.map((o) => watcher.seenAt.get(o.id)!));
     const maxRate = burst.length / ((lastBooked - Math.min(...burstSent)) / 1000);
     const rate = LOAD_SHARE * maxRate;
+    const cpuPerCallback = Object.fromEntries(
+      Object.entries(cpuPids).map(([n, pid]) => [n, (cpuMs(pid) - cpuBefore[n]) / burst.length]),
+    );
+    const burstWallMs = lastBooked - Math.min(...burstSent);
+    progress(
+      `burst CPU ms per callback: ${Object.entries(cpuPerCallback)
+        .map(([n, ms]) => `${n} ${ms.toFixed(2)}`)
+        .join(', ')}; ` +
+        `wall ${(burstWallMs / burst.length).toFixed(2)} ms per callback on ${cpus().length} CPUs`,
+    );
     const burstStages = await stageTimes(
       orderDb,
       accounting,
@@ -176,6 +194,16 @@ async function main(): Promise<void> {
         target: 'informational (> 1x: the bound is downstream of the callback)',
         met: true,
       },
+      ...Object.entries(cpuPerCallback).map(([name, ms]) => ({
+        metric: `burst: ${name} CPU time per callback`,
+        value: ms,
+        unit: 'ms',
+        baseline: `wall time per callback x ${cpus().length} CPUs`,
+        baselineValue: (burstWallMs / burst.length) * cpus().length,
+        ratio: ms / ((burstWallMs / burst.length) * cpus().length),
+        target: 'informational (share of the machine this process used)',
+        met: true,
+      })),
       ...(['p50', 'p99'] as const).flatMap((p) => [
         {
           metric: `stage: OrderPaid outbox row written → marked SENT by the relay, ${p}`,

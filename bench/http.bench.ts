@@ -25,7 +25,8 @@ import { median, spread } from './lib/stats';
 const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CALLBACKS = Number(process.env.BENCH_HTTP_CALLBACKS ?? 1_500);
-const BARE_SECONDS = Number(process.env.BENCH_HTTP_BARE_SECONDS ?? 3);
+const BARE_SECONDS = Number(process.env.BENCH_HTTP_BARE_SECONDS ?? 2);
+const BARE_ROUNDS = Number(process.env.BENCH_HTTP_BARE_ROUNDS ?? 5);
 const SECRET = 'bench-callback-secret-0123456789';
 const CALLBACK_TARGET = 0.7;
 const BARE_TARGET = 0.85;
@@ -143,7 +144,7 @@ async function main(): Promise<void> {
         next: () => ping,
       });
     }
-    for (let round = 1; round <= ROUNDS; round++) {
+    for (let round = 1; round <= BARE_ROUNDS; round++) {
       for (const [name, server] of [
         ['nest', nest],
         ['express', express],
@@ -157,7 +158,7 @@ async function main(): Promise<void> {
         bare[name].push(result.requestsPerSecond);
       }
       progress(
-        `round ${round}/${ROUNDS}: bare Nest ${bare.nest.at(-1)!.toFixed(0)} req/s, ` +
+        `round ${round}/${BARE_ROUNDS}: bare Nest ${bare.nest.at(-1)!.toFixed(0)} req/s, ` +
           `raw Express ${bare.express.at(-1)!.toFixed(0)} req/s`,
       );
     }
@@ -200,7 +201,7 @@ async function main(): Promise<void> {
         met: true,
       },
       {
-        metric: `bare Nest GET endpoint (Express adapter), ${CONNECTIONS} connections, median of ${ROUNDS} rounds of ${BARE_SECONDS} s`,
+        metric: `bare Nest GET endpoint (Express adapter), ${CONNECTIONS} connections, median of ${BARE_ROUNDS} alternating rounds of ${BARE_SECONDS} s`,
         value: nestRate,
         unit: 'req/s',
         baseline: 'raw Express handler on the same adapter',

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { TestEnvironment } from '@app/testing';
 import { migrate, serviceMain, ServiceProcess } from '../../scripts/stack/service-process';
 import { freePort } from '../../test/e2e/free-port';
@@ -42,7 +43,10 @@ export async function startOrderService(
         LOG_LEVEL: 'warn',
         ORDER_SERVICE_PORT: String(port),
         PAY_CALLBACK_SECRET: secret,
-        ...(cpuProfileDir && { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfileDir}` }),
+        ...(cpuProfileDir && {
+          BENCH_CPU_PROF: cpuProfileDir,
+          NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile-preload.js')}`,
+        }),
       },
     },
     (line) => process.stderr.write(`${line}\n`),
