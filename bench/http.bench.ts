@@ -16,6 +16,7 @@ import { startBareServer } from './http/bare-process';
 import { createBenchDatabase, insertPayingOrders } from './lib/bench-database';
 import { drive, LoadRequest, LoadResult } from './lib/load';
 import { startOrderService } from './lib/order-service-process';
+import { counterDelta, explainAccess, innodbCounters } from './lib/innodb-status';
 import { progress } from './lib/progress';
 import { BenchResult, writeResults } from './lib/results';
 import { shapeRate } from './lib/shape-runner';
@@ -97,6 +98,7 @@ async function main(): Promise<void> {
     const rawLatencies: number[] = [];
     const httpLatency = { p50: [] as number[], p99: [] as number[] };
     const paid: OwnedOrder[] = [];
+    const locks = { httpMs: 0, http: [] as number[] };
     for (let round = 1; round <= ROUNDS; round++) {
       const rawOrders = await insertPayingOrders(raw.pool, CALLBACKS);
       const rawRate = await shapeRate(
@@ -109,7 +111,11 @@ async function main(): Promise<void> {
       );
       rates.raw.push(rawRate);
       const orders = await insertPayingOrders(servicePool, CALLBACKS);
+      const countersBefore = await innodbCounters(servicePool);
       const http = await callbackRound(service.url, orders);
+      const waits = counterDelta(countersBefore, await innodbCounters(servicePool));
+      locks.http.push(waits.rowLockWaits);
+      locks.httpMs += waits.rowLockTimeMs;
       paid.push(...orders);
       rates.http.push(http.requestsPerSecond);
       httpLatency.p50.push(http.p50);
@@ -120,6 +126,18 @@ async function main(): Promise<void> {
       );
       await drainOutbox(servicePool);
     }
+
+    // The statements' plans: every one should be a point access on a unique key.
+    const one = paid[0];
+    const plans = await explainAccess(servicePool, [
+      ['SELECT * FROM t_pay_notification WHERE notify_id = ?', ['ntf_x']],
+      ['SELECT * FROM t_order WHERE id = ?', [one.id]],
+      ['UPDATE t_order SET version = version + 1 WHERE id = ? AND version = ?', [one.id, 2]],
+    ]);
+    progress(
+      `plans: ${plans.join('; ')}; InnoDB row lock waits during the HTTP rounds (server-wide): ` +
+        `${locks.http.join(', ')} (${locks.httpMs} ms in all)`,
+    );
 
     // Every callback must have moved its order and written its event exactly once.
     const [check] = await servicePool.query(
@@ -198,6 +216,16 @@ async function main(): Promise<void> {
         baselineValue: rawSpread.p99,
         ratio: median(httpLatency.p99) / rawSpread.p99,
         target: 'informational (lower is better)',
+        met: true,
+      },
+      {
+        metric: `InnoDB row lock waits per HTTP round of ${CALLBACKS} callbacks (server-wide, median)`,
+        value: median(locks.http),
+        unit: 'waits',
+        baseline: 'callbacks per round',
+        baselineValue: CALLBACKS,
+        ratio: median(locks.http) / CALLBACKS,
+        target: 'informational (near 0: the callback is not bound by row locks)',
         met: true,
       },
       {
