@@ -44,9 +44,15 @@ export async function explainAccess(
   for (const [sql, params] of statements) {
     const [rows] = await pool.query(`EXPLAIN ${sql}`, params);
     const row = (
-      rows as Array<{ table: string | null; type: string | null; key: string | null }>
+      rows as Array<{
+        table: string | null;
+        type: string | null;
+        key: string | null;
+        Extra: string | null;
+      }>
     )[0];
-    plans.push(`${row?.table ?? '-'}: ${row?.type ?? '-'}/${row?.key ?? '-'}`);
+    // A primary-key lookup of a missing row reads no table: "Impossible WHERE ... const tables".
+    plans.push(row?.type ? `${row.table}: ${row.type}/${row.key ?? '-'}` : (row?.Extra ?? '?'));
   }
   return plans;
 }
