@@ -15,19 +15,19 @@ import { Stack, startStack } from '../scripts/stack/start-stack';
 import { freePort } from '../test/e2e/free-port';
 import { JournalWatcher } from './e2e/journal-watcher';
 import { createPayingOrders, PayingOrder } from './e2e/paying-orders';
-import { cpuMs, localDatabasePid, RssSampler } from './e2e/rss';
+import { e2eResults } from './e2e/e2e-results';
+import { RssSampler } from './e2e/rss';
+import { CpuMeter } from './lib/process-cpu';
 import { stageTimes } from './e2e/stages';
 import { requireBuild } from './lib/order-service-process';
 import { progress } from './lib/progress';
 import { runAtFixedRate } from './lib/rate-schedule';
-import { BenchResult, writeResults } from './lib/results';
+import { writeResults } from './lib/results';
 import { spread } from './lib/stats';
 
 const MAX_ORDERS = Number(process.env.BENCH_E2E_MAX_ORDERS ?? 600);
 const STEADY_SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 15);
 const LOAD_SHARE = 0.5;
-const P99_TARGET_MS = 100;
-const RSS_TARGET_MB = 250;
 const MYSQL_URL = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
 const DATABASES = ['order_service', 'fulfillment_service', 'accounting_service', 'coupon_provider'];
 
@@ -89,12 +89,8 @@ async function main(): Promise<void> {
     const burst = await createPayingOrders(orderUrl, MAX_ORDERS);
     progress(`${burst.length} orders PAYING; burst of callbacks…`);
     // CPU used per callback during the burst, by process: on a small machine, what saturates.
-    const cpuPids: Record<string, number> = { ...pids, bench: process.pid };
-    const databasePid = localDatabasePid();
-    if (databasePid) cpuPids.mariadbd = databasePid;
-    const cpuBefore = Object.fromEntries(
-      Object.entries(cpuPids).map(([n, pid]) => [n, cpuMs(pid)]),
-    );
+    const cpuMeter = CpuMeter.withBenchAndDatabase(pids);
+    cpuMeter.start();
     const burstStartEpoch = Date.now();
     const burstSent = await deliverAll(provider, burst, async (send) => {
       await mapConcurrently(burst, 16, (_, i) => send(i));
@@ -108,7 +104,7 @@ async function main(): Promise<void> {
     const maxRate = burst.length / ((lastBooked - Math.min(...burstSent)) / 1000);
     const rate = LOAD_SHARE * maxRate;
     const cpuPerCallback = Object.fromEntries(
-      Object.entries(cpuPids).map(([n, pid]) => [n, (cpuMs(pid) - cpuBefore[n]) / burst.length]),
+      Object.entries(cpuMeter.read()).map(([name, ms]) => [name, ms / burst.length]),
     );
     const burstWallMs = lastBooked - Math.min(...burstSent);
     progress(
@@ -170,83 +166,18 @@ async function main(): Promise<void> {
         `peak RSS ${JSON.stringify(Object.fromEntries(Object.entries(rss.peakMb).map(([k, v]) => [k, Math.round(v)])))} MB`,
     );
 
-    const latencyBaseline = `target ${P99_TARGET_MS} ms`;
-    const load = `${rate.toFixed(0)} callbacks/s (${LOAD_SHARE * 100}% of max) for ${STEADY_SECONDS} s, polled every 10 ms`;
-    const results: BenchResult[] = [
-      {
-        metric:
-          'end-to-end maximum: callbacks/s with their payment journals booked (burst, 16 in flight)',
-        value: maxRate,
-        unit: 'callbacks/s',
-        baseline: `burst of ${burst.length} callbacks`,
-        baselineValue: burst.length,
-        ratio: 1,
-        target: 'informational (sets the steady rate)',
-        met: true,
-      },
-      {
-        metric: `burst: pay callbacks answered by the order-service (HTTP, 16 in flight)`,
-        value: burst.length / burstSeconds.answered,
-        unit: 'callbacks/s',
-        baseline: 'end-to-end maximum (journals booked)',
-        baselineValue: maxRate,
-        ratio: burst.length / burstSeconds.answered / maxRate,
-        target: 'informational (> 1x: the bound is downstream of the callback)',
-        met: true,
-      },
-      ...Object.entries(cpuPerCallback).map(([name, ms]) => ({
-        metric: `burst: ${name} CPU time per callback`,
-        value: ms,
-        unit: 'ms',
-        baseline: `wall time per callback x ${cpus().length} CPUs`,
-        baselineValue: (burstWallMs / burst.length) * cpus().length,
-        ratio: ms / ((burstWallMs / burst.length) * cpus().length),
-        target: 'informational (share of the machine this process used)',
-        met: true,
-      })),
-      ...(['p50', 'p99'] as const).flatMap((p) => [
-        {
-          metric: `stage: OrderPaid outbox row written → marked SENT by the relay, ${p}`,
-          value: stages.relay[p],
-          unit: 'ms',
-          baseline: latencyBaseline,
-          baselineValue: P99_TARGET_MS,
-          ratio: stages.relay[p] / P99_TARGET_MS,
-          target: 'informational (where the latency goes)',
-          met: true,
-        },
-        {
-          metric: `stage: marked SENT → payment journal booked (broker, inbox, booking), ${p}`,
-          value: stages.consume[p],
-          unit: 'ms',
-          baseline: latencyBaseline,
-          baselineValue: P99_TARGET_MS,
-          ratio: stages.consume[p] / P99_TARGET_MS,
-          target: 'informational (where the latency goes)',
-          met: true,
-        },
-      ]),
-      ...(['p50', 'p99', 'max'] as const).map((p) => ({
-        metric: `callback to payment journal booked, ${p}, at ${load}`,
-        value: booked[p],
-        unit: 'ms',
-        baseline: latencyBaseline,
-        baselineValue: P99_TARGET_MS,
-        ratio: booked[p] / P99_TARGET_MS,
-        target: p === 'p99' ? `< ${P99_TARGET_MS} ms` : 'informational',
-        met: p === 'p99' ? booked.p99 < P99_TARGET_MS : true,
-      })),
-      ...Object.entries(rss.peakMb).map(([name, mb]) => ({
-        metric: `${name} peak RSS under the steady load`,
-        value: mb,
-        unit: 'MB',
-        baseline: `target ${RSS_TARGET_MB} MB`,
-        baselineValue: RSS_TARGET_MB,
-        ratio: mb / RSS_TARGET_MB,
-        target: `< ${RSS_TARGET_MB} MB`,
-        met: mb < RSS_TARGET_MB,
-      })),
-    ];
+    const results = e2eResults({
+      maxRate,
+      burstSize: burst.length,
+      answeredRate: burst.length / burstSeconds.answered,
+      cpuPerCallback,
+      machineMsPerCallback: (burstWallMs / burst.length) * cpus().length,
+      cpuCount: cpus().length,
+      stages,
+      booked,
+      load: `${rate.toFixed(0)} callbacks/s (${LOAD_SHARE * 100}% of max) for ${STEADY_SECONDS} s, polled every 10 ms`,
+      rssPeakMb: rss.peakMb,
+    });
     writeResults('e2e', results);
   } catch (error) {
     process.stderr.write(`${logs.slice(-40).join('\n')}\n`);
