@@ -7,7 +7,12 @@
 import 'reflect-metadata';
 import { startTestEnvironment } from '@app/testing';
 import { OrderMigrations } from '../apps/order-service/src/migrations';
-import { createBenchDatabase, insertAccounts, insertPayingOrders } from './lib/bench-database';
+import {
+  BenchDatabase,
+  createBenchDatabase,
+  insertAccounts,
+  insertPayingOrders,
+} from './lib/bench-database';
 import { progress } from './lib/progress';
 import { BenchResult, writeResults } from './lib/results';
 import { shapeRate } from './lib/shape-runner';
@@ -36,8 +41,9 @@ const SHAPES: Array<{ name: string; shape: Shape }> = [
 
 async function main(): Promise<void> {
   const env = await startTestEnvironment();
-  const db = await createBenchDatabase(env, 'bench_db', Math.max(...CONNECTIONS), OrderMigrations);
+  let db: BenchDatabase | undefined;
   try {
+    db = await createBenchDatabase(env, 'bench_db', Math.max(...CONNECTIONS), OrderMigrations);
     const orders = await insertPayingOrders(db.pool, 100 * Math.max(...CONNECTIONS));
     await insertAccounts(db.pool, orders);
     const rates = new Map<string, number[]>();
@@ -87,8 +93,8 @@ async function main(): Promise<void> {
     }
     writeResults('db', results);
   } finally {
-    await db.close();
-    await env.stop();
+    await db?.close();
+    await env.stop(); // drops the database
   }
 }
 
