@@ -34,7 +34,13 @@ const common = {
   moduleNameMapper,
   testEnvironment: 'node',
   setupFiles: ['reflect-metadata'],
-  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test', '<rootDir>/scripts'],
+  roots: [
+    '<rootDir>/apps',
+    '<rootDir>/libs',
+    '<rootDir>/test',
+    '<rootDir>/scripts',
+    '<rootDir>/bench',
+  ],
 };
 
 module.exports = {

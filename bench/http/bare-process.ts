@@ -1,0 +1,36 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/** A running bare-server.ts process. */
+export interface BareServer {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts bench/http/bare-server.ts `kind` in its own Node process and waits for its port. */
+export async function startBareServer(kind: 'nest' | 'express'): Promise<BareServer> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['-r', '@swc-node/register', join(__dirname, 'bare-server.ts'), kind],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const lines = createInterface({ input: child.stdout! });
+  const port = await new Promise<number>((resolve, reject) => {
+    lines.on('line', (line) => {
+      const match = /^PORT (\d+)$/.exec(line);
+      if (match) resolve(Number(match[1]));
+    });
+    void exited.then(() => reject(new Error(`bare ${kind} server exited before listening`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

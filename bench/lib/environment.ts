@@ -1,0 +1,82 @@
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { Infrastructure } from '@app/testing';
+import { Kafka, logLevel } from 'kafkajs';
+import { createConnection } from 'mysql2/promise';
+
+/** The machine and servers a bench run measured: bench/results/environment.json. */
+export interface BenchEnvironment {
+  date: string;
+  node: string;
+  cpu: { count: number; model: string };
+  database: {
+    version: string;
+    innodb_flush_log_at_trx_commit: number;
+    sync_binlog: number;
+    binlog: boolean;
+    binlog_format: string;
+    innodb_buffer_pool_size_mb: number;
+  };
+  broker: { kind: string; version: string; brokers: number };
+}
+
+/** Reads the database's version and durability settings and describes the broker. */
+export async function describeEnvironment(infra: Infrastructure): Promise<BenchEnvironment> {
+  const connection = await createConnection({ uri: infra.mysqlUrl });
+  let database: BenchEnvironment['database'];
+  try {
+    const [rows] = await connection.query(
+      `SELECT VERSION() AS version, @@innodb_flush_log_at_trx_commit AS flush,
+              @@sync_binlog AS sync_binlog, @@log_bin AS log_bin, @@binlog_format AS format,
+              @@innodb_buffer_pool_size AS pool`,
+    );
+    const row = (rows as Array<Record<string, string | number>>)[0];
+    database = {
+      version: String(row.version),
+      innodb_flush_log_at_trx_commit: Number(row.flush),
+      sync_binlog: Number(row.sync_binlog),
+      binlog: Number(row.log_bin) === 1,
+      binlog_format: String(row.format),
+      innodb_buffer_pool_size_mb: Math.round(Number(row.pool) / 1024 / 1024),
+    };
+  } finally {
+    await connection.end();
+  }
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpu: { count: cpus().length, model: cpus()[0]?.model ?? 'unknown' },
+    database,
+    broker: await describeBroker(infra),
+  };
+}
+
+async function describeBroker(infra: Infrastructure): Promise<BenchEnvironment['broker']> {
+  if (infra.kafkaMock) {
+    const rdkafka = JSON.parse(
+      readFileSync(join(require.resolve('node-rdkafka'), '..', '..', 'package.json'), 'utf8'),
+    ) as { librdkafka: string };
+    return {
+      kind: 'librdkafka mock cluster (tools/kafka-mock), in-memory, no fsync',
+      version: `librdkafka ${rdkafka.librdkafka}`,
+      brokers: infra.kafkaBrokers.length,
+    };
+  }
+  const admin = new Kafka({
+    clientId: 'bench',
+    brokers: infra.kafkaBrokers,
+    logLevel: logLevel.NOTHING,
+  }).admin();
+  await admin.connect();
+  try {
+    const cluster = await admin.describeCluster();
+    return {
+      kind: `Kafka at ${infra.kafkaBrokers.join(',')}`,
+      version: 'not reported by the Kafka protocol to kafkajs',
+      brokers: cluster.brokers.length,
+    };
+  } finally {
+    await admin.disconnect();
+  }
+}

@@ -1,0 +1,60 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** CPU time (user + system) process `pid` has used so far, in ms; NaN if gone. */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+
+/** USER_HZ: 100 on every Linux architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** The pid of the local MariaDB/MySQL server when it runs on this machine, else undefined. */
+export function localDatabasePid(): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const name = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+      if (name === 'mariadbd' || name === 'mysqld') return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
+/** CPU time used by named processes between `start()` and `read()`, in ms each. */
+export class CpuMeter {
+  private before: Record<string, number> = {};
+
+  constructor(readonly pids: Record<string, number>) {}
+
+  /** The given processes plus this one (`bench`) and the local database server, if any. */
+  static withBenchAndDatabase(pids: Record<string, number>): CpuMeter {
+    const database = localDatabasePid();
+    return new CpuMeter({
+      ...pids,
+      bench: process.pid,
+      ...(database !== undefined && { mariadbd: database }),
+    });
+  }
+
+  start(): void {
+    this.before = Object.fromEntries(
+      Object.entries(this.pids).map(([name, pid]) => [name, cpuMs(pid)]),
+    );
+  }
+
+  /** CPU ms each process used since `start()`. */
+  read(): Record<string, number> {
+    return Object.fromEntries(
+      Object.entries(this.pids).map(([name, pid]) => [name, cpuMs(pid) - this.before[name]]),
+    );
+  }
+}
