@@ -12,7 +12,7 @@ import { createConnection, createPool } from 'mysql2/promise';
 import { mapConcurrently } from '../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../scripts/demo/pay-provider';
 import { Stack, startStack } from '../scripts/stack/start-stack';
-import { freePort } from '../test/e2e/free-port';
+import { freePort } from '../test/support/free-port';
 import { JournalWatcher } from './e2e/journal-watcher';
 import { createPayingOrders, PayingOrder } from './e2e/paying-orders';
 import { e2eResults } from './e2e/e2e-results';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { TestEnvironment } from '@app/testing';
 import { migrate, serviceMain, ServiceProcess } from '../../scripts/stack/service-process';
-import { freePort } from '../../test/e2e/free-port';
+import { freePort } from '../../test/support/free-port';
 import { createNamedTopics } from './topics';
 
 /** Throws, naming the fix, when a service's build output is missing. */
