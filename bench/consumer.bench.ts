@@ -26,7 +26,7 @@ import {
 } from './consumer/consumer-bench-kit';
 import { BenchResult, percentile, writeResults } from './lib/results';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const TARGET = 0.8;
 const BATCH_SIZE = Number(process.env.BENCH_BATCH_SIZE ?? 100);
 const BATCH_TARGET = 3;

@@ -4,7 +4,7 @@
  * messages, on one MariaDB and one broker (the librdkafka mock unless KAFKA_BROKERS is set).
  * Also: 1, 2 and 3 relay instances; an empty table vs 1,000,000 SENT rows; commit-to-publish
  * latency at a steady 1,000 events/s. The machine is shared and noisy: read ratios, not rates;
- * every figure is the median of BENCH_ROUNDS (default 3) alternating rounds.
+ * every figure is the median of BENCH_ROUNDS (default 5) alternating rounds.
  */
 import 'reflect-metadata';
 import { startTestEnvironment } from '@app/testing';
@@ -63,7 +63,7 @@ async function withSentHistory(bench: Bench): Promise<Bench> {
 }
 
 /** Rounds of every throughput measurement, alternating; each figure is the median. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 async function measure(bench: Bench): Promise<BenchResult[]> {
   const history = await withSentHistory(bench);
