@@ -180,7 +180,7 @@ export interface InboxRun {
  * A message is settled when its transaction committed, whatever its outcome.
  */
 export async function inboxRate(run: InboxRun): Promise<number> {
-  const clock = { first: 0, last: 0, settled: 0 };
+  const clock = { first: 0, last: 0, settled: 0, cpu: process.cpuUsage() };
   const lanes: Array<{ first: number; last: number; n: number }> = [];
   @Module({
     imports: [
@@ -207,7 +207,10 @@ export async function inboxRate(run: InboxRun): Promise<number> {
             const lane = (lanes[partition] ??= { first: now, last: now, n: 0 });
             lane.last = now;
             lane.n += 1;
-            if (clock.settled === 0) clock.first = now;
+            if (clock.settled === 0) {
+              clock.first = now;
+              clock.cpu = process.cpuUsage();
+            }
             clock.last = now;
             clock.settled += 1;
           },
@@ -224,6 +227,10 @@ export async function inboxRate(run: InboxRun): Promise<number> {
     await app.startAllMicroservices();
     await app.init();
     while (clock.settled < EVENTS) await new Promise((r) => setTimeout(r, 5));
+    const cpu = process.cpuUsage(clock.cpu);
+    if (process.env.BENCH_LANES) {
+      console.log(`${run.consumer}: ${((cpu.user + cpu.system) / EVENTS).toFixed(0)} µs CPU/event`);
+    }
   } finally {
     await app.close();
   }
