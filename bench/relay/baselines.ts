@@ -1,4 +1,5 @@
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
+import { DEFAULT_RELAY_OPTIONS } from '@app/outbox';
 import { Bench, resetToNew } from './relay-bench-kit';
 
 /** How long the naive relay runs; it is too slow to drain every row. */
@@ -29,10 +30,11 @@ export async function rawProduceRate(bench: Bench): Promise<number> {
   try {
     await producer.send({ topic: bench.topic, acks: -1, messages: messages.slice(0, 1) });
     const started = process.hrtime.bigint();
-    for (let i = 0; i < messages.length; i += 200) {
+    const batch = DEFAULT_RELAY_OPTIONS.batchSize;
+    for (let i = 0; i < messages.length; i += batch) {
       await producer.sendBatch({
         acks: -1,
-        topicMessages: [{ topic: bench.topic, messages: messages.slice(i, i + 200) }],
+        topicMessages: [{ topic: bench.topic, messages: messages.slice(i, i + batch) }],
       });
     }
     return messages.length / (Number(process.hrtime.bigint() - started) / 1e9);

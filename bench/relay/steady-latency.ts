@@ -13,6 +13,8 @@ import { Bench, round, sleep, unsentCount, warmRelay } from './relay-bench-kit';
 
 export const STEADY_RATE = 1_000;
 const STEADY_SECONDS = 10;
+/** Runs so far: each run writes its own aggregates (a repeated event key is not a new row). */
+let runs = 0;
 
 /** Latencies in ms; `rate` is the write rate achieved; `commitP99` is the writer's own. */
 export interface SteadyLatency {
@@ -29,6 +31,7 @@ export interface SteadyLatency {
  * minus the moment the writer's commit returned.
  */
 export async function steadyLatency(bench: Bench): Promise<SteadyLatency> {
+  runs += 1;
   await bench.dataSource.query(`UPDATE t_outbox SET status = 'SENT' WHERE id BETWEEN ? AND ?`, [
     bench.firstId,
     bench.lastId,
@@ -68,7 +71,7 @@ export async function steadyLatency(bench: Bench): Promise<SteadyLatency> {
     const due = started + (i * 1000) / STEADY_RATE;
     const wait = due - performance.now();
     if (wait > 1) await sleep(wait);
-    const orderId = `steady${i}`;
+    const orderId = `steady${runs}-${i}`;
     const begun = performance.now();
     const write = bench.dataSource
       .transaction((manager) =>

@@ -31,6 +31,9 @@ export const CLAIM_EXPIRED_SQL = `SELECT ${ROW_COLUMNS} FROM t_outbox
   WHERE status = 'SENDING' AND lease_until <= UTC_TIMESTAMP(3)
   ORDER BY lease_until, id LIMIT ? FOR UPDATE SKIP LOCKED`;
 
+/** Longest time between two looks for expired leases while full batches keep coming. */
+export const EXPIRED_CHECK_MS = 1_000;
+
 interface EarlierRecord {
   aggregate_type: string;
   aggregate_id: string;
@@ -51,23 +54,37 @@ type ClaimOptions = Pick<
  * token unique to this claim.
  */
 export class OutboxClaimer {
+  private expiredCheckedAt = 0;
+  private readonly expiredCheckMs: number;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly options: ClaimOptions,
     private readonly owner: string,
-  ) {}
+  ) {
+    this.expiredCheckMs = Math.min(EXPIRED_CHECK_MS, options.leaseMs / 4);
+  }
 
   async claim(): Promise<Claim | null> {
     return this.dataSource.transaction('READ COMMITTED', async (manager) => {
-      const expired = (await manager.query(CLAIM_EXPIRED_SQL, [
-        this.options.batchSize,
-      ])) as ClaimedRowRecord[];
+      const batch = this.options.batchSize;
+      // Expired leases are rare (a relay died or stalled), and the SENDING range is full of
+      // entries that purge has not removed yet: looking costs more than the rest of the
+      // claim. Look at most every EXPIRED_CHECK_MS while full batches of due rows keep
+      // coming, and on every claim that does not fill its batch.
+      const now = Date.now();
+      const lookFirst = now - this.expiredCheckedAt >= this.expiredCheckMs;
+      const expiredFirst = lookFirst ? await this.expired(manager, batch, now) : [];
       const due =
-        expired.length < this.options.batchSize
+        expiredFirst.length < batch
           ? ((await manager.query(CLAIM_DUE_NEW_SQL, [
-              this.options.batchSize - expired.length,
+              batch - expiredFirst.length,
             ])) as ClaimedRowRecord[])
           : [];
+      const expired =
+        !lookFirst && due.length < batch
+          ? await this.expired(manager, batch - due.length, now)
+          : expiredFirst;
       const candidates = [...expired, ...due].map(toClaimedRow);
       if (candidates.length === 0) return null;
 
@@ -88,6 +105,15 @@ export class OutboxClaimer {
       );
       return { token, rows: plan.sendable };
     });
+  }
+
+  private async expired(
+    manager: EntityManager,
+    limit: number,
+    now: number,
+  ): Promise<ClaimedRowRecord[]> {
+    this.expiredCheckedAt = now;
+    return (await manager.query(CLAIM_EXPIRED_SQL, [limit])) as ClaimedRowRecord[];
   }
 
   /** Unsent rows of the candidates' aggregates, with lower versions, outside this claim. */

@@ -160,6 +160,16 @@ export class OutboxRelay {
   }
 
   private async publishClaim(claim: Claim): Promise<void> {
+    const record = await this.sendClaim(claim);
+    await record?.();
+  }
+
+  /**
+   * Sends a claim's publishable rows (recording poison and blocked rows first) and returns the
+   * function that records the send's outcome, so the loop can run that write while the next
+   * batch is on the wire. Undefined when nothing was sent.
+   */
+  private async sendClaim(claim: Claim): Promise<(() => Promise<void>) | undefined> {
     const topics = new Set<string>();
     for (const row of claim.rows) {
       try {
@@ -181,25 +191,28 @@ export class OutboxRelay {
       this.logger.error(`outbox row ${row.id} (${row.eventKey}) is DEAD: ${reason}`);
     }
     const blockedIds = plan.blocked.map((r) => r.id);
-    this.countLease(
-      blockedIds.length,
-      await this.finalizer.release(blockedIds, claim.token, this.options.deadBlockedRecheckMs),
-    );
-    if (plan.send.length === 0) return;
+    if (blockedIds.length > 0) {
+      this.countLease(
+        blockedIds.length,
+        await this.finalizer.release(blockedIds, claim.token, this.options.deadBlockedRecheckMs),
+      );
+    }
+    if (plan.send.length === 0) return undefined;
 
     const rows = plan.send.map((s) => s.row);
-    const ids = rows.map((r) => r.id);
     try {
       await publishTraced(toTopicBatches(plan.send), (batches) => this.publisher.publish(batches));
     } catch (error) {
       this.counters.publishFailures += rows.length;
       const reason = `publish failed: ${describe(error)}`;
       this.logger.warn?.(`${rows.length} outbox rows not published, will retry: ${reason}`);
-      this.countLease(rows.length, await this.finalizer.markFailed(rows, claim.token, reason));
-      return;
+      return async () =>
+        this.countLease(rows.length, await this.finalizer.markFailed(rows, claim.token, reason));
     }
     this.counters.published += rows.length;
-    this.countLease(rows.length, await this.finalizer.markSent(ids, claim.token));
+    const ids = rows.map((r) => r.id);
+    return async () =>
+      this.countLease(rows.length, await this.finalizer.markSent(ids, claim.token));
   }
 
   /** Unknown metadata is not a reason to kill rows: treat as "all present" and let send fail. */
@@ -231,6 +244,8 @@ export class OutboxRelay {
   private async run(): Promise<void> {
     let failures = 0;
     let prefetched: Promise<ClaimOutcome> | undefined;
+    // The outcome write of the batch sent last; at most one runs while the next batch is sent.
+    let recording: Promise<boolean> = Promise.resolve(true);
     while (this.running) {
       this.lastTickAt = Date.now();
       this.idleUntil = 0;
@@ -249,18 +264,28 @@ export class OutboxRelay {
         continue;
       }
       // A full batch means more work is likely waiting: claim it while this batch is on the
-      // wire, so database and Kafka time overlap while sends stay one at a time. The next
-      // claim cannot take a later version of an aggregate in this batch: those rows are
-      // SENDING, so it holds them back.
-      if (claim.rows.length >= this.options.batchSize) prefetched = settle(this.claimer.claim());
+      // wire, and record this batch's outcome while the next one is on the wire, so database
+      // and Kafka time overlap while sends stay one at a time, in order. The next claim cannot
+      // take a later version of an aggregate in this batch: those rows are still SENDING, so
+      // it holds them back.
+      const full = claim.rows.length >= this.options.batchSize;
+      if (full) prefetched = settle(this.claimer.claim());
+      let record: (() => Promise<void>) | undefined;
       try {
-        await this.publishClaim(claim);
+        record = await this.sendClaim(claim);
       } catch (error) {
-        // Recording the outcome failed (database gone): the lease expires, rows are reclaimed.
+        // Recording poison rows failed (database gone): the lease expires, rows are reclaimed.
         this.logger.error(`outbox relay could not record a batch: ${describe(error)}`);
         await this.idle(backoffDelay(this.options.backoff, 1));
       }
+      const recorded = await recording;
+      recording = record ? this.record(record) : Promise.resolve(true);
+      if (!recorded || !full) {
+        if (!(await recording)) await this.idle(backoffDelay(this.options.backoff, 1));
+        recording = Promise.resolve(true);
+      }
     }
+    await recording;
     const unused = prefetched && (await prefetched);
     if (unused && 'claim' in unused && unused.claim) {
       const { rows, token } = unused.claim;
@@ -272,6 +297,18 @@ export class OutboxRelay {
         )
         .catch(() => 0);
     }
+  }
+
+  /** Runs an outcome write; false (logged) when the database refused it. */
+  private record(write: () => Promise<void>): Promise<boolean> {
+    return write().then(
+      () => true,
+      (error: unknown) => {
+        // The lease expires and the rows are claimed again: a duplicate send, not a loss.
+        this.logger.error(`outbox relay could not record a batch: ${describe(error)}`);
+        return false;
+      },
+    );
   }
 
   /** Waits `ms`, or less when woken (a commit in this process, or stop). */

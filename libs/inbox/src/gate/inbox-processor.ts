@@ -57,7 +57,14 @@ export class InboxProcessor {
     if (ungated) await handler.handle(manager, envelope, delivery);
 
     const { aggregateType, aggregateId, aggregateVersion } = envelope;
-    if (await this.store.advanceIfNext(manager, aggregateType, aggregateId, aggregateVersion)) {
+    // Version 1 of an aggregate without a gate row is applied under either gateStart: one
+    // INSERT decides the common case. A row that exists already (something was parked, or a
+    // stale repeat) leaves the decision to the full path below.
+    const advanced =
+      aggregateVersion === 1
+        ? await this.store.insertFirstVersion(manager, aggregateType, aggregateId)
+        : await this.store.advanceIfNext(manager, aggregateType, aggregateId, aggregateVersion);
+    if (advanced) {
       if (handler && !ungated) await handler.handle(manager, envelope, delivery);
       return { outcome: handledOutcome, drained: 0 };
     }

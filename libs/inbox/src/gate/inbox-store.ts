@@ -105,6 +105,30 @@ export class InboxStore {
     return affectedRows(result) === 1;
   }
 
+  /**
+   * The fast path of an aggregate's first event (version 1), one statement: creates its gate
+   * row at version 1. False when the row exists already (an event of it was parked, or this
+   * is a stale repeat); the statement then changed nothing and the transaction goes on.
+   */
+  async insertFirstVersion(
+    manager: EntityManager,
+    aggregateType: string,
+    aggregateId: string,
+  ): Promise<boolean> {
+    try {
+      await manager.query(
+        `INSERT INTO t_inbox_version
+           (consumer, aggregate_type, aggregate_id, last_version, parked_count, updated_at)
+         VALUES (?, ?, ?, 1, 0, ?)`,
+        [this.consumer, aggregateType, aggregateId, new Date()],
+      );
+      return true;
+    } catch (error) {
+      if (isDuplicateKeyError(error)) return false;
+      throw error;
+    }
+  }
+
   /** The gate row, locked until commit; undefined when the aggregate was never seen. */
   async lockVersion(
     manager: EntityManager,

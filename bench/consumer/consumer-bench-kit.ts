@@ -1,0 +1,248 @@
+import { EventEnvelope, OrderPaidV1 } from '@app/contracts';
+import { mysqlDataSourceOptions, runTransaction } from '@app/database';
+import { InboxContext, InboxModule, InboxTransport, OnEvent } from '@app/inbox';
+import { TestEnvironment } from '@app/testing';
+import { Controller, Module, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Ctx, Payload } from '@nestjs/microservices';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { logLevel, Partitioners } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { orderEvent, toMessage } from '../../libs/inbox/test/fixtures/test-events';
+
+// 4,000: with fewer, a batched run lasts well under a second and the partitions' staggered
+// first fetches (up to ~80 ms apart) weigh on the result.
+export const EVENTS = Number(process.env.BENCH_EVENTS ?? 4_000);
+export const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+export const AGGREGATES = 200;
+
+/** The business update every handler makes: one row, the event's account. */
+async function bookPayment(event: EventEnvelope, context: InboxContext): Promise<void> {
+  await context.manager.query('UPDATE t_bench_account SET balance = balance + 1 WHERE id = ?', [
+    event.aggregateId,
+  ]);
+}
+
+/** The handler with the version gate on (the default). */
+@Controller()
+export class GatedConsumer {
+  @OnEvent(OrderPaidV1)
+  async onPaid(@Payload() event: EventEnvelope, @Ctx() context: InboxContext): Promise<void> {
+    await bookPayment(event, context);
+  }
+}
+
+/** The same handler opted out of the version gate (OnEvent versionGate: false). */
+@Controller()
+export class UngatedConsumer {
+  @OnEvent(OrderPaidV1, { versionGate: false })
+  async onPaid(@Payload() event: EventEnvelope, @Ctx() context: InboxContext): Promise<void> {
+    await bookPayment(event, context);
+  }
+}
+
+const partitioner = Partitioners.DefaultPartitioner();
+
+/** The partition (of CONCURRENCY) the producer's default partitioner gives `key`. */
+export function partitionOf(key: string): number {
+  return partitioner({
+    topic: 'bench',
+    partitionMetadata: Array.from({ length: CONCURRENCY }, (_, partitionId) => ({
+      partitionId,
+      leader: 0,
+      replicas: [0],
+      isr: [0],
+      offlineReplicas: [],
+      partitionErrorCode: 0,
+    })),
+    message: { key, value: null },
+  });
+}
+
+/**
+ * AGGREGATES account ids, as many in each partition: with ids hashed at random one partition
+ * holds a third more events than another, and the inbox run then measures that partition
+ * while the raw baseline's lanes are even.
+ */
+export const ACCOUNTS: string[] = (() => {
+  const perPartition = Array.from({ length: CONCURRENCY }, () => [] as string[]);
+  for (let n = 0; perPartition.some((ids) => ids.length < AGGREGATES / CONCURRENCY); n++) {
+    const ids = perPartition[partitionOf(`acc-${n}`)];
+    if (ids.length < AGGREGATES / CONCURRENCY) ids.push(`acc-${n}`);
+  }
+  return perPartition.flat();
+})();
+
+/** EVENTS OrderPaid events over the ACCOUNTS, versions 1..n of each. */
+export function makeEvents(): EventEnvelope[] {
+  const perAggregate = Math.ceil(EVENTS / ACCOUNTS.length);
+  const events: EventEnvelope[] = [];
+  for (let v = 1; v <= perAggregate; v++) {
+    for (const account of ACCOUNTS) {
+      if (events.length < EVENTS) events.push(orderEvent('paid', account, v));
+    }
+  }
+  return events;
+}
+
+/** The same events with each aggregate's versions in reverse order (highest first). */
+export function reversedVersions(events: EventEnvelope[]): EventEnvelope[] {
+  return [...events].sort((a, b) => b.aggregateVersion - a.aggregateVersion);
+}
+
+/** A topic of CONCURRENCY partitions holding `events`, keyed by aggregate, in this order. */
+export async function topicOf(
+  env: TestEnvironment,
+  name: string,
+  events: EventEnvelope[],
+): Promise<string> {
+  const topic = await env.createTopic(name, CONCURRENCY);
+  const producer = env.kafka.producer();
+  await producer.connect();
+  for (let i = 0; i < events.length; i += 500) {
+    await producer.send({ topic, messages: events.slice(i, i + 500).map(toMessage) });
+  }
+  await producer.disconnect();
+  // The lanes must be what the raw baseline assumes: the same events in each partition.
+  const admin = env.kafka.admin();
+  await admin.connect();
+  try {
+    const offsets = await admin.fetchTopicOffsets(topic);
+    for (const { partition, high, low } of offsets) {
+      const expected = events.filter((e) => partitionOf(e.aggregateId) === partition).length;
+      if (Number(high) - Number(low) !== expected) {
+        throw new Error(
+          `${topic}/${partition} holds ${Number(high) - Number(low)}, not ${expected}`,
+        );
+      }
+    }
+  } finally {
+    await admin.disconnect();
+  }
+  return topic;
+}
+
+/** The bench tables: the inbox's (migrations already run) and one account per aggregate. */
+export async function createAccounts(dataSource: DataSource): Promise<void> {
+  await dataSource.query(
+    'CREATE TABLE t_bench_account (id VARCHAR(64) PRIMARY KEY, balance BIGINT NOT NULL)',
+  );
+  await dataSource.query(
+    `INSERT INTO t_bench_account (id, balance) VALUES ${ACCOUNTS.map(() => '(?, 0)').join(',')}`,
+    ACCOUNTS,
+  );
+}
+
+/** The baseline: the same two statements per event, one transaction each, CONCURRENCY workers. */
+export async function rawRate(
+  dataSource: DataSource,
+  events: EventEnvelope[],
+  consumer: string,
+): Promise<number> {
+  // One worker per partition, with that partition's events in order: the consumer's lanes.
+  const lanes = Array.from({ length: CONCURRENCY }, () => [] as EventEnvelope[]);
+  events.forEach((e) => lanes[partitionOf(e.aggregateId)].push(e));
+  const started = performance.now();
+  await Promise.all(
+    lanes.map(async (lane) => {
+      for (const e of lane) {
+        await runTransaction(dataSource, async (manager) => {
+          await manager.query(
+            `INSERT INTO t_inbox (consumer, event_key, event_type, event_id, outcome, processed_at)
+             VALUES (?, ?, ?, ?, 'applied', ?)`,
+            [consumer, e.eventKey, e.eventType, e.eventId, new Date()],
+          );
+          await manager.query('UPDATE t_bench_account SET balance = balance + 1 WHERE id = ?', [
+            e.aggregateId,
+          ]);
+        });
+      }
+    }),
+  );
+  return events.length / ((performance.now() - started) / 1_000);
+}
+
+/** One inbox consumer run. */
+export interface InboxRun {
+  databaseUrl: string;
+  brokers: string[];
+  topic: string;
+  deadLetterTopic: string;
+  /** Inbox consumer name and Kafka group id. */
+  consumer: string;
+  batchSize: number;
+  controller: Type<unknown>;
+}
+
+/**
+ * Events/s of an InboxModule consumer reading `topic` (EVENTS messages) from the beginning:
+ * from the first settled message to the last (the group join is start-up, not throughput).
+ * A message is settled when its transaction committed, whatever its outcome.
+ */
+export async function inboxRate(run: InboxRun): Promise<number> {
+  const clock = { first: 0, last: 0, settled: 0, cpu: process.cpuUsage() };
+  const lanes: Array<{ first: number; last: number; n: number }> = [];
+  @Module({
+    imports: [
+      TypeOrmModule.forRoot(
+        mysqlDataSourceOptions({ url: run.databaseUrl, poolSize: CONCURRENCY + 2 }),
+      ),
+      InboxModule.forRoot({
+        consumer: run.consumer,
+        batchSize: run.batchSize,
+        kafka: {
+          brokers: run.brokers,
+          clientId: run.consumer,
+          logLevel: logLevel.NOTHING,
+          maxWaitTimeMs: 100,
+        },
+        topics: [run.topic],
+        deadLetterTopic: run.deadLetterTopic,
+        partitionsConsumedConcurrently: CONCURRENCY,
+        gapCheckIntervalMs: 0,
+        pruneIntervalMs: 0,
+        hooks: {
+          afterTransactionCommit: ({ partition }) => {
+            const now = performance.now();
+            const lane = (lanes[partition] ??= { first: now, last: now, n: 0 });
+            lane.last = now;
+            lane.n += 1;
+            if (clock.settled === 0) {
+              clock.first = now;
+              clock.cpu = process.cpuUsage();
+            }
+            clock.last = now;
+            clock.settled += 1;
+          },
+        },
+      }),
+    ],
+    controllers: [run.controller],
+  })
+  class BenchModule {}
+
+  const app = await NestFactory.create(BenchModule, { logger: ['error'] });
+  app.connectMicroservice({ strategy: app.get(InboxTransport) });
+  try {
+    await app.startAllMicroservices();
+    await app.init();
+    while (clock.settled < EVENTS) await new Promise((r) => setTimeout(r, 5));
+    const cpu = process.cpuUsage(clock.cpu);
+    if (process.env.BENCH_LANES) {
+      console.log(`${run.consumer}: ${((cpu.user + cpu.system) / EVENTS).toFixed(0)} µs CPU/event`);
+    }
+  } finally {
+    await app.close();
+  }
+  if (process.env.BENCH_LANES) {
+    console.log(
+      run.consumer,
+      lanes.map(
+        (l) =>
+          `${l.n} in ${(l.first - clock.first).toFixed(0)}..${(l.last - clock.first).toFixed(0)} ms`,
+      ),
+    );
+  }
+  // The first settle starts the clock, so it is not counted in the interval.
+  return (EVENTS - 1) / ((clock.last - clock.first) / 1_000);
+}
