@@ -74,6 +74,12 @@ async function main(): Promise<void> {
         'accounting-service': await freePort(),
         'coupon-provider': await freePort(),
       },
+      // The librdkafka mock answers a fetch only when its wait is over, data or not (a broker
+      // answers at once): a 100 ms wait, as a latency-minded deployment would choose anyway.
+      env: {
+        'fulfillment-service': { KAFKA_FETCH_MAX_WAIT_MS: '100' },
+        'accounting-service': { KAFKA_FETCH_MAX_WAIT_MS: '100' },
+      },
       log: (line) => logs.push(line),
     });
     const pids = Object.fromEntries(

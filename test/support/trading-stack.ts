@@ -46,7 +46,11 @@ export interface PayingOrder {
 }
 
 /** Consumer groups that notice a dead member in seconds, not kafkajs's default 30. */
-const FAST_GROUP = { KAFKA_SESSION_TIMEOUT_MS: '6000', KAFKA_HEARTBEAT_INTERVAL_MS: '500' };
+const FAST_GROUP = {
+  KAFKA_SESSION_TIMEOUT_MS: '6000',
+  KAFKA_HEARTBEAT_INTERVAL_MS: '500',
+  KAFKA_FETCH_MAX_WAIT_MS: '100',
+};
 
 /** Fast retry timings so that tests settle in seconds. */
 const FAST_FULFILLMENT = {

@@ -77,6 +77,17 @@ export class CommonEnv extends ServiceEnv {
   @Min(100)
   KAFKA_HEARTBEAT_INTERVAL_MS?: number;
 
+  /**
+   * Services that consume: the longest a fetch waits for data (ms). Default 1000. A broker
+   * answers as soon as data arrives; the librdkafka mock always waits it out, so tests and
+   * benchmarks on the mock set it low.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  KAFKA_FETCH_MAX_WAIT_MS?: number;
+
   /** Services with an outbox: run its relay in this process. Default true. */
   @IsOptional()
   @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))

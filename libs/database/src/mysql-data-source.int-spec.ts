@@ -52,6 +52,20 @@ describe('openMysqlDataSource({ lockWaitTimeoutS })', () => {
     ]);
   });
 
+  it('runs every transaction at READ COMMITTED: a second read sees what another commit changed', async () => {
+    const dataSource = await open();
+    await dataSource.query('CREATE TABLE t_iso (id INT PRIMARY KEY, n INT NOT NULL)');
+    await dataSource.query('INSERT INTO t_iso VALUES (1, 0)');
+    const reads = await runTransaction(dataSource, async (manager) => {
+      const [before] = await manager.query('SELECT n FROM t_iso WHERE id = 1');
+      // Another connection of the pool commits meanwhile (REPEATABLE READ would hide it).
+      await dataSource.query('UPDATE t_iso SET n = 1 WHERE id = 1');
+      const [after] = await manager.query('SELECT n FROM t_iso WHERE id = 1');
+      return [Number(before.n), Number(after.n)];
+    });
+    expect(reads).toEqual([0, 1]);
+  });
+
   it('fails a statement waiting longer for a row lock with 1205, after about that long', async () => {
     const dataSource = await open(1);
     await dataSource.query('CREATE TABLE t_hot (id INT PRIMARY KEY, n INT NOT NULL)');
