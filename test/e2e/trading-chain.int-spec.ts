@@ -1,14 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { createConnection } from 'mysql2/promise';
-import { checkInvariants, invariantTargets } from '@app/invariants';
+import { randomUUID } from 'node:crypto';
+import { checkInvariants } from '@app/invariants';
 import { waitFor } from '@app/testing';
 import { mapConcurrently, requestJson } from '../../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
-import { serviceMain } from '../../scripts/stack/service-process';
-import { Stack, startStack } from '../../scripts/stack/start-stack';
-import { freePort } from '../support/free-port';
 import { runScript } from '../support/run-script';
+import { MYSQL_URL, ServiceName, TradingStack } from '../support/trading-stack';
 
 const ORDERS = 30;
 
@@ -23,88 +19,30 @@ function checkInvariantsCommand(...args: string[]) {
   return runScript('scripts/check-invariants.ts', args, {
     ...process.env,
     MYSQL_URL,
-    KAFKA_BROKERS: stack.kafkaBrokers.join(','),
-    DATABASE_PREFIX: prefix,
-    TOPIC_PREFIX: stack.topicPrefix,
+    KAFKA_BROKERS: chain.stack.kafkaBrokers.join(','),
+    DATABASE_PREFIX: chain.prefix,
+    TOPIC_PREFIX: chain.stack.topicPrefix,
   });
-}
-
-const targets = () =>
-  invariantTargets({
-    mysqlUrl: MYSQL_URL,
-    kafkaBrokers: stack.kafkaBrokers,
-    databasePrefix: prefix,
-    topicPrefix: stack.topicPrefix,
-  });
-
-const MYSQL_URL = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
-
-async function query<T>(database: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const connection = await createConnection({ uri: `${MYSQL_URL}/${database}` });
-  try {
-    const [rows] = await connection.query(sql, params);
-    return rows as T[];
-  } finally {
-    await connection.end();
-  }
 }
 
 /**
  * The whole chain as four real processes (built bundles, the same commands as the Docker
  * images) over real HTTP, the real database and the Kafka-protocol broker.
  */
-let stack: Stack;
-let prefix: string;
+let chain: TradingStack;
 
 describe('trading chain, end to end', () => {
-  const logs: string[] = [];
-
   beforeAll(async () => {
-    for (const name of [
-      'order-service',
-      'fulfillment-service',
-      'accounting-service',
-      'coupon-provider',
-    ] as const) {
-      if (!existsSync(serviceMain(name)))
-        throw new Error(`${serviceMain(name)} is missing: run "npm run build"`);
-    }
-    prefix = `e2e_${randomBytes(3).toString('hex')}_`;
-    stack = await startStack({
-      databasePrefix: prefix,
-      topicPrefix: `${prefix.replace(/_/g, '.')}`,
-      ports: {
-        'order-service': await freePort(),
-        'fulfillment-service': await freePort(),
-        'accounting-service': await freePort(),
-        'coupon-provider': await freePort(),
-      },
-      env: {
-        'fulfillment-service': {
-          FULFILLMENT_RETRY_BASE_MS: '50',
-          FULFILLMENT_RETRY_MAX_MS: '300',
-          FULFILLMENT_RETRY_POLL_MS: '50',
-          COUPON_PROVIDER_TIMEOUT_MS: '1000',
-        },
-      },
-      log: (line) => logs.push(line),
-    });
+    chain = await TradingStack.start();
   });
 
   afterAll(async () => {
-    await stack?.stop();
-    for (const db of [
-      'order_service',
-      'fulfillment_service',
-      'accounting_service',
-      'coupon_provider',
-    ]) {
-      await query('', `DROP DATABASE IF EXISTS \`${prefix}${db}\``).catch(() => undefined);
-    }
+    await chain?.stop();
   });
 
   it('pays, fulfils and books every order exactly once through duplicates, lost replies and consumer restarts', async () => {
-    const url = (name: keyof Stack['services']) => stack.services[name].url;
+    const url = (name: ServiceName) => chain.url(name);
+    const stack = chain.stack;
     const provider = new SimulatedPayProvider(url('order-service'), stack.payCallbackSecret);
     await requestJson(`${url('coupon-provider')}/faults`, {
       method: 'PUT',
@@ -140,8 +78,8 @@ describe('trading chain, end to end', () => {
 
     // Consumers restart mid-run: fulfillment crashes (SIGKILL), accounting stops gracefully.
     await waitFor(async () => {
-      const [row] = await query<{ n: number }>(
-        `${prefix}fulfillment_service`,
+      const [row] = await chain.query<{ n: number }>(
+        'fulfillment_service',
         'SELECT COUNT(*) AS n FROM t_fulfillment',
       );
       return Number(row.n) > 0;
@@ -160,8 +98,8 @@ describe('trading chain, end to end', () => {
         const report = await requestJson<{ paymentJournals: number; clean: boolean }>(
           `${url('accounting-service')}/ledger/reconciliation`,
         );
-        const done = await query<{ n: number }>(
-          `${prefix}fulfillment_service`,
+        const done = await chain.query<{ n: number }>(
+          'fulfillment_service',
           "SELECT COUNT(*) AS n FROM t_fulfillment WHERE status = 'DONE'",
         );
         return report.body.paymentJournals === ORDERS && Number(done[0].n) === ORDERS;
@@ -169,19 +107,19 @@ describe('trading chain, end to end', () => {
       { timeoutMs: 90_000, description: `${ORDERS} fulfillments done and payment journals booked` },
     );
 
-    const paid = await query<{ id: string }>(
-      `${prefix}order_service`,
+    const paid = await chain.query<{ id: string }>(
+      'order_service',
       "SELECT id FROM t_order WHERE status = 'PAID'",
     );
     expect(paid.map((r) => String(r.id)).sort()).toEqual(orders.map((o) => o.id).sort());
-    const paidEvents = await query<{ aggregate_id: string }>(
-      `${prefix}order_service`,
+    const paidEvents = await chain.query<{ aggregate_id: string }>(
+      'order_service',
       "SELECT aggregate_id FROM t_outbox WHERE event_type = 'OrderPaid'",
     );
     expect(paidEvents.map((r) => r.aggregate_id).sort()).toEqual(orders.map((o) => o.id).sort());
 
-    const fulfillments = await query<{ order_id: string; status: string }>(
-      `${prefix}fulfillment_service`,
+    const fulfillments = await chain.query<{ order_id: string; status: string }>(
+      'fulfillment_service',
       'SELECT order_id, status FROM t_fulfillment',
     );
     expect(fulfillments).toHaveLength(ORDERS);
@@ -209,16 +147,16 @@ describe('trading chain, end to end', () => {
     });
     await waitFor(
       async () => {
-        const journals = await query<{ n: number }>(
-          `${prefix}accounting_service`,
+        const journals = await chain.query<{ n: number }>(
+          'accounting_service',
           'SELECT COUNT(*) AS n FROM t_journal',
         );
         return Number(journals[0].n) === 2 * ORDERS; // one payment and one coupon grant per order
       },
       { description: 'payment and coupon journals booked once each' },
     );
-    const unbalanced = await query<{ journal_id: string }>(
-      `${prefix}accounting_service`,
+    const unbalanced = await chain.query<{ journal_id: string }>(
+      'accounting_service',
       'SELECT journal_id FROM t_journal_line GROUP BY journal_id HAVING SUM(debit) <> SUM(credit)',
     );
     expect(unbalanced).toEqual([]);
@@ -249,7 +187,7 @@ describe('trading chain, end to end', () => {
     const checked = await checkInvariantsCommand('--quiescent');
     expect(checked.stdout).toContain('invariants hold');
     expect(checked.code).toBe(0);
-    const invariants = await checkInvariants(targets(), { quiescent: true });
+    const invariants = await checkInvariants(chain.targets(), { quiescent: true });
     expect(invariants.violations).toEqual([]);
     expect(invariants.observations).toMatchObject({
       paidOrders: ORDERS,
@@ -260,42 +198,41 @@ describe('trading chain, end to end', () => {
   });
 
   it('reports planted violations with their ids, and exits non-zero', async () => {
-    const db = (name: string) => `${prefix}${name}`;
-    const [paid] = await query<{ id: string }>(
-      db('order_service'),
+    const [paid] = await chain.query<{ id: string }>(
+      'order_service',
       "SELECT id FROM t_order WHERE status = 'PAID' ORDER BY id LIMIT 1",
     );
     // A balance drifts from its lines; a second coupon under a key already used; a row claims
     // SENT for an event no topic holds; an inbox forgets an event it committed past.
-    await query(
-      db('accounting_service'),
+    await chain.query(
+      'accounting_service',
       'UPDATE t_account SET balance = balance + 1 WHERE code = (SELECT MIN(code) FROM t_journal_line)',
     );
-    const [coupon] = await query<{ coupon_code: string; idempotency_key: string }>(
-      db('coupon_provider'),
+    const [coupon] = await chain.query<{ coupon_code: string; idempotency_key: string }>(
+      'coupon_provider',
       'SELECT * FROM t_coupon ORDER BY coupon_code LIMIT 1',
     );
-    await query(
-      db('coupon_provider'),
+    await chain.query(
+      'coupon_provider',
       `INSERT INTO t_coupon (coupon_code, idempotency_key, user_id, order_id, value, currency, status, granted_at)
        SELECT 'PLANTED', idempotency_key, user_id, order_id, value, currency, status, granted_at
        FROM t_coupon WHERE coupon_code = ?`,
       [coupon.coupon_code],
     );
-    await query(
-      db('order_service'),
+    await chain.query(
+      'order_service',
       `INSERT INTO t_outbox (aggregate_type, aggregate_id, aggregate_version, event_type, event_key,
          event_id, payload, headers, status, next_retry_at, created_at, updated_at)
        VALUES ('Order', '999999', 1, 'OrderCreated', 'OrderCreated:999999:1', UUID(), '{}', '{}',
          'SENT', NOW(3), NOW(3), NOW(3))`,
     );
-    await query(
-      db('accounting_service'),
+    await chain.query(
+      'accounting_service',
       "DELETE FROM t_inbox WHERE consumer = 'accounting-service' AND event_key = ?",
       [`OrderCreated:${paid.id}:1`],
     );
 
-    const report = await checkInvariants(targets(), { quiescent: true });
+    const report = await checkInvariants(chain.targets(), { quiescent: true });
     const ids = (rule: string) => report.violations.find((v) => v.rule === rule)?.ids ?? [];
     expect(new Set(report.violations.map((v) => v.rule))).toEqual(
       new Set([
