@@ -1,22 +1,13 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { createHmac, randomUUID } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
 import { waitFor } from '@app/testing';
 import { requestJson } from '../../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
-import { serviceMain } from '../../scripts/stack/service-process';
-import { Stack, startStack } from '../../scripts/stack/start-stack';
-import { freePort } from '../support/free-port';
+import { Stack } from '../../scripts/stack/start-stack';
+import { MYSQL_URL, ServiceName, TradingStack } from '../support/trading-stack';
 import { CollectedSpan, OtlpCollector } from './otlp-collector';
 import { sampleValue } from './prometheus-text';
 
-const MYSQL_URL = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
-const SERVICES = [
-  'order-service',
-  'fulfillment-service',
-  'accounting-service',
-  'coupon-provider',
-] as const;
 const SPAN_KIND = { server: 2, producer: 4, consumer: 5 };
 
 async function countRows(database: string, sql: string): Promise<number> {
@@ -41,39 +32,27 @@ interface LogLine {
  * OTLP/HTTP to a receiver in this test.
  */
 describe('observability, end to end', () => {
+  let chain: TradingStack;
   let stack: Stack;
   let collector: OtlpCollector;
   let prefix: string;
   const logs: LogLine[] = [];
-  const url = (name: (typeof SERVICES)[number]) => stack.services[name].url;
-  const metrics = async (name: (typeof SERVICES)[number]) => {
+  const url = (name: ServiceName) => stack.services[name].url;
+  const metrics = async (name: ServiceName) => {
     const response = await fetch(`${url(name)}/metrics`);
     expect(response.status).toBe(200);
     return response.text();
   };
 
   beforeAll(async () => {
-    for (const name of SERVICES) {
-      if (!existsSync(serviceMain(name)))
-        throw new Error(`${serviceMain(name)} is missing: run "npm run build"`);
-    }
     collector = await OtlpCollector.start();
-    prefix = `obs_${randomBytes(3).toString('hex')}_`;
     const telemetry = {
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
       OTEL_BSP_SCHEDULE_DELAY: '100',
       LOG_LEVEL: 'debug',
       HEALTH_CHECK_TIMEOUT_MS: '1000',
     };
-    stack = await startStack({
-      databasePrefix: prefix,
-      topicPrefix: prefix.replace(/_/g, '.'),
-      ports: {
-        'order-service': await freePort(),
-        'fulfillment-service': await freePort(),
-        'accounting-service': await freePort(),
-        'coupon-provider': await freePort(),
-      },
+    chain = await TradingStack.start({
       env: {
         'order-service': { ...telemetry, HEALTH_OUTBOX_MAX_AGE_MS: '1000' },
         'fulfillment-service': telemetry,
@@ -90,20 +69,13 @@ describe('observability, end to end', () => {
         }
       },
     });
+    stack = chain.stack;
+    prefix = chain.prefix;
   });
 
   afterAll(async () => {
-    await stack?.stop();
+    await chain?.stop();
     await collector?.stop();
-    const connection = await createConnection({ uri: MYSQL_URL });
-    try {
-      for (const db of ['order_service', 'fulfillment_service', 'accounting_service']) {
-        await connection.query(`DROP DATABASE IF EXISTS \`${prefix}${db}\``);
-      }
-      await connection.query(`DROP DATABASE IF EXISTS \`${prefix}coupon_provider\``);
-    } finally {
-      await connection.end();
-    }
   });
 
   /** Creates an order, starts its payment and delivers the signed callback under `correlationId`. */
@@ -261,7 +233,7 @@ describe('observability, end to end', () => {
   });
 
   it('turns readiness to 503 while the broker is down and the outbox backs up, and back to 200', async () => {
-    const ready = async (name: (typeof SERVICES)[number]) => {
+    const ready = async (name: ServiceName) => {
       const response = await fetch(`${url(name)}/health/ready`);
       return { status: response.status, body: (await response.json()) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
     };

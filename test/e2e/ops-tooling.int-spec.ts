@@ -1,5 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
 import { Kafka, logLevel } from 'kafkajs';
 import { Page } from 'playwright-core';
@@ -7,10 +6,9 @@ import { topicForAggregate } from '@app/contracts';
 import { waitFor } from '@app/testing';
 import { requestJson } from '../../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
-import { serviceMain } from '../../scripts/stack/service-process';
-import { Stack, startStack } from '../../scripts/stack/start-stack';
+import { Stack } from '../../scripts/stack/start-stack';
 import { launchChromium } from '../support/chromium';
-import { freePort } from '../support/free-port';
+import { TradingStack } from '../support/trading-stack';
 import { runScript } from '../support/run-script';
 
 // Four services, a browser and a dozen CLI processes share a small machine with other suites.
@@ -83,12 +81,12 @@ interface Timeline {
  * process) and the /ops page in headless Chromium.
  */
 describe('ops tooling against the running stack', () => {
+  let chain: TradingStack;
   let stack: Stack;
   let prefix: string;
   let orderId: string;
   let notifyId: string;
   let browser: ReturnType<typeof launchChromium> | undefined;
-  const logs: string[] = [];
   const url = (name: (typeof SERVICES)[number]) => stack.services[name].url;
   const timeline = async (id = orderId) =>
     requestJson<Timeline>(`${url('order-service')}/orders/${id}/timeline`);
@@ -102,24 +100,9 @@ describe('ops tooling against the running stack', () => {
     page.locator(`#${table} tr[data-service="${service}"] [data-testid="${cell}"]`);
 
   beforeAll(async () => {
-    for (const name of SERVICES) {
-      if (!existsSync(serviceMain(name))) {
-        throw new Error(`${serviceMain(name)} is missing: run "npm run build"`);
-      }
-    }
-    prefix = `ops_${randomBytes(3).toString('hex')}_`;
-    stack = await startStack({
-      databasePrefix: prefix,
-      topicPrefix: prefix.replace(/_/g, '.'),
-      ports: {
-        'order-service': await freePort(),
-        'fulfillment-service': await freePort(),
-        'accounting-service': await freePort(),
-        'coupon-provider': await freePort(),
-      },
-      env: { 'order-service': { PEER_TIMEOUT_MS: '1000' } },
-      log: (line) => logs.push(line),
-    });
+    chain = await TradingStack.start({ env: { 'order-service': { PEER_TIMEOUT_MS: '1000' } } });
+    stack = chain.stack;
+    prefix = chain.prefix;
 
     const created = await requestJson<{ id: string }>(`${url('order-service')}/orders`, {
       body: { userId: 'u-ops', amount: 2000, currency: 'EUR' },
@@ -157,15 +140,7 @@ describe('ops tooling against the running stack', () => {
 
   afterAll(async () => {
     await (await browser?.catch(() => undefined))?.close();
-    await stack?.stop();
-    for (const db of [
-      'order_service',
-      'fulfillment_service',
-      'accounting_service',
-      'coupon_provider',
-    ]) {
-      await query('', `DROP DATABASE IF EXISTS \`${prefix}${db}\``).catch(() => undefined);
-    }
+    await chain?.stop();
   });
 
   it('GET /orders/:id/timeline tells the whole causal chain across the four services', async () => {

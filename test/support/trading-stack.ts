@@ -78,7 +78,13 @@ export class TradingStack {
     this.provider = new SimulatedPayProvider(this.url('order-service'), stack.payCallbackSecret);
   }
 
-  static async start(options: { env?: StackOptions['env'] } = {}): Promise<TradingStack> {
+  /**
+   * `env` is added per service to the fast test timings below; `log`, when given, sees every
+   * output line of the services too (they are kept in `logs` either way).
+   */
+  static async start(
+    options: { env?: StackOptions['env']; log?: (line: string) => void } = {},
+  ): Promise<TradingStack> {
     for (const name of SERVICES) {
       if (!existsSync(serviceMain(name)))
         throw new Error(`${serviceMain(name)} is missing: run "npm run build"`);
@@ -97,7 +103,10 @@ export class TradingStack {
       topicPrefix: prefix.replace(/_/g, '.'),
       ports,
       env,
-      log: (line) => logs.push(line),
+      log: (line) => {
+        logs.push(line);
+        options.log?.(line);
+      },
     });
     return new TradingStack(stack, prefix, logs);
   }
