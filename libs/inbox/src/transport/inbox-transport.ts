@@ -132,27 +132,41 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       this.log.log(`consumer ${options.consumer} joined its group; owns ${owned || 'nothing'}`);
     });
     consumer.on(consumer.events.CRASH, ({ payload }) => {
-      if (payload.restart || this.stopping) return;
-      const delay = Math.min(30_000, 500 * 2 ** attempt);
-      this.log.error(
-        `consumer ${options.consumer} stopped on ${payload.error.message}; starting it again in ${delay} ms`,
-      );
-      const timer = setTimeout(() => {
-        if (this.stopping || this.consumer !== consumer) return;
-        void this.runConsumer(runner, attempt + 1).catch((error: Error) =>
-          this.log.error(`consumer ${options.consumer} did not start again: ${error.message}`),
-        );
-      }, delay);
-      this.timers.push(timer);
+      if (payload.restart || this.stopping || this.consumer !== consumer) return;
+      this.scheduleRestart(runner, attempt, payload.error.message);
     });
-    await consumer.connect();
-    await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning });
-    await consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: options.partitionsConsumedConcurrently,
-      eachBatch: (payload) => this.consumeBatch(consumer, runner, payload),
-    });
+    // close() may run while this consumer connects: then it must not go on to join the group.
+    const superseded = () => this.stopping || this.consumer !== consumer;
+    try {
+      await consumer.connect();
+      if (superseded()) return await consumer.disconnect();
+      await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning });
+      if (superseded()) return await consumer.disconnect();
+      await consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: options.partitionsConsumedConcurrently,
+        eachBatch: (payload) => this.consumeBatch(consumer, runner, payload),
+      });
+    } catch (error) {
+      await consumer.disconnect().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Starts the consumer again after a backoff, and again after that if starting fails. */
+  private scheduleRestart(runner: MessageRunner, attempt: number, reason: string): void {
+    const delay = Math.min(30_000, 500 * 2 ** attempt);
+    this.log.error(
+      `consumer ${this.options.consumer} stopped (${reason}); starting it again in ${delay} ms`,
+    );
+    const timer = setTimeout(() => {
+      if (this.stopping) return;
+      this.runConsumer(runner, attempt + 1).catch((error: Error) => {
+        if (!this.stopping) this.scheduleRestart(runner, attempt + 1, error.message);
+      });
+    }, delay);
+    this.timers.push(timer);
   }
 
   /**
