@@ -61,12 +61,6 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
       )
     ).body.sinceStart;
 
-  const expectInvariantsHold = async () => {
-    const report = await chain.invariants();
-    expect(report.violations).toEqual([]);
-    return report;
-  };
-
   beforeAll(async () => {
     chain = await TradingStack.start({
       env: { 'order-service': { OUTBOX_RELAY_ENABLED: 'false' } },
@@ -111,7 +105,7 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
       await waitFor(async () => (await sinceStart(service)).duplicates >= 3 * orders.length, {
         description: `${service} absorbed the originals as duplicates`,
       });
-    const report = await expectInvariantsHold();
+    const report = await chain.expectInvariantsHold();
     expect(report.observations.duplicateDeliveries).toBeGreaterThanOrEqual(3 * orders.length);
     await stopRelay();
   });
@@ -158,7 +152,7 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
       (await sinceStart('fulfillment-service', second.url)).duplicates;
     expect(duplicates).toBeGreaterThanOrEqual(partitions - 1);
     await second.stop();
-    await expectInvariantsHold();
+    await chain.expectInvariantsHold();
   });
 
   it('a consumer killed after its DB commit, before its offset commit: redelivered, applied once', async () => {
@@ -204,7 +198,7 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
         description: 'the redelivered events absorbed as duplicates',
       },
     );
-    await expectInvariantsHold();
+    await chain.expectInvariantsHold();
   });
 
   it('poison messages go to both dead-letter topics while the others flow; a replay is dead-lettered again, never dropped', async () => {
@@ -284,7 +278,7 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
     await load;
     paid += orders.length;
     await chain.settled(paid);
-    await expectInvariantsHold();
+    await chain.expectInvariantsHold();
   });
 });
 

@@ -30,12 +30,6 @@ describe('chaos: the relay killed, the brokers down, produce timeouts', () => {
     await chain.stack.services['order-service'].waitHealthy();
   };
 
-  const expectInvariantsHold = async () => {
-    const report = await chain.invariants();
-    expect(report.violations).toEqual([]);
-    return report;
-  };
-
   beforeAll(async () => {
     chain = await TradingStack.start({
       env: {
@@ -77,7 +71,7 @@ describe('chaos: the relay killed, the brokers down, produce timeouts', () => {
     await chain.settled(paid);
     const sent = new Set(await outboxIds('SENT'));
     expect(claimed.filter((id) => !sent.has(id))).toEqual([]);
-    await expectInvariantsHold();
+    await chain.expectInvariantsHold();
   });
 
   it('a relay killed after its send, before marking SENT: the rows are sent again, the effects stay single', async () => {
@@ -125,7 +119,7 @@ describe('chaos: the relay killed, the brokers down, produce timeouts', () => {
     }
 
     await chain.settled(paid);
-    const report = await expectInvariantsHold();
+    const report = await chain.expectInvariantsHold();
     const doubled = report.observations.duplicatedEventKeys.map((k) => k.split(' ')[0]);
     expect(doubled).toEqual(expect.arrayContaining(stranded.map((r) => r.event_key)));
     expect(report.observations.duplicateDeliveries).toBeGreaterThanOrEqual(stranded.length);
@@ -155,7 +149,7 @@ describe('chaos: the relay killed, the brokers down, produce timeouts', () => {
 
     await mock.brokerUp('all');
     await chain.settled(paid);
-    await expectInvariantsHold();
+    await chain.expectInvariantsHold();
   });
 
   it('produce requests time out after the broker wrote them: the relay resends, the topic holds duplicates, effects stay single', async () => {
@@ -176,7 +170,7 @@ describe('chaos: the relay killed, the brokers down, produce timeouts', () => {
     await chain.pay(orders);
     paid += orders.length;
     await chain.settled(paid);
-    const report = await expectInvariantsHold();
+    const report = await chain.expectInvariantsHold();
     expect(report.observations.duplicateDeliveries).toBeGreaterThan(before);
   });
 });

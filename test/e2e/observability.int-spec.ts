@@ -2,7 +2,6 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
 import { waitFor } from '@app/testing';
 import { requestJson } from '../../scripts/demo/http-json';
-import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
 import { Stack } from '../../scripts/stack/start-stack';
 import { MYSQL_URL, ServiceName, TradingStack } from '../support/trading-stack';
 import { CollectedSpan, OtlpCollector } from './otlp-collector';
@@ -80,19 +79,8 @@ describe('observability, end to end', () => {
 
   /** Creates an order, starts its payment and delivers the signed callback under `correlationId`. */
   async function payOrder(correlationId: string): Promise<string> {
-    const created = await requestJson<{ id: string }>(`${url('order-service')}/orders`, {
-      body: { userId: 'obs-user', amount: 1_250, currency: 'EUR' },
-      headers: { 'idempotency-key': randomUUID() },
-    });
-    expect(created.status).toBe(201);
-    const paying = await requestJson<{
-      id: string;
-      payOrderId: string;
-      amount: number;
-      currency: string;
-    }>(`${url('order-service')}/orders/${created.body.id}/pay`, { method: 'POST' });
-    expect(paying.status).toBe(200);
-    const notification = new SimulatedPayProvider('', '').notification(paying.body);
+    const [paying] = await chain.openOrders(1);
+    const notification = chain.provider.notification(paying);
     const rawBody = JSON.stringify(notification);
     const timestamp = String(Math.floor(Date.now() / 1000));
     const signature = createHmac('sha256', stack.payCallbackSecret)
@@ -110,7 +98,7 @@ describe('observability, end to end', () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-correlation-id')).toBe(correlationId);
-    return created.body.id;
+    return paying.id;
   }
 
   it('follows one paid order by a single trace id and its correlation id through every service, and counts it', async () => {

@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { checkInvariants } from '@app/invariants';
 import { waitFor } from '@app/testing';
-import { mapConcurrently, requestJson } from '../../scripts/demo/http-json';
-import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
+import { requestJson } from '../../scripts/demo/http-json';
 import { runScript } from '../support/run-script';
 import { MYSQL_URL, ServiceName, TradingStack } from '../support/trading-stack';
 
@@ -43,31 +41,14 @@ describe('trading chain, end to end', () => {
   it('pays, fulfils and books every order exactly once through duplicates, lost replies and consumer restarts', async () => {
     const url = (name: ServiceName) => chain.url(name);
     const stack = chain.stack;
-    const provider = new SimulatedPayProvider(url('order-service'), stack.payCallbackSecret);
+    const provider = chain.provider;
     await requestJson(`${url('coupon-provider')}/faults`, {
       method: 'PUT',
       body: { dropReplyRate: 0.3 },
     });
 
-    const orders = await mapConcurrently(
-      Array.from({ length: ORDERS }, (_, i) => i),
-      6,
-      async (i) => {
-        const created = await requestJson<{ id: string }>(`${url('order-service')}/orders`, {
-          body: { userId: `u${i}`, amount: 500 + i, currency: 'EUR' },
-          headers: { 'idempotency-key': randomUUID() },
-        });
-        expect(created.status).toBe(201);
-        const paying = await requestJson<{
-          id: string;
-          payOrderId: string;
-          amount: number;
-          currency: string;
-        }>(`${url('order-service')}/orders/${created.body.id}/pay`, { method: 'POST' });
-        expect(paying.status).toBe(200);
-        return paying.body;
-      },
-    );
+    // openOrders fails unless every POST /orders answers 201 and every /pay 200.
+    const orders = await chain.openOrders(ORDERS);
 
     // Each notification three times: two copies at once, one more later.
     const notifications = orders.map((o) => provider.notification(o));

@@ -210,6 +210,13 @@ export class TradingStack {
     return checkInvariants(this.targets(), options);
   }
 
+  /** The checker at rest, asserting that no promise is broken; returns the report. */
+  async expectInvariantsHold(): Promise<InvariantReport> {
+    const report = await this.invariants();
+    expect(report.violations).toEqual([]);
+    return report;
+  }
+
   /** Starts one more instance of a service (same group, same database) on a free port. */
   async spawn(name: ServiceName, env: Record<string, string> = {}): Promise<ServiceProcess> {
     const base = this.stack.services[name].spec;

@@ -1,21 +1,12 @@
+import type { AggregateOutboxRow } from '@app/outbox';
+
 /**
  * The parts of other services' answers the timeline reads. Apps do not import each other, so
  * these restate the fields used; the services' own types are the reference.
  */
 
 /** An outbox row (GET /outbox/aggregates/:type/:id and the fulfillment timeline). */
-export interface OutboxRowView {
-  id: string;
-  eventKey: string;
-  eventType: string;
-  aggregateVersion: number;
-  status: string;
-  retryCount: number;
-  lastError: string | null;
-  createdAt: string;
-  updatedAt: string;
-  sentAt: string | null;
-}
+export type OutboxRowView = Omit<AggregateOutboxRow, 'nextRetryAt'>;
 
 /** An inbox row of a consumer (GET /inbox/deliveries). */
 export interface InboxDeliveryView {
