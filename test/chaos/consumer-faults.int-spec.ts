@@ -192,12 +192,12 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
     fulfillment.start();
     await fulfillment.waitHealthy();
     await chain.settled(paid);
-    await waitFor(
-      async () => (await sinceStart('fulfillment-service')).duplicates >= orders.length,
-      {
-        description: 'the redelivered events absorbed as duplicates',
-      },
-    );
+    // Every message was applied before the kill, and Kafka had not all their offsets: at least
+    // one comes again and is absorbed.
+    await waitFor(async () => (await sinceStart('fulfillment-service')).duplicates > 0, {
+      timeoutMs: 60_000,
+      description: 'the redelivered events absorbed as duplicates',
+    });
     await chain.expectInvariantsHold();
   });
 
