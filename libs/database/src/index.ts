@@ -1,7 +1,11 @@
 export { backoffDelay, delay } from './backoff';
 export type { BackoffPolicy } from './backoff';
 export { ensureDatabase } from './ensure-database';
-export { mysqlDataSourceOptions, openMysqlDataSource } from './mysql-data-source';
+export {
+  allowsMultipleStatements,
+  mysqlDataSourceOptions,
+  openMysqlDataSource,
+} from './mysql-data-source';
 export type { MysqlDataSourceConfig } from './mysql-data-source';
 export { DEFAULT_TRANSACTION_RETRY, runTransaction } from './run-transaction';
 export type { TransactionRetryPolicy } from './run-transaction';

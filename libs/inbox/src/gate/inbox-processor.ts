@@ -48,27 +48,22 @@ export class InboxProcessor {
   ): Promise<ProcessResult> {
     const handler = this.lookup(envelope.eventType);
     const handledOutcome = handler ? 'applied' : 'ignored';
-    if (!(await this.store.recordArrival(manager, envelope, handledOutcome))) {
+    const admitted = await this.store.admit(manager, envelope, handledOutcome);
+    if (admitted === 'duplicate') {
       await this.store.recordDuplicates(manager, [envelope.eventKey]);
       return { outcome: 'duplicate', drained: 0 };
+    }
+    // The common case, decided by admit's one gate statement: the next version of an
+    // aggregate with nothing parked (or its first event).
+    if (admitted === 'advanced') {
+      if (handler) await handler.handle(manager, envelope, delivery);
+      return { outcome: handledOutcome, drained: 0 };
     }
     const ungated = handler !== undefined && !handler.versionGate;
     // Order does not matter for this type: take effect now, and still fill the gate's slot.
     if (ungated) await handler.handle(manager, envelope, delivery);
 
     const { aggregateType, aggregateId, aggregateVersion } = envelope;
-    // Version 1 of an aggregate without a gate row is applied under either gateStart: one
-    // INSERT decides the common case. A row that exists already (something was parked, or a
-    // stale repeat) leaves the decision to the full path below.
-    const advanced =
-      aggregateVersion === 1
-        ? await this.store.insertFirstVersion(manager, aggregateType, aggregateId)
-        : await this.store.advanceIfNext(manager, aggregateType, aggregateId, aggregateVersion);
-    if (advanced) {
-      if (handler && !ungated) await handler.handle(manager, envelope, delivery);
-      return { outcome: handledOutcome, drained: 0 };
-    }
-
     const row = await this.store.lockVersion(manager, aggregateType, aggregateId);
     const decision = decideVersion(row?.lastVersion, aggregateVersion, this.gateStart);
     if (decision === 'stale') {

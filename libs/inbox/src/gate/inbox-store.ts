@@ -26,32 +26,69 @@ export interface ParkedEvent {
  * back together.
  */
 export class InboxStore {
-  constructor(private readonly consumer: string) {}
+  /**
+   * @param multipleStatements the pool lets one query carry several statements (mysql2
+   *   `multipleStatements`, on in `mysqlDataSourceOptions`): an event then costs one round trip
+   *   less.
+   */
+  constructor(
+    private readonly consumer: string,
+    private readonly multipleStatements = false,
+  ) {}
 
-  /** Inserts the inbox row; false when this consumer already took the event in. */
-  async recordArrival(
+  /**
+   * Takes an event in: its inbox row, then the gate's fast path. 'duplicate' when this consumer
+   * already took the event in (nothing changed), 'advanced' when the aggregate moved to this
+   * version (version 1: its gate row was created), 'arrived' when the row is in and the gate
+   * needs the full path (something is parked, the version is not the next one, or a version 1
+   * of an aggregate already seen). With `multipleStatements` both statements travel in one
+   * round trip; the server stops at a failed INSERT, so a duplicate leaves the gate untouched.
+   */
+  async admit(
     manager: EntityManager,
     envelope: EventEnvelope,
     outcome: StoredOutcome,
-  ): Promise<boolean> {
+  ): Promise<'duplicate' | 'advanced' | 'arrived'> {
+    const arrival = [
+      this.consumer,
+      envelope.eventKey,
+      envelope.eventType,
+      envelope.eventId,
+      outcome,
+      new Date(),
+    ];
+    const gate = this.fastGate(envelope);
     try {
-      await manager.query(
-        `INSERT INTO t_inbox (consumer, event_key, event_type, event_id, outcome, processed_at)
-         VALUES (?, ?, ?, ?, ?, ?)`,
-        [
-          this.consumer,
-          envelope.eventKey,
-          envelope.eventType,
-          envelope.eventId,
-          outcome,
-          new Date(),
-        ],
-      );
-      return true;
+      if (this.multipleStatements) {
+        const [, gateResult] = (await manager.query(`${ARRIVAL_SQL};\n${gate.sql}`, [
+          ...arrival,
+          ...gate.params,
+        ])) as WriteResult[];
+        return affectedRows(gateResult) === 1 ? 'advanced' : 'arrived';
+      }
+      await manager.query(ARRIVAL_SQL, arrival);
     } catch (error) {
-      if (isDuplicateKeyError(error)) return false;
+      if (isInboxKeyConflict(error)) return 'duplicate';
       throw error;
     }
+    const gateResult = (await manager.query(gate.sql, gate.params)) as WriteResult;
+    return affectedRows(gateResult) === 1 ? 'advanced' : 'arrived';
+  }
+
+  /**
+   * The gate's one-statement fast path, which changes one row or none: version 1 creates the
+   * aggregate's gate row if it has none; a later version moves `version - 1` to `version` when
+   * nothing of the aggregate is parked.
+   */
+  private fastGate(envelope: EventEnvelope): { sql: string; params: unknown[] } {
+    const { aggregateType, aggregateId, aggregateVersion } = envelope;
+    const aggregate = [this.consumer, aggregateType, aggregateId];
+    return aggregateVersion === 1
+      ? { sql: FIRST_VERSION_SQL, params: [...aggregate, new Date(), ...aggregate] }
+      : {
+          sql: NEXT_VERSION_SQL,
+          params: [aggregateVersion, new Date(), ...aggregate, aggregateVersion - 1],
+        };
   }
 
   /**
@@ -84,49 +121,6 @@ export class InboxStore {
       this.consumer,
       eventKey,
     ]);
-  }
-
-  /**
-   * The fast path of the gate, one statement: moves the aggregate from `version - 1` to
-   * `version` when nothing of it is parked. True when it did (the row stays locked until commit).
-   */
-  async advanceIfNext(
-    manager: EntityManager,
-    aggregateType: string,
-    aggregateId: string,
-    version: number,
-  ): Promise<boolean> {
-    const result = (await manager.query(
-      `UPDATE t_inbox_version SET last_version = ?, updated_at = ?
-       WHERE consumer = ? AND aggregate_type = ? AND aggregate_id = ?
-         AND last_version = ? AND parked_count = 0`,
-      [version, new Date(), this.consumer, aggregateType, aggregateId, version - 1],
-    )) as { affectedRows?: number } | [unknown, number];
-    return affectedRows(result) === 1;
-  }
-
-  /**
-   * The fast path of an aggregate's first event (version 1), one statement: creates its gate
-   * row at version 1. False when the row exists already (an event of it was parked, or this
-   * is a stale repeat); the statement then changed nothing and the transaction goes on.
-   */
-  async insertFirstVersion(
-    manager: EntityManager,
-    aggregateType: string,
-    aggregateId: string,
-  ): Promise<boolean> {
-    try {
-      await manager.query(
-        `INSERT INTO t_inbox_version
-           (consumer, aggregate_type, aggregate_id, last_version, parked_count, updated_at)
-         VALUES (?, ?, ?, 1, 0, ?)`,
-        [this.consumer, aggregateType, aggregateId, new Date()],
-      );
-      return true;
-    } catch (error) {
-      if (isDuplicateKeyError(error)) return false;
-      throw error;
-    }
   }
 
   /** The gate row, locked until commit; undefined when the aggregate was never seen. */
@@ -237,6 +231,32 @@ export class InboxStore {
       },
     };
   }
+}
+
+const ARRIVAL_SQL = `INSERT INTO t_inbox
+  (consumer, event_key, event_type, event_id, outcome, processed_at) VALUES (?, ?, ?, ?, ?, ?)`;
+
+/**
+ * READ COMMITTED reads the NOT EXISTS without locks: two instances racing on one aggregate
+ * (during a rebalance) both insert, one fails on the primary key and its transaction is retried.
+ */
+const FIRST_VERSION_SQL = `INSERT INTO t_inbox_version
+    (consumer, aggregate_type, aggregate_id, last_version, parked_count, updated_at)
+  SELECT ?, ?, ?, 1, 0, ? FROM DUAL WHERE NOT EXISTS (SELECT 1 FROM t_inbox_version
+    WHERE consumer = ? AND aggregate_type = ? AND aggregate_id = ?)`;
+
+const NEXT_VERSION_SQL = `UPDATE t_inbox_version SET last_version = ?, updated_at = ?
+  WHERE consumer = ? AND aggregate_type = ? AND aggregate_id = ?
+    AND last_version = ? AND parked_count = 0`;
+
+type WriteResult = { affectedRows?: number } | [unknown, number];
+
+/** The event's inbox row exists already (not some other unique key of the statement). */
+function isInboxKeyConflict(error: unknown): boolean {
+  return (
+    isDuplicateKeyError(error) &&
+    String((error as Error).message).includes('uk_inbox_consumer_event')
+  );
 }
 
 /** mysql2 answers a write with a ResultSetHeader; TypeORM may wrap it as [rows, affected]. */

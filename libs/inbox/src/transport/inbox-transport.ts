@@ -1,4 +1,5 @@
 import { readHeaders } from '@app/contracts';
+import { allowsMultipleStatements } from '@app/database';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
 import { Consumer, EachBatchPayload, Kafka, logLevel, Producer } from 'kafkajs';
@@ -80,7 +81,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     await ensureTopics(this.kafka, [...options.topics, options.deadLetterTopic]);
     this.producer = this.kafka.producer({ allowAutoTopicCreation: false });
     await this.producer.connect();
-    const store = new InboxStore(options.consumer);
+    const store = new InboxStore(options.consumer, allowsMultipleStatements(this.dataSource));
     const lookup = (eventType: string) => this.handlerFor(eventType);
     const processor = new InboxProcessor(store, lookup, options.gateStart);
     const runner = new MessageRunner(
