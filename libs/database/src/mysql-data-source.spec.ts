@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { allowsMultipleStatements, mysqlDataSourceOptions } from './mysql-data-source';
 
 describe('mysqlDataSourceOptions', () => {
@@ -9,12 +9,10 @@ describe('mysqlDataSourceOptions', () => {
   });
 
   it('reports a pool without multiple statements, set directly or through extra', () => {
-    expect(
-      allowsMultipleStatements(new DataSource({ ...options, multipleStatements: false })),
-    ).toBe(false);
+    const direct = { ...options, multipleStatements: false } as DataSourceOptions;
+    expect(allowsMultipleStatements(new DataSource(direct))).toBe(false);
     const extra = { ...(options as { extra: object }).extra, multipleStatements: false };
-    expect(allowsMultipleStatements(new DataSource({ ...options, extra } as typeof options))).toBe(
-      false,
-    );
+    const viaExtra = { ...options, extra } as DataSourceOptions;
+    expect(allowsMultipleStatements(new DataSource(viaExtra))).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { SingleStatusIndex1765000000000 } from './single-status-index.migration';
 
 /**
  * Creates `t_outbox`. Beyond the article's table it holds the aggregate version (per-aggregate
@@ -12,6 +13,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - idx_aggregate (aggregate_type, aggregate_id, aggregate_version): the ordering check
  *   ("is an earlier version of this aggregate still unsent?").
  * - idx_status_updated (status, updated_at): retention deletes old SENT rows in chunks.
+ * SingleStatusIndex1765000000000 later drops idx_status_lease and idx_status_updated: their
+ * queries read idx_status_retry instead.
  */
 export class CreateOutboxTable1764700000000 implements MigrationInterface {
   name = 'CreateOutboxTable1764700000000';
@@ -55,4 +58,7 @@ export class CreateOutboxTable1764700000000 implements MigrationInterface {
 
 /** The outbox migrations, in order; include them in each service's migrations list. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const OutboxMigrations: Function[] = [CreateOutboxTable1764700000000];
+export const OutboxMigrations: Function[] = [
+  CreateOutboxTable1764700000000,
+  SingleStatusIndex1765000000000,
+];

@@ -26,10 +26,15 @@ export const CLAIM_DUE_NEW_SQL = `SELECT ${ROW_COLUMNS} FROM t_outbox
   WHERE status = 'NEW' AND next_retry_at <= UTC_TIMESTAMP(3)
   ORDER BY next_retry_at, id LIMIT ? FOR UPDATE SKIP LOCKED`;
 
-/** SENDING rows whose lease expired (their relay died or stalled): range on idx_status_lease. */
+/**
+ * SENDING rows whose lease expired (their relay died or stalled): a range of idx_status_retry,
+ * where a SENDING row's next_retry_at is its lease expiry. `lease_until` is checked too, for
+ * rows leased before that was so (SingleStatusIndex1765000000000).
+ */
 export const CLAIM_EXPIRED_SQL = `SELECT ${ROW_COLUMNS} FROM t_outbox
-  WHERE status = 'SENDING' AND lease_until <= UTC_TIMESTAMP(3)
-  ORDER BY lease_until, id LIMIT ? FOR UPDATE SKIP LOCKED`;
+  WHERE status = 'SENDING' AND next_retry_at <= UTC_TIMESTAMP(3)
+    AND lease_until <= UTC_TIMESTAMP(3)
+  ORDER BY next_retry_at, id LIMIT ? FOR UPDATE SKIP LOCKED`;
 
 /** Longest time between two looks for expired leases while full batches keep coming. */
 export const EXPIRED_CHECK_MS = 1_000;
@@ -99,9 +104,16 @@ export class OutboxClaimer {
       await manager.query(
         `UPDATE t_outbox SET status = 'SENDING', lease_owner = ?, lease_token = ?,
            lease_until = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND),
+           next_retry_at = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND),
            updated_at = UTC_TIMESTAMP(3)
          WHERE id IN (?)`,
-        [this.owner, token, this.options.leaseMs * 1000, plan.sendable.map((r) => r.id)],
+        [
+          this.owner,
+          token,
+          this.options.leaseMs * 1000,
+          this.options.leaseMs * 1000,
+          plan.sendable.map((r) => r.id),
+        ],
       );
       return { token, rows: plan.sendable };
     });

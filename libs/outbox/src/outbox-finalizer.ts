@@ -10,7 +10,8 @@ interface UpdateResult {
 const LAST_ERROR_MAX = 1000;
 
 /**
- * Records the outcome of a claim. Every statement matches `lease_token`, so a relay whose
+ * Records the outcome of a claim. `next_retry_at` becomes the time of the outcome (SENT, DEAD)
+ * or when the row is due again (NEW). Every statement matches `lease_token`, so a relay whose
  * lease expired and was taken over changes nothing: the relay that holds the lease now
  * decides the row's fate. Each method returns the number of rows it changed.
  */
@@ -24,7 +25,8 @@ export class OutboxFinalizer {
     if (ids.length === 0) return 0;
     return this.update(
       `UPDATE t_outbox SET status = 'SENT', sent_at = UTC_TIMESTAMP(3),
-         updated_at = UTC_TIMESTAMP(3), lease_token = NULL, lease_until = NULL, last_error = NULL
+         next_retry_at = UTC_TIMESTAMP(3), updated_at = UTC_TIMESTAMP(3), lease_token = NULL,
+         lease_until = NULL, last_error = NULL
        WHERE id IN (?) AND lease_token = ?`,
       [ids, token],
     );
@@ -62,7 +64,7 @@ export class OutboxFinalizer {
     if (ids.length === 0) return 0;
     return this.update(
       `UPDATE t_outbox SET status = 'DEAD', last_error = ?,
-         retry_count = retry_count + ${attempted ? 1 : 0},
+         retry_count = retry_count + ${attempted ? 1 : 0}, next_retry_at = UTC_TIMESTAMP(3),
          updated_at = UTC_TIMESTAMP(3), lease_token = NULL, lease_until = NULL
        WHERE id IN (?) AND lease_token = ?`,
       [clip(reason), ids, token],

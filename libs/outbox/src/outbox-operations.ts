@@ -199,9 +199,11 @@ export class OutboxOperations {
   }
 
   /**
-   * Retention: deletes SENT rows older than `olderThanMs` in chunks of `chunkSize`, each
-   * DELETE its own autocommit statement on the (status, updated_at) index, so locks are held
-   * for one chunk only. Returns the number of rows deleted.
+   * Retention: deletes SENT rows sent more than `olderThanMs` ago in chunks of `chunkSize`,
+   * each DELETE its own autocommit statement on a range of idx_status_retry (a SENT row's
+   * next_retry_at is its send time, or an earlier due time for rows sent before
+   * SingleStatusIndex1765000000000, hence the `sent_at` check), so locks are held for one chunk
+   * only. Returns the number of rows deleted.
    */
   async pruneSent(options: PruneOptions): Promise<number> {
     const chunkSize = options.chunkSize ?? 1_000;
@@ -211,9 +213,10 @@ export class OutboxOperations {
       const result = (await this.dataSource.query(
         `DELETE FROM t_outbox
          WHERE status = 'SENT'
-           AND updated_at < DATE_SUB(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND)
-         ORDER BY updated_at LIMIT ?`,
-        [options.olderThanMs * 1000, chunkSize],
+           AND next_retry_at < DATE_SUB(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND)
+           AND sent_at < DATE_SUB(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND)
+         ORDER BY next_retry_at LIMIT ?`,
+        [options.olderThanMs * 1000, options.olderThanMs * 1000, chunkSize],
       )) as { affectedRows: number };
       deleted += result.affectedRows;
       if (result.affectedRows < chunkSize) break;

@@ -36,7 +36,7 @@ describe('claim query plan', () => {
 
   it.each([
     ['due NEW rows', 'idx_status_retry', CLAIM_DUE_NEW_SQL],
-    ['expired SENDING rows', 'idx_status_lease', CLAIM_EXPIRED_SQL],
+    ['expired SENDING rows', 'idx_status_retry', CLAIM_EXPIRED_SQL],
   ])('claims %s by a range on %s, without a sort', async (_, index, sql) => {
     const plan = (await dataSource.query(`EXPLAIN ${sql}`, [100])) as PlanRow[];
     expect(plan).toHaveLength(1);

@@ -144,16 +144,26 @@ describe('Poison rows, requeue and retention', () => {
         });
       }
     });
-    // 17 old SENT rows, 3 recent SENT rows, 3 old DEAD and 2 old NEW rows.
+    // 17 old SENT rows, 3 recent SENT rows, 3 old DEAD and 2 old NEW rows. A SENT row's
+    // next_retry_at is its send time, as the relay's markSent writes it.
     await dataSource.query(
-      `UPDATE t_outbox SET status = 'SENT' WHERE id <= (SELECT MIN(id) + 19 FROM (SELECT id FROM t_outbox) t)`,
+      `UPDATE t_outbox SET status = 'SENT', sent_at = UTC_TIMESTAMP(3),
+         next_retry_at = UTC_TIMESTAMP(3)
+       WHERE id <= (SELECT MIN(id) + 19 FROM (SELECT id FROM t_outbox) t)`,
     );
     await dataSource.query(
       `UPDATE t_outbox SET status = 'DEAD' WHERE status = 'NEW' ORDER BY id LIMIT 3`,
     );
     await dataSource.query(
-      `UPDATE t_outbox SET updated_at = updated_at - INTERVAL 8 DAY
+      `UPDATE t_outbox SET updated_at = updated_at - INTERVAL 8 DAY,
+         next_retry_at = next_retry_at - INTERVAL 8 DAY, sent_at = sent_at - INTERVAL 8 DAY
        WHERE status <> 'SENT' OR id <= (SELECT MIN(id) + 16 FROM (SELECT id FROM t_outbox) t)`,
+    );
+    // A recent SENT row sent long after it was due, as rows sent before the single status
+    // index kept their due time in next_retry_at: its send time keeps it.
+    await dataSource.query(
+      `UPDATE t_outbox SET next_retry_at = next_retry_at - INTERVAL 9 DAY
+       WHERE id = (SELECT MIN(id) + 19 FROM (SELECT id FROM t_outbox) t)`,
     );
     const operations = new OutboxOperations(dataSource, 'block');
 
