@@ -62,4 +62,31 @@ describe('createEnvelope', () => {
       EventValidationError,
     );
   });
+
+  it('checks the trace context field by field, unknown fields included', () => {
+    const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const envelope = createEnvelope(OrderPaidV1, {
+      aggregateId: '42',
+      aggregateVersion: 1,
+      payload,
+      trace: { traceparent },
+    });
+    const paths = (trace: unknown) => {
+      try {
+        validateEnvelope(OrderPaidV1, { ...envelope, trace });
+        return [];
+      } catch (error) {
+        return (error as EventValidationError).fieldErrors.map((f) => f.path).sort();
+      }
+    };
+    expect(paths({ traceparent })).toEqual([]);
+    expect(paths(undefined)).toEqual([]);
+    expect(paths({ traceparent: `${traceparent}x`, tracestate: 7, extra: 1 })).toEqual([
+      'trace.extra',
+      'trace.traceparent',
+      'trace.tracestate',
+    ]);
+    expect(paths('00-abc')).toEqual(['trace']);
+    expect(paths([{ traceparent }])).toEqual(['trace']);
+  });
 });

@@ -53,14 +53,14 @@ export function validateEnvelope<P extends object>(
   plain: unknown,
 ): EventEnvelope<P> {
   const envelope = validatePlain(EventEnvelope, plain);
-  const payload = validatePlain(
-    definition.payload,
-    (plain as { payload?: unknown } | null)?.payload,
-    'payload',
-  );
+  const { payload, trace } = (plain ?? {}) as { payload?: unknown; trace?: unknown };
   const errors = [
-    ...envelope.errors.filter((e) => !e.path.startsWith('payload.')),
-    ...payload.errors,
+    ...envelope.errors,
+    ...validatePlain(definition.payload, payload, 'payload').errors,
+    // The envelope's own rules check that a trace, if any, is an object.
+    ...(typeof trace === 'object' && trace !== null && !Array.isArray(trace)
+      ? validatePlain(TraceContext, trace, 'trace').errors
+      : []),
   ];
   const value = envelope.value as EventEnvelope<P>;
   if (value.eventType !== definition.eventType) {
