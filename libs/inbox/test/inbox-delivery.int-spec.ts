@@ -2,7 +2,7 @@ import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
 import { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { committedTotal } from './fixtures/kafka-reads';
-import { prepareDatabase, startInboxTestApp } from './fixtures/inbox-test-app';
+import { InboxTestAppOptions, prepareDatabase, startInboxTestApp } from './fixtures/inbox-test-app';
 import { orderEvent, toMessage } from './fixtures/test-events';
 
 describe('Inbox delivery', () => {
@@ -32,6 +32,21 @@ describe('Inbox delivery', () => {
     return new Map(rows.map((r) => [r.event_key, Number(r.n)]));
   }
 
+  /** An inbox app reading `topic` as `consumer`, the names `setup` gave. */
+  function startApp(
+    names: { topic: string; deadLetterTopic: string; consumer: string },
+    extra: Partial<InboxTestAppOptions> = {},
+  ) {
+    return startInboxTestApp({
+      databaseUrl,
+      brokers: env.infra.kafkaBrokers,
+      consumer: names.consumer,
+      topics: [names.topic],
+      deadLetterTopic: names.deadLetterTopic,
+      ...extra,
+    });
+  }
+
   async function setup(name: string, partitions = 1) {
     const topic = await env.createTopic(`inbox.${name}`, partitions);
     const deadLetterTopic = await env.createTopic(`inbox.${name}.dlq`, 1);
@@ -53,14 +68,7 @@ describe('Inbox delivery', () => {
         const messages = [once, twice, twice, ...Array.from({ length: 50 }, () => fifty)];
         await producer.send({ topic, messages: messages.map(toMessage) });
 
-        const app = await startInboxTestApp({
-          databaseUrl,
-          brokers: env.infra.kafkaBrokers,
-          consumer,
-          topics: [topic],
-          deadLetterTopic,
-          multipleStatements,
-        });
+        const app = await startApp({ topic, deadLetterTopic, consumer }, { multipleStatements });
         try {
           await waitFor(async () => (await committedTotal(env.kafka, consumer, topic)) === 53, {
             description: 'all 53 deliveries acknowledged',
@@ -84,15 +92,10 @@ describe('Inbox delivery', () => {
           orderEvent('paid', ord, 2),
           orderEvent('cancelled', ord, 3),
         ];
-        const app = await startInboxTestApp({
-          databaseUrl,
-          brokers: env.infra.kafkaBrokers,
-          consumer,
-          topics: [topic],
-          deadLetterTopic,
-          inbox: { gapAlertMs: 1 },
-          multipleStatements,
-        });
+        const app = await startApp(
+          { topic, deadLetterTopic, consumer },
+          { inbox: { gapAlertMs: 1 }, multipleStatements },
+        );
         try {
           await producer.send({ topic, messages: [toMessage(v3)] });
           await waitFor(async () => (await app.operations.stats()).openGaps.length === 1, {
@@ -150,14 +153,10 @@ describe('Inbox delivery', () => {
   describe('when inbox rows outlive the dedup window', () => {
     it('prunes them in bounded chunks and keeps the rows of parked events', async () => {
       const { topic, deadLetterTopic, consumer } = await setup('prune');
-      const app = await startInboxTestApp({
-        databaseUrl,
-        brokers: env.infra.kafkaBrokers,
-        consumer,
-        topics: [topic],
-        deadLetterTopic,
-        inbox: { dedupWindowMs: 60_000, pruneChunkSize: 2 },
-      });
+      const app = await startApp(
+        { topic, deadLetterTopic, consumer },
+        { inbox: { dedupWindowMs: 60_000, pruneChunkSize: 2 } },
+      );
       try {
         const applied = Array.from({ length: 5 }, (_, i) => orderEvent('created', `prune-${i}`, 1));
         const parked = orderEvent('paid', 'prune-parked', 2);

@@ -260,6 +260,6 @@ function isInboxKeyConflict(error: unknown): boolean {
 }
 
 /** mysql2 answers a write with a ResultSetHeader; TypeORM may wrap it as [rows, affected]. */
-export function affectedRows(result: { affectedRows?: number } | [unknown, number]): number {
+export function affectedRows(result: WriteResult): number {
   return Array.isArray(result) ? Number(result[1]) : Number(result.affectedRows ?? 0);
 }
