@@ -1,5 +1,6 @@
 import * as mysql2 from 'mysql2';
 import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+import { deferBegin, DeferrableConnection } from './deferred-begin';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type EntityList = MixedList<Function | string | EntitySchema>;
@@ -80,17 +81,25 @@ function lockWait(config: MysqlDataSourceConfig): number {
 }
 
 /**
- * mysql2 whose pools run `statements` on every new connection before lending it out: the pool
- * emits 'connection' before handing the connection to its first borrower, and a connection
- * runs its commands in order, so no query of the service runs without the settings.
+ * mysql2 whose pools prepare every new connection before lending it out: `statements` run
+ * first (the pool emits 'connection' before handing the connection to its first borrower, and
+ * a connection runs its commands in order, so no query of the service runs without the
+ * settings), and when the pool allows several statements per query, START TRANSACTION is
+ * deferred to travel with the transaction's first statement (see deferred-begin.ts).
  */
 function mysqlWithSessionSettings(statements: string[]): typeof mysql2 {
   const createPool = (options: mysql2.PoolOptions) => {
     const pool = mysql2.createPool(options);
+    const forgetPendingBegin = new WeakMap<object, () => void>();
     pool.on('connection', (connection) => {
       // A failure here means the connection is broken: its first real query reports that.
       for (const statement of statements) connection.query(statement, () => undefined);
+      if (options.multipleStatements) {
+        const core = connection as unknown as DeferrableConnection;
+        forgetPendingBegin.set(connection, deferBegin(core));
+      }
     });
+    pool.on('release', (connection) => forgetPendingBegin.get(connection)?.());
     return pool;
   };
   // A new object over the module (whose exports may be read-only getters once bundled).

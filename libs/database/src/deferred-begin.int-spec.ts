@@ -1,0 +1,135 @@
+import { startTestEnvironment, TestEnvironment } from '@app/testing';
+import { DataSource, QueryRunner } from 'typeorm';
+import { openMysqlDataSource } from './mysql-data-source';
+import { runTransaction } from './run-transaction';
+
+/** The packets a query runner's connection writes to the server. */
+async function countWrites(runner: QueryRunner): Promise<{ writes: number }> {
+  const connection = (await runner.connect()) as { write(buffer: Buffer): void };
+  const counter = { writes: 0 };
+  const write = connection.write.bind(connection);
+  connection.write = (buffer: Buffer) => {
+    counter.writes += 1;
+    write(buffer);
+  };
+  return counter;
+}
+
+describe('START TRANSACTION deferred to the first statement (mysqlDataSourceOptions)', () => {
+  let env: TestEnvironment;
+  let dataSource: DataSource;
+  let url: string;
+
+  const names = async () =>
+    ((await dataSource.query('SELECT name FROM t_item ORDER BY name')) as Array<{ name: string }>)
+      .map((r) => r.name)
+      .join(',');
+
+  beforeAll(async () => {
+    env = await startTestEnvironment();
+    url = (await env.createDatabase('deferred_begin')).url;
+    dataSource = await openMysqlDataSource({ url, poolSize: 2 });
+    await dataSource.query(
+      'CREATE TABLE t_item (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(20) NOT NULL UNIQUE)',
+    );
+  });
+
+  afterEach(() => dataSource.query('DELETE FROM t_item'));
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await env?.stop();
+  });
+
+  it('sends a transaction of two statements in three round trips, not four', async () => {
+    const runner = dataSource.createQueryRunner();
+    try {
+      const counter = await countWrites(runner);
+      await runner.startTransaction();
+      expect(counter.writes).toBe(0);
+      await runner.query("INSERT INTO t_item (name) VALUES ('a')");
+      await runner.query("INSERT INTO t_item (name) VALUES ('b')");
+      await runner.commitTransaction();
+      expect(counter.writes).toBe(3);
+    } finally {
+      await runner.release();
+    }
+    expect(await names()).toBe('a,b');
+  });
+
+  it('gives each statement its own result, one statement or several', async () => {
+    const results = await runTransaction(dataSource, async (manager) => [
+      (await manager.query("INSERT INTO t_item (name) VALUES ('a')")) as { insertId: number },
+      await manager.query("SELECT name FROM t_item WHERE name = 'a'"),
+    ]);
+    expect(results[0]).toMatchObject({ affectedRows: 1, insertId: expect.any(Number) });
+    expect(results[1]).toEqual([{ name: 'a' }]);
+    const several = await runTransaction(dataSource, (manager) =>
+      manager.query("INSERT INTO t_item (name) VALUES ('b'); SELECT COUNT(*) AS n FROM t_item"),
+    );
+    expect(several).toEqual([expect.objectContaining({ affectedRows: 1 }), [{ n: '2' }]]);
+  });
+
+  it('rolls the first statement back with the rest', async () => {
+    await expect(
+      runTransaction(dataSource, async (manager) => {
+        await manager.query("INSERT INTO t_item (name) VALUES ('a')");
+        throw new Error('the handler failed');
+      }),
+    ).rejects.toThrow('the handler failed');
+    expect(await names()).toBe('');
+  });
+
+  it('reports a failed first statement as its own error, inside the open transaction', async () => {
+    await dataSource.query("INSERT INTO t_item (name) VALUES ('taken')");
+    const runner = dataSource.createQueryRunner();
+    try {
+      await runner.startTransaction();
+      await expect(
+        runner.query("INSERT INTO t_item (name) VALUES ('taken')"),
+      ).rejects.toMatchObject({ code: 'ER_DUP_ENTRY' });
+      await runner.query("INSERT INTO t_item (name) VALUES ('after')");
+      // Still in the transaction the failed statement opened: the rollback takes 'after' back.
+      await runner.rollbackTransaction();
+    } finally {
+      await runner.release();
+    }
+    expect(await names()).toBe('taken');
+  });
+
+  it('commits an empty transaction and runs a streamed first statement inside the transaction', async () => {
+    await runTransaction(dataSource, async () => undefined);
+    const runner = dataSource.createQueryRunner();
+    try {
+      await runner.startTransaction();
+      await runner.query("INSERT INTO t_item (name) VALUES ('x')");
+      await runner.commitTransaction();
+      await runner.startTransaction();
+      const stream = await runner.stream("SELECT name FROM t_item WHERE name = 'x'");
+      const rows: unknown[] = [];
+      for await (const row of stream) rows.push(row);
+      expect(rows).toEqual([{ name: 'x' }]);
+      await runner.query("INSERT INTO t_item (name) VALUES ('y')");
+      await runner.rollbackTransaction();
+    } finally {
+      await runner.release();
+    }
+    expect(await names()).toBe('x');
+  });
+
+  it('lends out no open transaction after a connection came back with only a START TRANSACTION', async () => {
+    const runner = dataSource.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    // Handed back without a statement, a commit or a rollback.
+    await runner.release();
+    // The pool lends the idle connection first: this statement autocommits on it.
+    await dataSource.query("INSERT INTO t_item (name) VALUES ('p')");
+    const other = await openMysqlDataSource({ url, poolSize: 1 });
+    try {
+      expect(await other.query('SELECT name FROM t_item')).toEqual([{ name: 'p' }]);
+    } finally {
+      await other.destroy();
+    }
+  });
+});
