@@ -35,12 +35,15 @@ const OK = Object.freeze({
 
 type Kind = 'begin' | 'statement' | 'other';
 
+const BEGINS = new Set(['START TRANSACTION', 'BEGIN']);
+
 function classify(command: Command): Kind {
   // Only a plain query with a callback can carry the BEGIN; streams and prepared statements
   // cannot, and get it sent on its own before them.
   if (typeof command.sql !== 'string' || typeof command.onResult !== 'function') return 'other';
-  const sql = command.sql.trim().toUpperCase();
-  return sql === 'START TRANSACTION' || sql === 'BEGIN' ? 'begin' : 'statement';
+  // Only a short text can be a BEGIN: most statements are not even looked at.
+  const sql = command.sql;
+  return sql.length <= 32 && BEGINS.has(sql.trim().toUpperCase()) ? 'begin' : 'statement';
 }
 
 /**

@@ -46,8 +46,9 @@ export function mysqlDataSourceOptions(config: MysqlDataSourceConfig): DataSourc
     dateStrings: false,
     charset: 'utf8mb4_unicode_ci',
     // One query may carry several statements: the inbox sends its inbox row and its version
-    // gate in one round trip. Every statement in this code base passes values as placeholders,
-    // which mysql2 escapes; nothing user-supplied is ever spliced into SQL text.
+    // gate in one round trip, and every transaction's START TRANSACTION travels with its first
+    // statement (deferred-begin.ts). Every statement in this code base passes values as
+    // placeholders, which mysql2 escapes; nothing user-supplied is ever spliced into SQL text.
     multipleStatements: true,
     // mysql2 captures a stack trace for every query so that a failed query's stack shows its
     // caller; that costs up to a tenth of a service's CPU. Errors still carry the SQL and the code.
