@@ -1,7 +1,8 @@
 /**
  * START TRANSACTION travels with the transaction's first statement instead of alone: one round
  * trip less per transaction (each costs more client CPU than a short statement's execution
- * here), the way Rails' lazy transactions and several JDBC drivers defer BEGIN.
+ * here). Rails' lazy transactions likewise wait for the first query before sending BEGIN, and
+ * PostgreSQL's JDBC driver sends BEGIN in the same packet as the first query.
  *
  * Nothing observable changes. InnoDB opens a transaction's read view at its first read, not at
  * START TRANSACTION, so a statement sent with the BEGIN sees what it would have seen after a
