@@ -25,6 +25,16 @@ describe('START TRANSACTION deferred to the first statement (mysqlDataSourceOpti
       .map((r) => r.name)
       .join(',');
 
+  /** Runs `work` on one connection of the pool, handed back afterwards. */
+  async function onOneConnection(work: (runner: QueryRunner) => Promise<void>): Promise<void> {
+    const runner = dataSource.createQueryRunner();
+    try {
+      await work(runner);
+    } finally {
+      await runner.release();
+    }
+  }
+
   beforeAll(async () => {
     env = await startTestEnvironment();
     url = (await env.createDatabase('deferred_begin')).url;
@@ -42,8 +52,7 @@ describe('START TRANSACTION deferred to the first statement (mysqlDataSourceOpti
   });
 
   it('sends a transaction of two statements in three round trips, not four', async () => {
-    const runner = dataSource.createQueryRunner();
-    try {
+    await onOneConnection(async (runner) => {
       const counter = await countWrites(runner);
       await runner.startTransaction();
       expect(counter.writes).toBe(0);
@@ -51,9 +60,7 @@ describe('START TRANSACTION deferred to the first statement (mysqlDataSourceOpti
       await runner.query("INSERT INTO t_item (name) VALUES ('b')");
       await runner.commitTransaction();
       expect(counter.writes).toBe(3);
-    } finally {
-      await runner.release();
-    }
+    });
     expect(await names()).toBe('a,b');
   });
 
@@ -82,8 +89,7 @@ describe('START TRANSACTION deferred to the first statement (mysqlDataSourceOpti
 
   it('reports a failed first statement as its own error, inside the open transaction', async () => {
     await dataSource.query("INSERT INTO t_item (name) VALUES ('taken')");
-    const runner = dataSource.createQueryRunner();
-    try {
+    await onOneConnection(async (runner) => {
       await runner.startTransaction();
       await expect(
         runner.query("INSERT INTO t_item (name) VALUES ('taken')"),
@@ -91,16 +97,13 @@ describe('START TRANSACTION deferred to the first statement (mysqlDataSourceOpti
       await runner.query("INSERT INTO t_item (name) VALUES ('after')");
       // Still in the transaction the failed statement opened: the rollback takes 'after' back.
       await runner.rollbackTransaction();
-    } finally {
-      await runner.release();
-    }
+    });
     expect(await names()).toBe('taken');
   });
 
   it('commits an empty transaction and runs a streamed first statement inside the transaction', async () => {
     await runTransaction(dataSource, async () => undefined);
-    const runner = dataSource.createQueryRunner();
-    try {
+    await onOneConnection(async (runner) => {
       await runner.startTransaction();
       await runner.query("INSERT INTO t_item (name) VALUES ('x')");
       await runner.commitTransaction();
@@ -111,9 +114,7 @@ describe('START TRANSACTION deferred to the first statement (mysqlDataSourceOpti
       expect(rows).toEqual([{ name: 'x' }]);
       await runner.query("INSERT INTO t_item (name) VALUES ('y')");
       await runner.rollbackTransaction();
-    } finally {
-      await runner.release();
-    }
+    });
     expect(await names()).toBe('x');
   });
 
