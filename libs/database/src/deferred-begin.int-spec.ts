@@ -118,19 +118,55 @@ describe('START TRANSACTION deferred to the first statement (mysqlDataSourceOpti
     expect(await names()).toBe('x');
   });
 
-  it('lends out no open transaction after a connection came back with only a START TRANSACTION', async () => {
-    const runner = dataSource.createQueryRunner();
-    await runner.connect();
-    await runner.startTransaction();
-    // Handed back without a statement, a commit or a rollback.
-    await runner.release();
-    // The pool lends the idle connection first: this statement autocommits on it.
-    await dataSource.query("INSERT INTO t_item (name) VALUES ('p')");
+  it('hands no open transaction to the borrower waiting for a connection that came back with only a START TRANSACTION', async () => {
+    const single = await openMysqlDataSource({ url, poolSize: 1 });
     const other = await openMysqlDataSource({ url, poolSize: 1 });
     try {
+      const runner = single.createQueryRunner();
+      await runner.connect();
+      await runner.startTransaction('SERIALIZABLE');
+      // Waits for the pool's only connection, and gets it straight from the release below.
+      const waiting = single.query("INSERT INTO t_item (name) VALUES ('p')");
+      await runner.release();
+      await waiting;
+      // Autocommitted: another pool sees it, and the borrower is in no transaction.
       expect(await other.query('SELECT name FROM t_item')).toEqual([{ name: 'p' }]);
+      const [level] = await single.transaction((manager) =>
+        manager.query('SELECT @@in_transaction AS open, @@tx_isolation AS isolation'),
+      );
+      // The one-time SERIALIZABLE went with the abandoned transaction, not into the next one.
+      expect(level).toEqual({ open: '1', isolation: 'READ-COMMITTED' });
     } finally {
+      await single.destroy();
       await other.destroy();
     }
+  });
+
+  it('leaves prepared statements alone and names the failing statement, not the BEGIN, in errors', async () => {
+    await dataSource.query("INSERT INTO t_item (name) VALUES ('taken')");
+    const failed = await runTransaction(dataSource, (manager) =>
+      manager.query("INSERT INTO t_item (name) VALUES ('taken')"),
+    ).catch((error: unknown) => error as { sql?: string; driverError?: { sql?: string } });
+    expect(failed).toMatchObject({ code: 'ER_DUP_ENTRY' });
+    expect(failed.driverError?.sql).toBe("INSERT INTO t_item (name) VALUES ('taken')");
+    await onOneConnection(async (runner) => {
+      const connection = (await runner.connect()) as {
+        execute(
+          sql: string,
+          values: unknown[],
+          cb: (error: Error | null, rows: unknown) => void,
+        ): void;
+      };
+      await runner.startTransaction();
+      const rows = await new Promise((resolve, reject) =>
+        connection.execute('SELECT name FROM t_item WHERE name = ?', ['taken'], (error, result) =>
+          error ? reject(error) : resolve(result),
+        ),
+      );
+      expect(rows).toEqual([{ name: 'taken' }]);
+      await runner.query("INSERT INTO t_item (name) VALUES ('z')");
+      await runner.rollbackTransaction();
+    });
+    expect(await names()).toBe('taken');
   });
 });

@@ -11,36 +11,56 @@
  * the first statement's own result. Needs `multipleStatements` on the pool.
  */
 
+import * as mysql2 from 'mysql2';
+
 /** The part of a mysql2 command this module looks at. */
 interface Command {
   sql?: unknown;
-  onResult?: (error: Error | null, results?: unknown, fields?: unknown) => void;
+  onResult?: (
+    error: (Error & { sql?: string }) | null,
+    results?: unknown,
+    fields?: unknown,
+  ) => void;
 }
 
-/** The part of a mysql2 connection this module uses. */
+/** The part of a mysql2 pooled connection this module uses. */
 export interface DeferrableConnection {
   addCommand(command: Command): unknown;
   query(sql: string, callback: (error: Error | null) => void): unknown;
+  release(): void;
 }
 
-/** What a client gets back for a statement the server was not sent. */
-const OK = Object.freeze({
-  fieldCount: 0,
-  affectedRows: 0,
-  insertId: 0,
-  info: '',
-  serverStatus: 0,
-  warningStatus: 0,
-  changedRows: 0,
-});
+/**
+ * mysql2's class of text-protocol queries (from its exported `createQuery`): the only commands
+ * that can carry the BEGIN. A prepared statement's Execute also has `sql` and a callback.
+ */
+const QUERY = (
+  mysql2 as unknown as {
+    createQuery(sql: string, values: unknown[], cb: undefined, config: object): object;
+  }
+).createQuery('SELECT 1', [], undefined, {}).constructor;
+
+/** What a client gets back for a START TRANSACTION the server was not sent (yet). */
+function ok() {
+  return {
+    fieldCount: 0,
+    affectedRows: 0,
+    insertId: 0,
+    info: '',
+    serverStatus: 0,
+    warningStatus: 0,
+    changedRows: 0,
+  };
+}
 
 type Kind = 'begin' | 'statement' | 'other';
 
 const BEGINS = new Set(['START TRANSACTION', 'BEGIN']);
 
 function classify(command: Command): Kind {
-  // Only a plain query with a callback can carry the BEGIN; streams and prepared statements
+  // Only a text query with a callback can carry the BEGIN; streams and prepared statements
   // cannot, and get it sent on its own before them.
+  if (!(command instanceof QUERY)) return 'other';
   if (typeof command.sql !== 'string' || typeof command.onResult !== 'function') return 'other';
   // Only a short text can be a BEGIN: most statements are not even looked at.
   const sql = command.sql;
@@ -48,15 +68,28 @@ function classify(command: Command): Kind {
 }
 
 /**
- * Defers START TRANSACTION on `connection` (a mysql2 connection, as a pool's 'connection'
- * event gives it) until its next command. Returns a function that forgets a pending BEGIN,
- * for the pool's 'release' event: a connection handed back with a BEGIN and nothing after it
- * then lends out no open transaction.
+ * Defers START TRANSACTION on `connection` (a mysql2 pooled connection, as a pool's
+ * 'connection' event gives it) until its next command. A connection released with a BEGIN and
+ * nothing after it (a query runner handed back without commit or rollback) ends that
+ * transaction on its way back (`START TRANSACTION; ROLLBACK`, which also uses up a pending
+ * `SET TRANSACTION ISOLATION LEVEL`), so its next borrower, waiting or not, gets no open
+ * transaction.
  */
-export function deferBegin(connection: DeferrableConnection): () => void {
+export function deferBegin(connection: DeferrableConnection): void {
   const send = connection.addCommand.bind(connection);
+  const release = connection.release.bind(connection);
   let pending = false;
   let sendingBegin = false;
+  /** Sends `sql` as it is, whatever is pending. */
+  const sendAlone = (sql: string) => {
+    sendingBegin = true;
+    try {
+      // Its failure means a broken connection, which the next command reports.
+      connection.query(sql, () => undefined);
+    } finally {
+      sendingBegin = false;
+    }
+  };
   connection.addCommand = (command: Command) => {
     if (sendingBegin) return send(command);
     const kind = classify(command);
@@ -68,31 +101,35 @@ export function deferBegin(connection: DeferrableConnection): () => void {
     if (!pending) return send(command);
     pending = false;
     if (kind === 'statement') return send(withBegin(command));
-    sendingBegin = true;
-    try {
-      connection.query('START TRANSACTION', () => undefined);
-    } finally {
-      sendingBegin = false;
-    }
+    sendAlone('START TRANSACTION');
     return send(command);
   };
-  return () => {
-    pending = false;
+  connection.release = () => {
+    if (pending) {
+      pending = false;
+      sendAlone('START TRANSACTION;\nROLLBACK');
+    }
+    release();
   };
 }
 
 function answerOk(command: Command): Command {
   const done = command.onResult!;
-  process.nextTick(() => done(null, OK));
+  process.nextTick(() => done(null, ok()));
   return command;
 }
 
 /** The command with START TRANSACTION in front, answering as if it had been sent alone. */
 function withBegin(command: Command): Command {
   const done = command.onResult!;
-  command.sql = `START TRANSACTION;\n${command.sql as string}`;
+  const sql = command.sql as string;
+  command.sql = `START TRANSACTION;\n${sql}`;
   command.onResult = (error, results, fields) => {
-    if (error) return done(error);
+    if (error) {
+      // mysql2 puts the text it sent on the error; the caller sent only its own statement.
+      if (error.sql !== undefined) error.sql = sql;
+      return done(error);
+    }
     const rest = (results as unknown[]).slice(1);
     const restFields = Array.isArray(fields) ? fields.slice(1) : undefined;
     // One result left: the statement was a single one, which mysql2 reports unwrapped.

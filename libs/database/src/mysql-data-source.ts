@@ -91,16 +91,11 @@ function lockWait(config: MysqlDataSourceConfig): number {
 function mysqlWithSessionSettings(statements: string[]): typeof mysql2 {
   const createPool = (options: mysql2.PoolOptions) => {
     const pool = mysql2.createPool(options);
-    const forgetPendingBegin = new WeakMap<object, () => void>();
     pool.on('connection', (connection) => {
       // A failure here means the connection is broken: its first real query reports that.
       for (const statement of statements) connection.query(statement, () => undefined);
-      if (options.multipleStatements) {
-        const core = connection as unknown as DeferrableConnection;
-        forgetPendingBegin.set(connection, deferBegin(core));
-      }
+      if (options.multipleStatements) deferBegin(connection as unknown as DeferrableConnection);
     });
-    pool.on('release', (connection) => forgetPendingBegin.get(connection)?.());
     return pool;
   };
   // A new object over the module (whose exports may be read-only getters once bundled).
