@@ -168,5 +168,24 @@ describe('START TRANSACTION deferred to the first statement (mysqlDataSourceOpti
       await runner.rollbackTransaction();
     });
     expect(await names()).toBe('taken');
+    // A prepared START TRANSACTION is not a text query: it runs as sent, and the pool gets its
+    // connection back when it ends (answered without running, it would never end).
+    const single = await openMysqlDataSource({ url, poolSize: 1 });
+    try {
+      const pool = (single.driver as unknown as { pool: PreparingPool }).pool;
+      const execute = (sql: string) =>
+        new Promise((resolve, reject) =>
+          pool.execute(sql, [], (error) => (error ? reject(error) : resolve(undefined))),
+        );
+      await execute('START TRANSACTION');
+      await execute('ROLLBACK');
+      expect(await single.query('SELECT @@in_transaction AS open')).toEqual([{ open: '0' }]);
+    } finally {
+      await single.destroy();
+    }
   });
 });
+
+interface PreparingPool {
+  execute(sql: string, values: unknown[], cb: (error: Error | null) => void): void;
+}

@@ -79,19 +79,19 @@ export function deferBegin(connection: DeferrableConnection): void {
   const send = connection.addCommand.bind(connection);
   const release = connection.release.bind(connection);
   let pending = false;
-  let sendingBegin = false;
+  let sendingAsIs = false;
   /** Sends `sql` as it is, whatever is pending. */
   const sendAlone = (sql: string) => {
-    sendingBegin = true;
+    sendingAsIs = true;
     try {
       // Its failure means a broken connection, which the next command reports.
       connection.query(sql, () => undefined);
     } finally {
-      sendingBegin = false;
+      sendingAsIs = false;
     }
   };
   connection.addCommand = (command: Command) => {
-    if (sendingBegin) return send(command);
+    if (sendingAsIs) return send(command);
     const kind = classify(command);
     if (kind === 'begin') {
       // A second BEGIN while one is pending would only end an empty transaction.

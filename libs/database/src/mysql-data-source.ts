@@ -55,7 +55,7 @@ export function mysqlDataSourceOptions(config: MysqlDataSourceConfig): DataSourc
     trace: false,
     // Every transaction runs at READ COMMITTED: set once per connection rather than with a
     // `SET TRANSACTION` round trip before each transaction (runTransaction relies on it).
-    driver: mysqlWithSessionSettings([
+    driver: mysqlWithConnectionSetup([
       'SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED',
       ...(config.lockWaitTimeoutS !== undefined
         ? [`SET SESSION innodb_lock_wait_timeout = ${lockWait(config)}`]
@@ -88,7 +88,7 @@ function lockWait(config: MysqlDataSourceConfig): number {
  * settings), and when the pool allows several statements per query, START TRANSACTION is
  * deferred to travel with the transaction's first statement (see deferred-begin.ts).
  */
-function mysqlWithSessionSettings(statements: string[]): typeof mysql2 {
+function mysqlWithConnectionSetup(statements: string[]): typeof mysql2 {
   const createPool = (options: mysql2.PoolOptions) => {
     const pool = mysql2.createPool(options);
     pool.on('connection', (connection) => {
