@@ -31,7 +31,18 @@ let chain: TradingStack;
 
 describe('trading chain, end to end', () => {
   beforeAll(async () => {
-    chain = await TradingStack.start();
+    chain = await TradingStack.start({
+      // Fulfillment is killed mid-run, possibly while its relay leases FulfillmentDone rows:
+      // those are claimed again when the lease runs out, so a short lease keeps the test short.
+      // The lease must outlast a send with its retries (1 s × 3 here).
+      env: {
+        'fulfillment-service': {
+          OUTBOX_LEASE_MS: '6000',
+          OUTBOX_REQUEST_TIMEOUT_MS: '1000',
+          OUTBOX_PRODUCER_RETRIES: '2',
+        },
+      },
+    });
   });
 
   afterAll(async () => {
@@ -134,7 +145,10 @@ describe('trading chain, end to end', () => {
         );
         return Number(journals[0].n) === 2 * ORDERS; // one payment and one coupon grant per order
       },
-      { description: 'payment and coupon journals booked once each' },
+      {
+        timeoutMs: 60_000,
+        description: 'payment and coupon journals booked once each (after any lease expiry)',
+      },
     );
     const unbalanced = await chain.query<{ journal_id: string }>(
       'accounting_service',
