@@ -1,6 +1,7 @@
 /** Why an inbox operation failed; `code` is stable for callers and logs. */
 export type InboxErrorCode =
   | 'INVALID_OPTIONS'
+  | 'INVALID_HANDLERS'
   | 'NOT_JSON'
   | 'INVALID_EVENT'
   | 'UNKNOWN_EVENT_TYPE'

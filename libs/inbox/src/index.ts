@@ -17,8 +17,11 @@ export { InboxTransport } from './transport/inbox-transport';
 /** The @Ctx() of an inbox handler: the transaction's EntityManager and where the event came from. */
 export { InboxContext } from './transport/inbox-context';
 export type { InboxDelivery } from './transport/inbox-context';
-/** Declares an inbox handler of an event definition. */
-export { OnEvent } from './transport/on-event.decorator';
+/** The @Ctx() of an @OnEventBatch handler: the transaction's EntityManager and each event's origin. */
+export { InboxBatchContext } from './transport/inbox-context';
+export type { InboxBatchDelivery } from './transport/inbox-context';
+/** Declares an inbox handler of an event definition, taking events one by one or in runs. */
+export { OnEvent, OnEventBatch } from './transport/on-event.decorator';
 export type { OnEventOptions } from './transport/on-event.decorator';
 /** Typed inbox errors; NonRetryableError sends a message straight to the dead-letter topic. */
 export { InboxError, NonRetryableError } from './inbox.errors';

@@ -1,5 +1,6 @@
 import { EventEnvelope } from '@app/contracts';
 import { EntityManager } from 'typeorm';
+import { EffectQueue } from './effect-queue';
 import { aggregateKey, AggregateRef, InboxBatchStore } from './inbox-batch-store';
 import { Delivery, HandlerLookup, InboxProcessor, ProcessResult } from './inbox-processor';
 import { GateRow, InboxStore } from './inbox-store';
@@ -11,7 +12,8 @@ type GateState = AggregateRef & GateRow & { isNew: boolean; dirty: boolean };
  * Batched mode: the same rules as InboxProcessor for several events of one partition in one
  * transaction, with the inbox rows and gate rows read and written in a few multi-row
  * statements. Decisions are made in order against the in-memory gate rows, which the batch
- * holds locked.
+ * holds locked; the handlers then run in that order (EffectQueue: consecutive events of an
+ * `@OnEventBatch` handler in one call) before the gate rows are written back.
  */
 export class InboxBatchProcessor {
   constructor(
@@ -67,6 +69,7 @@ export class InboxBatchProcessor {
       });
     }
 
+    const effects = new EffectQueue();
     const results: ProcessResult[] = [];
     for (const [i, item] of items.entries()) {
       results.push(
@@ -76,10 +79,12 @@ export class InboxBatchProcessor {
               item.envelope,
               item.delivery,
               gate.get(aggregateKey(item.envelope))!,
+              effects,
             )
           : { outcome: 'duplicate', drained: 0 },
       );
     }
+    await effects.run(manager);
     await this.batchStore.saveVersions(
       manager,
       [...gate.values()].filter((g) => g.dirty),
@@ -92,10 +97,11 @@ export class InboxBatchProcessor {
     envelope: EventEnvelope,
     delivery: Delivery,
     state: GateState,
+    effects: EffectQueue,
   ): Promise<ProcessResult> {
     const handler = this.lookup(envelope.eventType);
     const ungated = handler !== undefined && !handler.versionGate;
-    if (ungated) await handler.handle(manager, envelope, delivery);
+    if (ungated) await effects.add(handler, envelope, delivery);
     const seenBefore = !state.isNew || state.dirty;
     const last = seenBefore ? state.lastVersion : undefined;
     const decision = decideVersion(last, envelope.aggregateVersion, this.gateStart);
@@ -111,7 +117,7 @@ export class InboxBatchProcessor {
       await this.store.setOutcome(manager, envelope.eventKey, 'parked');
       return { outcome: 'parked', drained: 0 };
     }
-    if (handler && !ungated) await handler.handle(manager, envelope, delivery);
+    if (handler && !ungated) await effects.add(handler, envelope, delivery);
     let reached = envelope.aggregateVersion;
     if (state.parkedCount > 0) {
       reached = await this.single.drainParked(
@@ -119,6 +125,7 @@ export class InboxBatchProcessor {
         envelope.aggregateType,
         envelope.aggregateId,
         reached,
+        (h, e, d) => effects.add(h, e, d),
       );
       state.parkedCount -= reached - envelope.aggregateVersion;
     }

@@ -9,12 +9,27 @@ export interface Delivery extends DeliveryPosition {
   headers: Record<string, string>;
 }
 
+/** An event about to take effect, and where it came from. */
+export interface Applying {
+  envelope: EventEnvelope;
+  delivery: Delivery;
+}
+
 /** A consumer's handler of one event type, as the processor sees it. */
 export interface InboxHandler {
   /** False when order does not matter for this event type (OnEvent versionGate: false). */
   versionGate: boolean;
   handle(manager: EntityManager, envelope: EventEnvelope, delivery: Delivery): Promise<void>;
+  /** Only for `@OnEventBatch` handlers: applies a run of events of this type in one call. */
+  handleRun?(manager: EntityManager, run: Applying[]): Promise<void>;
 }
+
+/** Runs a handler on one event; batched mode queues the call instead. */
+export type ApplyEvent = (
+  handler: InboxHandler,
+  envelope: EventEnvelope,
+  delivery: Delivery,
+) => Promise<void>;
 
 /** Finds the handler of an event type; undefined when this consumer does not handle it. */
 export type HandlerLookup = (eventType: string) => InboxHandler | undefined;
@@ -98,12 +113,17 @@ export class InboxProcessor {
     return { outcome: handledOutcome, drained };
   }
 
-  /** Applies parked successors of `version` in order; returns the last version applied. Also used by InboxBatchProcessor. */
+  /**
+   * Applies parked successors of `version` in order; returns the last version applied. Also
+   * used by InboxBatchProcessor, which passes an `apply` that queues the handler calls.
+   */
   async drainParked(
     manager: EntityManager,
     aggregateType: string,
     aggregateId: string,
     version: number,
+    apply: ApplyEvent = (handler, envelope, delivery) =>
+      handler.handle(manager, envelope, delivery),
   ): Promise<number> {
     for (;;) {
       const next = await this.store.takeParked(manager, aggregateType, aggregateId, version + 1);
@@ -112,7 +132,7 @@ export class InboxProcessor {
       if (!next.alreadyHandled) {
         // Parked rows keep the envelope, not the Kafka headers: rebuild the envelope's own.
         const headers = envelopeHeaders(next.envelope);
-        if (handler) await handler.handle(manager, next.envelope, { ...next.position, headers });
+        if (handler) await apply(handler, next.envelope, { ...next.position, headers });
         await this.store.setOutcome(
           manager,
           next.envelope.eventKey,

@@ -33,3 +33,28 @@ export class InboxContext extends BaseRpcContext<[InboxDelivery]> {
     this.headers = delivery.headers;
   }
 }
+
+/** Where one event of a run came from. */
+export interface InboxBatchDelivery {
+  topic: string;
+  partition: number;
+  offset: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * The `@Ctx()` of an `@OnEventBatch` handler. `manager` is the inbox transaction's
+ * EntityManager; `deliveries[i]` is where the run's event `i` came from.
+ */
+export class InboxBatchContext extends BaseRpcContext<[InboxBatchDelivery[]]> {
+  readonly manager: EntityManager;
+  readonly consumer: string;
+  readonly deliveries: InboxBatchDelivery[];
+
+  constructor(manager: EntityManager, consumer: string, deliveries: InboxBatchDelivery[]) {
+    super([deliveries]);
+    this.manager = manager;
+    this.consumer = consumer;
+    this.deliveries = deliveries;
+  }
+}

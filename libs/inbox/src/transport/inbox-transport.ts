@@ -13,7 +13,8 @@ import { InboxStore } from '../gate/inbox-store';
 import { ResolvedInboxOptions } from '../inbox.options';
 import { INBOX_OPTIONS } from '../inbox.tokens';
 import { InboxOperations } from '../operations/inbox-operations';
-import { InboxContext } from './inbox-context';
+import { InboxError } from '../inbox.errors';
+import { InboxBatchContext, InboxContext } from './inbox-context';
 import { InboxMetrics } from './inbox-metrics';
 import { MessageRunner } from './message-runner';
 import { InboxHandlerExtras } from './on-event.decorator';
@@ -78,6 +79,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     const { options } = this;
     this.stopping = false;
     this.handlerCache.clear();
+    this.checkHandlers();
     await ensureTopics(this.kafka, [...options.topics, options.deadLetterTopic]);
     this.producer = this.kafka.producer({ allowAutoTopicCreation: false });
     await this.producer.connect();
@@ -235,19 +237,47 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     if (!head) return undefined;
     // Several handlers of one type form a chain that Nest runs together; gate if any asks to.
     let versionGate = false;
-    for (let h: MessageHandler | undefined = head; h; h = h.next) {
-      const extras = h.extras as Partial<InboxHandlerExtras> | undefined;
-      versionGate ||= extras?.inbox?.versionGate ?? true;
+    for (const extras of chainExtras(head)) versionGate ||= extras.versionGate;
+    const { consumer } = this.options;
+    const call = async (payload: unknown, context: InboxContext | InboxBatchContext) => {
+      await lastValueFrom(this.transformToObservable(await head(payload, context)), {
+        defaultValue: undefined,
+      });
+    };
+    if (!chainExtras(head)[0].batch) {
+      return {
+        versionGate,
+        handle: (manager, envelope, delivery) =>
+          call(envelope, new InboxContext({ manager, consumer, ...delivery })),
+      };
     }
+    const handleRun: NonNullable<InboxHandler['handleRun']> = (manager, run) =>
+      call(
+        run.map((a) => a.envelope),
+        new InboxBatchContext(
+          manager,
+          consumer,
+          run.map((a) => a.delivery),
+        ),
+      );
     return {
       versionGate,
-      handle: async (manager, envelope, delivery) => {
-        const context = new InboxContext({ manager, consumer: this.options.consumer, ...delivery });
-        await lastValueFrom(this.transformToObservable(await head(envelope, context)), {
-          defaultValue: undefined,
-        });
-      },
+      handleRun,
+      handle: (manager, envelope, delivery) => handleRun(manager, [{ envelope, delivery }]),
     };
+  }
+
+  /** One event type is handled by `@OnEvent` handlers or by `@OnEventBatch` ones, not both. */
+  private checkHandlers(): void {
+    for (const [pattern, head] of this.getHandlers()) {
+      const kinds = new Set(chainExtras(head).map((e) => e.batch));
+      if (kinds.size > 1) {
+        throw new InboxError(
+          'INVALID_HANDLERS',
+          `${pattern} has both @OnEvent and @OnEventBatch handlers; declare one kind per event type`,
+        );
+      }
+    }
   }
 
   private startHousekeeping(): void {
@@ -280,4 +310,18 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       this.log.error(`prune failed: ${(error as Error).message}`);
     }
   }
+}
+
+/** The inbox settings of each handler in a Nest handler chain (defaults for plain patterns). */
+function chainExtras(head: MessageHandler): Array<InboxHandlerExtras['inbox']> {
+  const all: Array<InboxHandlerExtras['inbox']> = [];
+  for (let h: MessageHandler | undefined = head; h; h = h.next) {
+    const inbox = (h.extras as Partial<InboxHandlerExtras> | undefined)?.inbox;
+    all.push({
+      versionGate: inbox?.versionGate ?? true,
+      eventType: inbox?.eventType ?? '',
+      batch: inbox?.batch ?? false,
+    });
+  }
+  return all;
 }

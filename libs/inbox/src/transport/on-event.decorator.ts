@@ -15,9 +15,9 @@ export interface OnEventOptions {
   versionGate?: boolean;
 }
 
-/** What `@OnEvent` stores in the handler's extras, read back by InboxTransport. */
+/** What `@OnEvent` and `@OnEventBatch` store in the handler's extras, read back by InboxTransport. */
 export interface InboxHandlerExtras {
-  inbox: { versionGate: boolean; eventType: string };
+  inbox: { versionGate: boolean; eventType: string; batch: boolean };
 }
 
 /**
@@ -39,8 +39,33 @@ export function OnEvent(
   definition: EventDefinition<object>,
   options: OnEventOptions = {},
 ): MethodDecorator {
+  return inboxHandler(definition, options, false);
+}
+
+/**
+ * Marks a controller method as the inbox handler of `definition`'s event type that takes
+ * events in runs: `@Payload()` is an array of validated envelopes, in the order they take
+ * effect, and `@Ctx()` an InboxBatchContext. In batched mode (`batchSize` > 1) each run of
+ * consecutive events of this type in a batch's effect order comes in one call, so the handler
+ * can write all their effects in one statement; otherwise, and when a failed batch is settled
+ * message by message, the array holds one event. A run may hold several versions of one
+ * aggregate: apply them in array order. One event type has either `@OnEvent` or
+ * `@OnEventBatch` handlers, not both.
+ */
+export function OnEventBatch(
+  definition: EventDefinition<object>,
+  options: OnEventOptions = {},
+): MethodDecorator {
+  return inboxHandler(definition, options, true);
+}
+
+function inboxHandler(
+  definition: EventDefinition<object>,
+  options: OnEventOptions,
+  batch: boolean,
+): MethodDecorator {
   const extras: InboxHandlerExtras = {
-    inbox: { versionGate: options.versionGate ?? true, eventType: definition.eventType },
+    inbox: { versionGate: options.versionGate ?? true, eventType: definition.eventType, batch },
   };
   return applyDecorators(
     EventPattern(definition.eventType, extras as unknown as Record<string, unknown>),

@@ -1,0 +1,170 @@
+import { InboxError } from '@app/inbox';
+import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import { Producer } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { BatchTestConsumer, MixedKindsConsumer } from './fixtures/batch-test-consumer.controller';
+import { committedTotal, topicSize } from './fixtures/kafka-reads';
+import { prepareDatabase, startInboxTestApp } from './fixtures/inbox-test-app';
+import { orderEvent, toMessage } from './fixtures/test-events';
+
+/** @OnEventBatch handlers: runs in batched mode, single events otherwise, order kept. */
+describe('Inbox @OnEventBatch handlers', () => {
+  let env: TestEnvironment;
+  let dataSource: DataSource;
+  let databaseUrl: string;
+  let producer: Producer;
+
+  beforeAll(async () => {
+    env = await startTestEnvironment();
+    databaseUrl = (await env.createDatabase('inbox_batch_handler')).url;
+    dataSource = await prepareDatabase(databaseUrl);
+    producer = env.kafka.producer();
+    await producer.connect();
+  });
+
+  afterAll(async () => {
+    await producer?.disconnect();
+    await dataSource?.destroy();
+    await env?.stop();
+  });
+
+  async function setup(name: string, batchSize: number) {
+    const topic = await env.createTopic(`inbox.runs.${name}`, 1);
+    const deadLetterTopic = await env.createTopic(`inbox.runs.${name}.dlq`, 1);
+    const consumer = `c-runs-${name}`;
+    const app = await startInboxTestApp({
+      databaseUrl,
+      brokers: env.infra.kafkaBrokers,
+      consumer,
+      topics: [topic],
+      deadLetterTopic,
+      controllers: [BatchTestConsumer],
+      inbox: { batchSize },
+    });
+    return { topic, deadLetterTopic, consumer, app };
+  }
+
+  /** Effects written per event key, for keys with the given prefix of aggregate ids. */
+  async function effects(aggregatePrefix: string): Promise<Map<string, number>> {
+    const rows = (await dataSource.query(
+      `SELECT event_key, COUNT(*) AS n FROM t_test_effect WHERE aggregate_id LIKE ? GROUP BY event_key`,
+      [`${aggregatePrefix}%`],
+    )) as Array<{ event_key: string; n: string }>;
+    return new Map(rows.map((r) => [r.event_key, Number(r.n)]));
+  }
+
+  async function versionsInEffectOrder(aggregateId: string): Promise<number[]> {
+    const rows = (await dataSource.query(
+      'SELECT aggregate_version FROM t_test_effect WHERE aggregate_id = ? ORDER BY id',
+      [aggregateId],
+    )) as Array<{ aggregate_version: number }>;
+    return rows.map((r) => Number(r.aggregate_version));
+  }
+
+  it('in batched mode, takes runs of consecutive events in one call, each event once, in version order across handler kinds', async () => {
+    const { topic, consumer, app } = await setup('batched', 50);
+    try {
+      const created = Array.from({ length: 30 }, (_, i) => orderEvent('created', `runs-${i}`, 1));
+      // One order's versions across both kinds of handler, 3 before 1 and 2 before 4.
+      const mix = [
+        orderEvent('created', 'runs-mix', 1),
+        orderEvent('paid', 'runs-mix', 2),
+        orderEvent('cancelled', 'runs-mix', 3),
+        orderEvent('paid', 'runs-mix', 4),
+      ];
+      const deliveries = [
+        ...created.slice(0, 10),
+        mix[2],
+        mix[0],
+        ...created.slice(10, 20),
+        mix[1],
+        mix[3],
+        ...created.slice(20),
+        created[4],
+        mix[0],
+      ];
+      await producer.send({ topic, messages: deliveries.map(toMessage) });
+      await waitFor(
+        async () => (await committedTotal(env.kafka, consumer, topic)) === deliveries.length,
+        { description: 'every delivery acknowledged' },
+      );
+
+      const distinct = [...created, ...mix].map((e) => e.eventKey);
+      const applied = await effects('runs-');
+      expect([...applied.keys()].sort()).toEqual([...distinct].sort());
+      expect([...applied.values()].every((n) => n === 1)).toBe(true);
+      expect(await versionsInEffectOrder('runs-mix')).toEqual([1, 2, 3, 4]);
+      // The handlers were called once per event, most of them inside runs.
+      const calls = app.behaviour.runs;
+      expect(calls.flat().sort()).toEqual([...distinct].sort());
+      expect(calls.length).toBeLessThan(distinct.length / 2);
+      expect(calls).toContainEqual([mix[2].eventKey]);
+      expect(app.metrics.batchFallbacks).toBe(0);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('when a run holds a rejected event, settles the batch one event per call, dead-letters that event alone and applies the others once', async () => {
+    const { topic, deadLetterTopic, consumer, app } = await setup('rejected', 20);
+    try {
+      const events = Array.from({ length: 20 }, (_, i) => orderEvent('paid', `rejects-${i}`, 1));
+      const rejected = events[7];
+      app.behaviour.rejected.add(rejected.eventKey);
+      await producer.send({ topic, messages: events.map(toMessage) });
+      await waitFor(
+        async () => (await committedTotal(env.kafka, consumer, topic)) === events.length,
+        { description: 'every delivery acknowledged' },
+      );
+      const applied = await effects('rejects-');
+      for (const event of events) {
+        expect(applied.get(event.eventKey)).toBe(event === rejected ? undefined : 1);
+      }
+      expect(app.metrics.batchFallbacks).toBeGreaterThanOrEqual(1);
+      expect(app.behaviour.runs).toContainEqual([rejected.eventKey]);
+      const dead = await app.operations.listDeadLetters();
+      expect(dead.map((m) => m.eventKey)).toEqual([rejected.eventKey]);
+      expect(await topicSize(env.kafka, deadLetterTopic)).toBe(1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('one event per transaction (batchSize 1): every call holds one event, each applied once', async () => {
+    const { topic, consumer, app } = await setup('single', 1);
+    try {
+      const events = [
+        ...Array.from({ length: 6 }, (_, i) => orderEvent('created', `singles-${i}`, 1)),
+        orderEvent('paid', 'singles-0', 2),
+      ];
+      const deliveries = [...events, events[2], events[6]];
+      await producer.send({ topic, messages: deliveries.map(toMessage) });
+      await waitFor(
+        async () => (await committedTotal(env.kafka, consumer, topic)) === deliveries.length,
+        { description: 'every delivery acknowledged' },
+      );
+      expect(app.behaviour.runs).toEqual(events.map((e) => [e.eventKey]));
+      const applied = await effects('singles-');
+      expect([...applied.entries()].sort()).toEqual(events.map((e) => [e.eventKey, 1]).sort());
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('refuses to start a consumer that handles one event type both one by one and in runs', async () => {
+    const topic = await env.createTopic('inbox.runs.mixed', 1);
+    const started = startInboxTestApp({
+      databaseUrl,
+      brokers: env.infra.kafkaBrokers,
+      consumer: 'c-runs-mixed',
+      topics: [topic],
+      deadLetterTopic: `${topic}.dlq`,
+      controllers: [MixedKindsConsumer],
+    });
+    await expect(started).rejects.toThrow(InboxError);
+    await expect(started).rejects.toMatchObject({
+      code: 'INVALID_HANDLERS',
+      message: expect.stringContaining('OrderCreated'),
+    });
+  });
+});
