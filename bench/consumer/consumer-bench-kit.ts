@@ -1,6 +1,13 @@
 import { EventEnvelope, OrderPaidV1 } from '@app/contracts';
 import { mysqlDataSourceOptions, runTransaction } from '@app/database';
-import { InboxContext, InboxModule, InboxTransport, OnEvent } from '@app/inbox';
+import {
+  InboxBatchContext,
+  InboxContext,
+  InboxModule,
+  InboxTransport,
+  OnEvent,
+  OnEventBatch,
+} from '@app/inbox';
 import { TestEnvironment } from '@app/testing';
 import { Controller, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -38,6 +45,24 @@ export class UngatedConsumer {
   @OnEvent(OrderPaidV1, { versionGate: false })
   async onPaid(@Payload() event: EventEnvelope, @Ctx() context: InboxContext): Promise<void> {
     await bookPayment(event, context);
+  }
+}
+
+/**
+ * The same update per event for a run of events (`@OnEventBatch`): one statement per event, as
+ * in bookPayment, all sent in one round trip (the pool has `multipleStatements` on).
+ */
+@Controller()
+export class RunConsumer {
+  @OnEventBatch(OrderPaidV1)
+  async onPaid(
+    @Payload() events: EventEnvelope[],
+    @Ctx() context: InboxBatchContext,
+  ): Promise<void> {
+    await context.manager.query(
+      events.map(() => 'UPDATE t_bench_account SET balance = balance + 1 WHERE id = ?').join(';'),
+      events.map((e) => e.aggregateId),
+    );
   }
 }
 
