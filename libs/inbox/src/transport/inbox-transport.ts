@@ -21,8 +21,9 @@ import { InboxHandlerExtras } from './on-event.decorator';
 import { ensureTopics } from './ensure-topics';
 
 /**
- * The Nest transport that feeds `@OnEvent` handlers from Kafka through the inbox. One kafkajs
- * consumer (group = consumer name, auto-commit off); partitions in parallel, each in order.
+ * The Nest transport that feeds `@OnEvent` and `@OnEventBatch` handlers from Kafka through the
+ * inbox. One kafkajs consumer (group = consumer name, auto-commit off); partitions in parallel,
+ * each in order.
  * Connect it with `app.connectMicroservice({ strategy: app.get(InboxTransport) })`.
  */
 @Injectable()
@@ -251,9 +252,10 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
           call(envelope, new InboxContext({ manager, consumer, ...delivery })),
       };
     }
+    // Frozen: the handlers chained on one type share the array.
     const handleRun: NonNullable<InboxHandler['handleRun']> = (manager, run) =>
       call(
-        run.map((a) => a.envelope),
+        Object.freeze(run.map((a) => a.envelope)),
         new InboxBatchContext(
           manager,
           consumer,
@@ -274,7 +276,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       if (kinds.size > 1) {
         throw new InboxError(
           'INVALID_HANDLERS',
-          `${pattern} has both @OnEvent and @OnEventBatch handlers; declare one kind per event type`,
+          `${pattern} has both @OnEventBatch handlers and handlers taking one event (@OnEvent, @EventPattern); declare one kind per event type`,
         );
       }
     }

@@ -2,22 +2,34 @@ import { CallHandler, ExecutionContext, Injectable, Logger, NestInterceptor } fr
 import {
   Context,
   context,
+  Link,
   propagation,
   ROOT_CONTEXT,
+  Span,
   SpanKind,
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
 import { EventEnvelope, EventHeader } from '@app/contracts';
-import { InboxContext } from '@app/inbox';
+import { InboxBatchContext, InboxContext } from '@app/inbox';
 import { Observable } from 'rxjs';
 import { runWithCorrelation } from '../correlation/correlation-context';
+
+/** One event's origin, as both kinds of inbox context give it. */
+interface Origin {
+  topic: string;
+  partition: number;
+  offset: string;
+  headers: Record<string, string>;
+}
 
 /**
  * Runs each inbox handler under the event's correlation id and a CONSUMER span that continues
  * the trace from the Kafka headers (the relay's publish span; the envelope's own trace context
- * when the headers carry none), so every log line the handler writes carries both. Handlers of
- * other transports and HTTP requests pass through untouched.
+ * when the headers carry none), so every log line the handler writes carries both. A run of
+ * several events (`@OnEventBatch`) gets one span that links to each event's trace, as
+ * OpenTelemetry's messaging conventions do for batches, and the first event's correlation id.
+ * Handlers of other transports and HTTP requests pass through untouched.
  */
 @Injectable()
 export class InboxObserverInterceptor implements NestInterceptor {
@@ -27,46 +39,76 @@ export class InboxObserverInterceptor implements NestInterceptor {
     if (execution.getType() !== 'rpc') return next.handle();
     const rpc = execution.switchToRpc();
     const delivery = rpc.getContext<unknown>();
-    const envelope = rpc.getData<Partial<EventEnvelope>>();
-    if (!(delivery instanceof InboxContext) || !envelope?.eventType) return next.handle();
+    if (delivery instanceof InboxContext) {
+      const envelope = rpc.getData<Partial<EventEnvelope>>();
+      if (!envelope?.eventType) return next.handle();
+      return this.observe(next, [envelope], [delivery], delivery.consumer);
+    }
+    if (delivery instanceof InboxBatchContext) {
+      const envelopes = rpc.getData<Array<Partial<EventEnvelope>>>();
+      if (!Array.isArray(envelopes) || !envelopes[0]?.eventType) return next.handle();
+      return this.observe(next, envelopes, delivery.deliveries, delivery.consumer);
+    }
+    return next.handle();
+  }
 
+  private observe(
+    next: CallHandler,
+    envelopes: Array<Partial<EventEnvelope>>,
+    origins: Origin[],
+    consumer: string,
+  ): Observable<unknown> {
+    const [first, origin] = [envelopes[0], origins[0]];
     const correlationId =
-      envelope.correlationId ?? delivery.headers[EventHeader.correlationId] ?? envelope.eventKey;
-    const parent = parentContext(delivery.headers, envelope);
+      first.correlationId ?? origin.headers[EventHeader.correlationId] ?? first.eventKey ?? '';
+    const parents = envelopes.map((e, i) => parentContext(origins[i].headers, e));
+    const single = envelopes.length === 1;
+    const links: Link[] = single
+      ? []
+      : parents.flatMap((p) => {
+          const spanContext = trace.getSpanContext(p);
+          return spanContext ? [{ context: spanContext }] : [];
+        });
+    const parent = single ? parents[0] : ROOT_CONTEXT;
     const span = trace.getTracer('@app/observability').startSpan(
-      `process ${envelope.eventType}`,
+      `process ${first.eventType}`,
       {
         kind: SpanKind.CONSUMER,
+        links,
         attributes: {
           'messaging.system': 'kafka',
           'messaging.operation.type': 'process',
-          'messaging.destination.name': delivery.topic,
-          'messaging.destination.partition.id': String(delivery.partition),
-          'messaging.kafka.offset': Number(delivery.offset),
-          'messaging.consumer.group.name': delivery.consumer,
-          'messaging.message.id': envelope.eventId ?? '',
-          'correlation.id': correlationId ?? '',
+          'messaging.destination.name': origin.topic,
+          'messaging.destination.partition.id': String(origin.partition),
+          'messaging.consumer.group.name': consumer,
+          'correlation.id': correlationId,
+          ...(single
+            ? {
+                'messaging.kafka.offset': Number(origin.offset),
+                'messaging.message.id': first.eventId ?? '',
+              }
+            : { 'messaging.batch.message_count': envelopes.length }),
         },
       },
       parent,
     );
     const started = performance.now();
-    const active = trace.setSpan(parent, span);
+    const what = single
+      ? `${first.eventKey} from ${origin.topic}/${origin.partition}@${origin.offset}`
+      : `${envelopes.length} events from ${origin.topic}/${origin.partition}@${origin.offset}..${origins[origins.length - 1].offset}`;
     return new Observable((subscriber) =>
-      context.with(active, () =>
-        runWithCorrelation(correlationId ?? '', () =>
+      context.with(trace.setSpan(parent, span), () =>
+        runWithCorrelation(correlationId, () =>
           next.handle().subscribe({
             next: (value) => subscriber.next(value),
             error: (error: unknown) => {
-              span.recordException(error as Error);
-              span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
-              span.end();
+              fail(span, error);
               subscriber.error(error);
             },
             complete: () => {
               span.end();
               this.logger.debug(
-                `handled ${envelope.eventKey} from ${delivery.topic}/${delivery.partition}@${delivery.offset} in ${(performance.now() - started).toFixed(1)} ms`,
+                `handled ${what} in ${(performance.now() - started).toFixed(1)} ms`,
               );
               subscriber.complete();
             },
@@ -75,6 +117,12 @@ export class InboxObserverInterceptor implements NestInterceptor {
       ),
     );
   }
+}
+
+function fail(span: Span, error: unknown): void {
+  span.recordException(error as Error);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
+  span.end();
 }
 
 /** The trace context a message carries: its Kafka headers first, then its envelope. */
