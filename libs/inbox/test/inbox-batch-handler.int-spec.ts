@@ -1,40 +1,19 @@
 import { InboxError } from '@app/inbox';
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
-import { Producer } from 'kafkajs';
-import { DataSource } from 'typeorm';
+import { waitFor } from '@app/testing';
 import { BatchTestConsumer, MixedKindsConsumer } from './fixtures/batch-test-consumer.controller';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';
-import { prepareDatabase, startInboxTestApp } from './fixtures/inbox-test-app';
+import { startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
 import { orderEvent, toMessage } from './fixtures/test-events';
 
 /** @OnEventBatch handlers: runs in batched mode, single events otherwise, order kept. */
 describe('Inbox @OnEventBatch handlers', () => {
-  let env: TestEnvironment;
-  let dataSource: DataSource;
-  let databaseUrl: string;
-  let producer: Producer;
-
-  beforeAll(async () => {
-    env = await startTestEnvironment();
-    databaseUrl = (await env.createDatabase('inbox_batch_handler')).url;
-    dataSource = await prepareDatabase(databaseUrl);
-    producer = env.kafka.producer();
-    await producer.connect();
-  });
-
-  afterAll(async () => {
-    await producer?.disconnect();
-    await dataSource?.destroy();
-    await env?.stop();
-  });
+  const bed = useInboxTestBed('inbox_batch_handler');
 
   async function setup(name: string, batchSize: number) {
-    const topic = await env.createTopic(`inbox.runs.${name}`, 1);
-    const deadLetterTopic = await env.createTopic(`inbox.runs.${name}.dlq`, 1);
+    const topic = await bed.env.createTopic(`inbox.runs.${name}`, 1);
+    const deadLetterTopic = await bed.env.createTopic(`inbox.runs.${name}.dlq`, 1);
     const consumer = `c-runs-${name}`;
-    const app = await startInboxTestApp({
-      databaseUrl,
-      brokers: env.infra.kafkaBrokers,
+    const app = await bed.startApp({
       consumer,
       topics: [topic],
       deadLetterTopic,
@@ -46,7 +25,7 @@ describe('Inbox @OnEventBatch handlers', () => {
 
   /** Effects written per event key, for keys with the given prefix of aggregate ids. */
   async function effects(aggregatePrefix: string): Promise<Map<string, number>> {
-    const rows = (await dataSource.query(
+    const rows = (await bed.dataSource.query(
       `SELECT event_key, COUNT(*) AS n FROM t_test_effect WHERE aggregate_id LIKE ? GROUP BY event_key`,
       [`${aggregatePrefix}%`],
     )) as Array<{ event_key: string; n: string }>;
@@ -54,7 +33,7 @@ describe('Inbox @OnEventBatch handlers', () => {
   }
 
   async function versionsInEffectOrder(aggregateId: string): Promise<number[]> {
-    const rows = (await dataSource.query(
+    const rows = (await bed.dataSource.query(
       'SELECT aggregate_version FROM t_test_effect WHERE aggregate_id = ? ORDER BY id',
       [aggregateId],
     )) as Array<{ aggregate_version: number }>;
@@ -85,9 +64,9 @@ describe('Inbox @OnEventBatch handlers', () => {
         created[4],
         mix[0],
       ];
-      await producer.send({ topic, messages: deliveries.map(toMessage) });
+      await bed.producer.send({ topic, messages: deliveries.map(toMessage) });
       await waitFor(
-        async () => (await committedTotal(env.kafka, consumer, topic)) === deliveries.length,
+        async () => (await committedTotal(bed.env.kafka, consumer, topic)) === deliveries.length,
         { description: 'every delivery acknowledged' },
       );
 
@@ -115,9 +94,9 @@ describe('Inbox @OnEventBatch handlers', () => {
       const events = Array.from({ length: 20 }, (_, i) => orderEvent('paid', `rejects-${i}`, 1));
       const rejected = events[7];
       app.behaviour.rejected.add(rejected.eventKey);
-      await producer.send({ topic, messages: events.map(toMessage) });
+      await bed.producer.send({ topic, messages: events.map(toMessage) });
       await waitFor(
-        async () => (await committedTotal(env.kafka, consumer, topic)) === events.length,
+        async () => (await committedTotal(bed.env.kafka, consumer, topic)) === events.length,
         { description: 'every delivery acknowledged' },
       );
       const applied = await effects('rejects-');
@@ -131,7 +110,7 @@ describe('Inbox @OnEventBatch handlers', () => {
       expect(withRejected).toContainEqual([rejected.eventKey]);
       const dead = await app.operations.listDeadLetters();
       expect(dead.map((m) => m.eventKey)).toEqual([rejected.eventKey]);
-      expect(await topicSize(env.kafka, deadLetterTopic)).toBe(1);
+      expect(await topicSize(bed.env.kafka, deadLetterTopic)).toBe(1);
     } finally {
       await app.close();
     }
@@ -145,9 +124,9 @@ describe('Inbox @OnEventBatch handlers', () => {
         orderEvent('paid', 'singles-0', 2),
       ];
       const deliveries = [...events, events[2], events[6]];
-      await producer.send({ topic, messages: deliveries.map(toMessage) });
+      await bed.producer.send({ topic, messages: deliveries.map(toMessage) });
       await waitFor(
-        async () => (await committedTotal(env.kafka, consumer, topic)) === deliveries.length,
+        async () => (await committedTotal(bed.env.kafka, consumer, topic)) === deliveries.length,
         { description: 'every delivery acknowledged' },
       );
       expect(app.behaviour.runs).toEqual(events.map((e) => [e.eventKey]));
@@ -159,10 +138,10 @@ describe('Inbox @OnEventBatch handlers', () => {
   });
 
   it('refuses to start a consumer that handles one event type both one by one and in runs', async () => {
-    const topic = await env.createTopic('inbox.runs.mixed', 1);
+    const topic = await bed.env.createTopic('inbox.runs.mixed', 1);
     const started = startInboxTestApp({
-      databaseUrl,
-      brokers: env.infra.kafkaBrokers,
+      databaseUrl: bed.databaseUrl,
+      brokers: bed.env.infra.kafkaBrokers,
       consumer: 'c-runs-mixed',
       topics: [topic],
       deadLetterTopic: `${topic}.dlq`,
@@ -174,7 +153,7 @@ describe('Inbox @OnEventBatch handlers', () => {
       message: expect.stringContaining('OrderCreated'),
     });
     // Refused before anything reached Kafka: its dead-letter topic was never created.
-    const admin = env.kafka.admin();
+    const admin = bed.env.kafka.admin();
     await admin.connect();
     try {
       expect(await admin.listTopics()).not.toContain(`${topic}.dlq`);

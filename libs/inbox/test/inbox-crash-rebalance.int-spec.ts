@@ -1,10 +1,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
-import { Producer } from 'kafkajs';
-import { DataSource } from 'typeorm';
+import { waitFor } from '@app/testing';
 import { committedTotal } from './fixtures/kafka-reads';
-import { InboxTestAppOptions, prepareDatabase, startInboxTestApp } from './fixtures/inbox-test-app';
+import { InboxTestAppOptions, startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
 import { TestBehaviour } from './fixtures/test-consumer.controller';
 import { orderEvent, toMessage } from './fixtures/test-events';
 
@@ -37,29 +35,12 @@ function runCrashingConsumer(options: InboxTestAppOptions): Promise<NodeJS.Signa
 }
 
 describe('Inbox under crashes and rebalances', () => {
-  let env: TestEnvironment;
-  let dataSource: DataSource;
-  let databaseUrl: string;
-  let producer: Producer;
-
-  beforeAll(async () => {
-    env = await startTestEnvironment();
-    databaseUrl = (await env.createDatabase('inbox_crash')).url;
-    dataSource = await prepareDatabase(databaseUrl);
-    producer = env.kafka.producer();
-    await producer.connect();
-  });
-
-  afterAll(async () => {
-    await producer?.disconnect();
-    await dataSource?.destroy();
-    await env?.stop();
-  });
+  const bed = useInboxTestBed('inbox_crash');
 
   async function effects(): Promise<
     Array<{ event_key: string; aggregate_id: string; aggregate_version: number; instance: string }>
   > {
-    return (await dataSource.query(
+    return (await bed.dataSource.query(
       'SELECT event_key, aggregate_id, aggregate_version, instance FROM t_test_effect ORDER BY id',
     )) as Array<{
       event_key: string;
@@ -71,27 +52,27 @@ describe('Inbox under crashes and rebalances', () => {
 
   describe('when the process is killed after the DB commit and before the offset commit', () => {
     it('gets the event again and absorbs it: one effect', async () => {
-      const topic = await env.createTopic('inbox.crash', 1);
-      const deadLetterTopic = await env.createTopic('inbox.crash.dlq', 1);
+      const topic = await bed.env.createTopic('inbox.crash', 1);
+      const deadLetterTopic = await bed.env.createTopic('inbox.crash.dlq', 1);
       const options = {
-        databaseUrl,
-        brokers: env.infra.kafkaBrokers,
+        databaseUrl: bed.databaseUrl,
+        brokers: bed.env.infra.kafkaBrokers,
         consumer: `c-${topic}`,
         topics: [topic],
         deadLetterTopic,
       };
       const event = orderEvent('created', 'crash-1', 1);
-      await producer.send({ topic, messages: [toMessage(event)] });
+      await bed.producer.send({ topic, messages: [toMessage(event)] });
 
       expect(await runCrashingConsumer(options)).toBe('SIGKILL');
       const afterCrash = await effects();
       expect(afterCrash.filter((e) => e.event_key === event.eventKey)).toHaveLength(1);
-      expect(await committedTotal(env.kafka, options.consumer, topic)).toBe(0);
+      expect(await committedTotal(bed.env.kafka, options.consumer, topic)).toBe(0);
 
       const app = await startInboxTestApp(options);
       try {
         await waitFor(
-          async () => (await committedTotal(env.kafka, options.consumer, topic)) === 1,
+          async () => (await committedTotal(bed.env.kafka, options.consumer, topic)) === 1,
           {
             description: 'the redelivered event acknowledged',
             timeoutMs: 40_000,
@@ -107,11 +88,11 @@ describe('Inbox under crashes and rebalances', () => {
 
   describe('when a second consumer joins the group mid-stream and the first one leaves', () => {
     it('loses nothing, applies nothing twice, and keeps each order in version order', async () => {
-      const topic = await env.createTopic('inbox.rebalance', 4);
-      const deadLetterTopic = await env.createTopic('inbox.rebalance.dlq', 1);
+      const topic = await bed.env.createTopic('inbox.rebalance', 4);
+      const deadLetterTopic = await bed.env.createTopic('inbox.rebalance.dlq', 1);
       const options = {
-        databaseUrl,
-        brokers: env.infra.kafkaBrokers,
+        databaseUrl: bed.databaseUrl,
+        brokers: bed.env.infra.kafkaBrokers,
         consumer: `c-${topic}`,
         topics: [topic],
         deadLetterTopic,
@@ -127,19 +108,19 @@ describe('Inbox under crashes and rebalances', () => {
           (e) => e.aggregate_id.startsWith('rb-') && (!instance || e.instance === instance),
         ).length;
 
-      await producer.send({ topic, messages: phase(1, 4).map(toMessage) });
+      await bed.producer.send({ topic, messages: phase(1, 4).map(toMessage) });
       const first = await startInboxTestApp({ ...options, behaviour: named('a') });
       let second: Awaited<ReturnType<typeof startInboxTestApp>> | undefined;
       try {
         await waitFor(async () => (await count('a')) >= 10, { description: 'a consumed some' });
         second = await startInboxTestApp({ ...options, behaviour: named('b') });
-        await producer.send({ topic, messages: phase(5, 8).map(toMessage) });
+        await bed.producer.send({ topic, messages: phase(5, 8).map(toMessage) });
         await waitFor(async () => (await count('b')) > 0, {
           description: 'b took over partitions',
           timeoutMs: 40_000,
         });
         await first.close();
-        await producer.send({ topic, messages: phase(9, 10).map(toMessage) });
+        await bed.producer.send({ topic, messages: phase(9, 10).map(toMessage) });
         await waitFor(async () => (await count()) >= sent.length, {
           description: 'every event applied',
           timeoutMs: 40_000,
@@ -148,8 +129,8 @@ describe('Inbox under crashes and rebalances', () => {
             a: first.metrics,
             b: second?.metrics,
             counts: [await count('a'), await count('b')],
-            committed: await committedTotal(env.kafka, options.consumer, topic),
-            parked: await dataSource.query(
+            committed: await committedTotal(bed.env.kafka, options.consumer, topic),
+            parked: await bed.dataSource.query(
               'SELECT aggregate_id, aggregate_version FROM t_inbox_parked',
             ),
             stats: await second?.operations.stats(),
@@ -157,7 +138,8 @@ describe('Inbox under crashes and rebalances', () => {
           throw new Error(`${error.message}\n${JSON.stringify(diag)}`);
         });
         await waitFor(
-          async () => (await committedTotal(env.kafka, options.consumer, topic)) === sent.length,
+          async () =>
+            (await committedTotal(bed.env.kafka, options.consumer, topic)) === sent.length,
           {
             description: 'every delivery acknowledged',
           },

@@ -1,32 +1,13 @@
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
-import { Producer } from 'kafkajs';
-import { DataSource } from 'typeorm';
+import { waitFor } from '@app/testing';
 import { committedTotal } from './fixtures/kafka-reads';
-import { InboxTestAppOptions, prepareDatabase, startInboxTestApp } from './fixtures/inbox-test-app';
+import { InboxTestAppOptions, startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
 import { orderEvent, toMessage } from './fixtures/test-events';
 
 describe('Inbox delivery', () => {
-  let env: TestEnvironment;
-  let dataSource: DataSource;
-  let databaseUrl: string;
-  let producer: Producer;
-
-  beforeAll(async () => {
-    env = await startTestEnvironment();
-    databaseUrl = (await env.createDatabase('inbox_delivery')).url;
-    dataSource = await prepareDatabase(databaseUrl);
-    producer = env.kafka.producer();
-    await producer.connect();
-  });
-
-  afterAll(async () => {
-    await producer?.disconnect();
-    await dataSource?.destroy();
-    await env?.stop();
-  });
+  const bed = useInboxTestBed('inbox_delivery');
 
   async function effectsByKey(): Promise<Map<string, number>> {
-    const rows = (await dataSource.query(
+    const rows = (await bed.dataSource.query(
       'SELECT event_key, COUNT(*) AS n FROM t_test_effect GROUP BY event_key',
     )) as Array<{ event_key: string; n: string }>;
     return new Map(rows.map((r) => [r.event_key, Number(r.n)]));
@@ -38,8 +19,8 @@ describe('Inbox delivery', () => {
     extra: Partial<InboxTestAppOptions> = {},
   ) {
     return startInboxTestApp({
-      databaseUrl,
-      brokers: env.infra.kafkaBrokers,
+      databaseUrl: bed.databaseUrl,
+      brokers: bed.env.infra.kafkaBrokers,
       consumer: names.consumer,
       topics: [names.topic],
       deadLetterTopic: names.deadLetterTopic,
@@ -48,8 +29,8 @@ describe('Inbox delivery', () => {
   }
 
   async function setup(name: string, partitions = 1) {
-    const topic = await env.createTopic(`inbox.${name}`, partitions);
-    const deadLetterTopic = await env.createTopic(`inbox.${name}.dlq`, 1);
+    const topic = await bed.env.createTopic(`inbox.${name}`, partitions);
+    const deadLetterTopic = await bed.env.createTopic(`inbox.${name}.dlq`, 1);
     return { topic, deadLetterTopic, consumer: `c-${topic}` };
   }
 
@@ -66,11 +47,11 @@ describe('Inbox delivery', () => {
         const twice = orderEvent('created', `dup-2-${mode}`, 1);
         const fifty = orderEvent('created', `dup-3-${mode}`, 1);
         const messages = [once, twice, twice, ...Array.from({ length: 50 }, () => fifty)];
-        await producer.send({ topic, messages: messages.map(toMessage) });
+        await bed.producer.send({ topic, messages: messages.map(toMessage) });
 
         const app = await startApp({ topic, deadLetterTopic, consumer }, { multipleStatements });
         try {
-          await waitFor(async () => (await committedTotal(env.kafka, consumer, topic)) === 53, {
+          await waitFor(async () => (await committedTotal(bed.env.kafka, consumer, topic)) === 53, {
             description: 'all 53 deliveries acknowledged',
           });
           const effects = await effectsByKey();
@@ -97,11 +78,11 @@ describe('Inbox delivery', () => {
           { inbox: { gapAlertMs: 1 }, multipleStatements },
         );
         try {
-          await producer.send({ topic, messages: [toMessage(v3)] });
+          await bed.producer.send({ topic, messages: [toMessage(v3)] });
           await waitFor(async () => (await app.operations.stats()).openGaps.length === 1, {
             description: 'version 3 parked and shown as an open gap',
           });
-          await producer.send({ topic, messages: [toMessage(v1)] });
+          await bed.producer.send({ topic, messages: [toMessage(v1)] });
           await waitFor(async () => (await effectsByKey()).has(v1.eventKey), {
             description: 'version 1 applied',
           });
@@ -109,11 +90,11 @@ describe('Inbox delivery', () => {
           expect((await app.operations.stats()).parkedNow).toBe(1);
           expect((await effectsByKey()).has(v3.eventKey)).toBe(false);
 
-          await producer.send({ topic, messages: [toMessage(v2)] });
+          await bed.producer.send({ topic, messages: [toMessage(v2)] });
           await waitFor(async () => (await app.operations.stats()).parkedNow === 0, {
             description: 'parked version 3 drained',
           });
-          const applied = (await dataSource.query(
+          const applied = (await bed.dataSource.query(
             `SELECT aggregate_version FROM t_test_effect WHERE aggregate_id = ? ORDER BY id`,
             [ord],
           )) as Array<{ aggregate_version: number }>;
@@ -124,11 +105,11 @@ describe('Inbox delivery', () => {
           const ignored = orderEvent('payment-failed', ord, 4);
           const stale = orderEvent('paid', ord, 3);
           const next = orderEvent('paid', ord, 5);
-          await producer.send({ topic, messages: [ignored, stale, next].map(toMessage) });
+          await bed.producer.send({ topic, messages: [ignored, stale, next].map(toMessage) });
           await waitFor(async () => (await effectsByKey()).has(next.eventKey), {
             description: 'version 5 applied after the ignored version 4',
           });
-          const outcomes = (await dataSource.query(
+          const outcomes = (await bed.dataSource.query(
             `SELECT event_key, outcome FROM t_inbox WHERE consumer = ?`,
             [consumer],
           )) as Array<{ event_key: string; outcome: string }>;
@@ -160,14 +141,14 @@ describe('Inbox delivery', () => {
       try {
         const applied = Array.from({ length: 5 }, (_, i) => orderEvent('created', `prune-${i}`, 1));
         const parked = orderEvent('paid', 'prune-parked', 2);
-        await producer.send({ topic, messages: [...applied, parked].map(toMessage) });
-        await waitFor(async () => (await committedTotal(env.kafka, consumer, topic)) === 6, {
+        await bed.producer.send({ topic, messages: [...applied, parked].map(toMessage) });
+        await waitFor(async () => (await committedTotal(bed.env.kafka, consumer, topic)) === 6, {
           description: 'all six acknowledged',
         });
         const inboxRows = async () =>
           Number(
             (
-              (await dataSource.query('SELECT COUNT(*) AS n FROM t_inbox WHERE consumer = ?', [
+              (await bed.dataSource.query('SELECT COUNT(*) AS n FROM t_inbox WHERE consumer = ?', [
                 consumer,
               ])) as Array<{ n: string }>
             )[0].n,

@@ -1,30 +1,11 @@
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
-import { Producer } from 'kafkajs';
-import { DataSource } from 'typeorm';
+import { waitFor } from '@app/testing';
 import { committedTotal } from './fixtures/kafka-reads';
-import { prepareDatabase, startInboxTestApp } from './fixtures/inbox-test-app';
+import { useInboxTestBed } from './fixtures/inbox-test-app';
 import { orderEvent, toMessage } from './fixtures/test-events';
 
 /** Absorbed duplicates are counted on the inbox row, so they stay visible after a restart. */
 describe('Inbox duplicate count', () => {
-  let env: TestEnvironment;
-  let dataSource: DataSource;
-  let databaseUrl: string;
-  let producer: Producer;
-
-  beforeAll(async () => {
-    env = await startTestEnvironment();
-    databaseUrl = (await env.createDatabase('inbox_dupcount')).url;
-    dataSource = await prepareDatabase(databaseUrl);
-    producer = env.kafka.producer();
-    await producer.connect();
-  });
-
-  afterAll(async () => {
-    await producer?.disconnect();
-    await dataSource?.destroy();
-    await env?.stop();
-  });
+  const bed = useInboxTestBed('inbox_dupcount');
 
   describe.each([
     ['one message per transaction', 1],
@@ -32,18 +13,16 @@ describe('Inbox duplicate count', () => {
   ])('in %s, when events are delivered 1, 2 and 50 times', (mode, batchSize) => {
     it('records 0, 1 and 49 duplicates on the inbox rows and lists them per aggregate', async () => {
       const name = `dupcount${batchSize}`;
-      const topic = await env.createTopic(`inbox.${name}`, 1);
-      const deadLetterTopic = await env.createTopic(`inbox.${name}.dlq`, 1);
+      const topic = await bed.env.createTopic(`inbox.${name}`, 1);
+      const deadLetterTopic = await bed.env.createTopic(`inbox.${name}.dlq`, 1);
       const consumer = `c-${topic}`;
       const once = orderEvent('created', `${name}-1`, 1);
       const twice = orderEvent('created', `${name}-2`, 1);
       const fifty = orderEvent('created', `${name}-3`, 1);
       const messages = [once, twice, twice, ...Array.from({ length: 50 }, () => fifty)];
-      await producer.send({ topic, messages: messages.map(toMessage) });
+      await bed.producer.send({ topic, messages: messages.map(toMessage) });
 
-      const app = await startInboxTestApp({
-        databaseUrl,
-        brokers: env.infra.kafkaBrokers,
+      const app = await bed.startApp({
         consumer,
         topics: [topic],
         deadLetterTopic,
@@ -51,10 +30,10 @@ describe('Inbox duplicate count', () => {
         http: true,
       });
       try {
-        await waitFor(async () => (await committedTotal(env.kafka, consumer, topic)) === 53, {
+        await waitFor(async () => (await committedTotal(bed.env.kafka, consumer, topic)) === 53, {
           description: `all 53 deliveries acknowledged (${mode})`,
         });
-        const rows = (await dataSource.query(
+        const rows = (await bed.dataSource.query(
           `SELECT event_key, duplicate_count, last_duplicate_at FROM t_inbox WHERE consumer = ?`,
           [consumer],
         )) as Array<{ event_key: string; duplicate_count: number; last_duplicate_at: Date | null }>;

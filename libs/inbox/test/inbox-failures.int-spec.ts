@@ -1,33 +1,14 @@
 import { DeadLetterMessage, ReplayResult } from '@app/inbox';
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
-import { Producer } from 'kafkajs';
-import { DataSource } from 'typeorm';
+import { waitFor } from '@app/testing';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';
-import { prepareDatabase, startInboxTestApp } from './fixtures/inbox-test-app';
+import { startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
 import { orderEvent, toMessage } from './fixtures/test-events';
 
 describe('Inbox failures', () => {
-  let env: TestEnvironment;
-  let dataSource: DataSource;
-  let databaseUrl: string;
-  let producer: Producer;
-
-  beforeAll(async () => {
-    env = await startTestEnvironment();
-    databaseUrl = (await env.createDatabase('inbox_failures')).url;
-    dataSource = await prepareDatabase(databaseUrl);
-    producer = env.kafka.producer();
-    await producer.connect();
-  });
-
-  afterAll(async () => {
-    await producer?.disconnect();
-    await dataSource?.destroy();
-    await env?.stop();
-  });
+  const bed = useInboxTestBed('inbox_failures');
 
   async function effectCount(eventKey: string): Promise<number> {
-    const rows = (await dataSource.query(
+    const rows = (await bed.dataSource.query(
       'SELECT COUNT(*) AS n FROM t_test_effect WHERE event_key = ?',
       [eventKey],
     )) as Array<{ n: string }>;
@@ -35,11 +16,11 @@ describe('Inbox failures', () => {
   }
 
   async function setup(name: string, inbox: { batchSize?: number } = {}) {
-    const topic = await env.createTopic(`inbox.${name}`, 2);
-    const deadLetterTopic = await env.createTopic(`inbox.${name}.dlq`, 1);
+    const topic = await bed.env.createTopic(`inbox.${name}`, 2);
+    const deadLetterTopic = await bed.env.createTopic(`inbox.${name}.dlq`, 1);
     const app = await startInboxTestApp({
-      databaseUrl,
-      brokers: env.infra.kafkaBrokers,
+      databaseUrl: bed.databaseUrl,
+      brokers: bed.env.infra.kafkaBrokers,
       consumer: `c-${topic}`,
       topics: [topic],
       deadLetterTopic,
@@ -54,7 +35,7 @@ describe('Inbox failures', () => {
       const { topic, deadLetterTopic, app } = await setup('poison');
       try {
         const next = orderEvent('created', 'after-poison', 1);
-        await producer.send({
+        await bed.producer.send({
           topic,
           messages: [
             { key: 'after-poison', value: '{not json', headers: { origin: 'test' } },
@@ -64,7 +45,7 @@ describe('Inbox failures', () => {
         await waitFor(async () => (await effectCount(next.eventKey)) === 1, {
           description: 'the message after the poison applied',
         });
-        await waitFor(async () => (await topicSize(env.kafka, deadLetterTopic)) === 1, {
+        await waitFor(async () => (await topicSize(bed.env.kafka, deadLetterTopic)) === 1, {
           description: 'poison dead-lettered',
         });
         const [dead] = await app.operations.listDeadLetters();
@@ -90,14 +71,14 @@ describe('Inbox failures', () => {
         const rejected = orderEvent('created', 'replay-1', 1);
         const applied = orderEvent('created', 'replay-2', 1);
         app.behaviour.rejected.add(rejected.eventKey);
-        await producer.send({ topic, messages: [rejected, applied].map(toMessage) });
-        await waitFor(async () => (await committedTotal(env.kafka, consumer, topic)) === 2, {
+        await bed.producer.send({ topic, messages: [rejected, applied].map(toMessage) });
+        await waitFor(async () => (await committedTotal(bed.env.kafka, consumer, topic)) === 2, {
           description: 'both messages acknowledged',
         });
         expect(await effectCount(rejected.eventKey)).toBe(0);
         expect(app.behaviour.attempts.get(rejected.eventKey)).toBe(1); // no retries
         // A copy of the applied event in the DLQ too: its replay must be absorbed.
-        await producer.send({
+        await bed.producer.send({
           topic: deadLetterTopic,
           messages: [
             {
@@ -126,7 +107,7 @@ describe('Inbox failures', () => {
             })
           ).json()) as ReplayResult;
         expect((await replay({ all: true })).replayed).toHaveLength(2);
-        await waitFor(async () => (await committedTotal(env.kafka, consumer, topic)) === 4, {
+        await waitFor(async () => (await committedTotal(bed.env.kafka, consumer, topic)) === 4, {
           description: 'replayed messages acknowledged',
         });
         expect(await effectCount(rejected.eventKey)).toBe(1);
@@ -135,7 +116,7 @@ describe('Inbox failures', () => {
         expect(await replay({ all: true })).toEqual({ replayed: [], skippedAlreadyReplayed: 2 });
         const forced = await replay({ eventType: 'OrderCreated', includeReplayed: true });
         expect(forced.replayed).toHaveLength(2);
-        await waitFor(async () => (await committedTotal(env.kafka, consumer, topic)) === 6, {
+        await waitFor(async () => (await committedTotal(bed.env.kafka, consumer, topic)) === 6, {
           description: 'forced replays acknowledged',
         });
         expect(await effectCount(rejected.eventKey)).toBe(1);
@@ -151,11 +132,11 @@ describe('Inbox failures', () => {
   describe('when the transaction hits a deadlock or a lock-wait timeout', () => {
     it('retries the whole transaction until it succeeds, once', async () => {
       const { topic, app } = await setup('locks');
-      const blocker = dataSource.createQueryRunner();
+      const blocker = bed.dataSource.createQueryRunner();
       try {
         const deadlocked = orderEvent('created', 'lock-1', 1);
         app.behaviour.deadlocks.set(deadlocked.eventKey, 2);
-        await producer.send({ topic, messages: [toMessage(deadlocked)] });
+        await bed.producer.send({ topic, messages: [toMessage(deadlocked)] });
         await waitFor(async () => (await effectCount(deadlocked.eventKey)) === 1, {
           description: 'deadlocked event applied after retries',
         });
@@ -167,7 +148,7 @@ describe('Inbox failures', () => {
         await blocker.query('SELECT n FROM t_test_lock WHERE id = 1 FOR UPDATE');
         app.behaviour.touchLockRow = true;
         const waiting = orderEvent('created', 'lock-2', 1);
-        await producer.send({ topic, messages: [toMessage(waiting)] });
+        await bed.producer.send({ topic, messages: [toMessage(waiting)] });
         await waitFor(() => (app.behaviour.attempts.get(waiting.eventKey) ?? 0) >= 2, {
           description: 'the handler timed out on the lock and was retried',
         });
@@ -201,22 +182,22 @@ describe('Inbox failures', () => {
           events[3],
           events[20],
         ];
-        await producer.send({ topic, messages: deliveries.map(toMessage) });
+        await bed.producer.send({ topic, messages: deliveries.map(toMessage) });
         await waitFor(
-          async () => (await committedTotal(env.kafka, consumer, topic)) === deliveries.length,
+          async () => (await committedTotal(bed.env.kafka, consumer, topic)) === deliveries.length,
           { description: 'every delivery acknowledged' },
         );
         for (const event of events) {
           expect(await effectCount(event.eventKey)).toBe(event === rejected ? 0 : 1);
         }
         expect(app.metrics.batchFallbacks).toBeGreaterThanOrEqual(1);
-        const versions = (await dataSource.query(
+        const versions = (await bed.dataSource.query(
           `SELECT aggregate_version FROM t_test_effect WHERE aggregate_id = 'batch-ord' ORDER BY id`,
         )) as Array<{ aggregate_version: number }>;
         expect(versions.map((r) => Number(r.aggregate_version))).toEqual([1, 2, 3]);
         const dead = await app.operations.listDeadLetters();
         expect(dead.map((m) => m.eventKey)).toEqual([rejected.eventKey]);
-        expect(await topicSize(env.kafka, deadLetterTopic)).toBe(1);
+        expect(await topicSize(bed.env.kafka, deadLetterTopic)).toBe(1);
       } finally {
         await app.close();
       }
