@@ -22,6 +22,14 @@ describe('resolveRelayOptions', () => {
     }
   });
 
+  it('takes 1 to 4 claims ahead, whole numbers only', () => {
+    expect(resolveRelayOptions({ claimsAhead: 1 }).claimsAhead).toBe(1);
+    expect(resolveRelayOptions({ claimsAhead: 4 }).claimsAhead).toBe(4);
+    for (const claimsAhead of [0, 5, 1.5]) {
+      expect(() => resolveRelayOptions({ claimsAhead })).toThrow(/claimsAhead/);
+    }
+  });
+
   it('refuses a lease shorter than one send with all its kafkajs retries', () => {
     expect(() =>
       resolveRelayOptions({ leaseMs: 1_000, requestTimeoutMs: 1_000, producerRetries: 2 }),

@@ -51,6 +51,12 @@ export class OutboxRelayOptions {
    * the relay publishing when request traffic exhausts the application's pool.
    */
   @IsInt() @Min(0) @Max(20) ownConnections!: number;
+  /**
+   * Claims of the next batches that run while a batch is on the wire, as long as full batches
+   * keep coming. Each is a database transaction of its own (on a connection of its own), and
+   * they are sent in the order they were started.
+   */
+  @IsInt() @Min(1) @Max(4) claimsAhead!: number;
   /** Names this relay in lease_owner; defaults to host-pid-random. */
   @IsOptional() @IsString() @Length(1, 64) instanceId?: string;
 }
@@ -69,7 +75,8 @@ export const DEFAULT_RELAY_OPTIONS: Readonly<OutboxRelayOptions> = Object.freeze
   requestTimeoutMs: 5_000,
   producerRetries: 3,
   topicCacheMs: 60_000,
-  ownConnections: 2,
+  claimsAhead: 3,
+  ownConnections: 4,
 });
 
 /**

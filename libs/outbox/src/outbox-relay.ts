@@ -243,14 +243,15 @@ export class OutboxRelay {
 
   private async run(): Promise<void> {
     let failures = 0;
-    let prefetched: Promise<ClaimOutcome> | undefined;
+    // Claims started ahead of the batch at hand, oldest first; sent in this order.
+    const ahead: Array<Promise<ClaimOutcome>> = [];
     // The outcome write of the batch sent last; at most one runs while the next batch is sent.
     let recording: Promise<boolean> = Promise.resolve(true);
     while (this.running) {
       this.lastTickAt = Date.now();
       this.idleUntil = 0;
-      const outcome = await (prefetched ?? settle(this.connect().then(() => this.claimer.claim())));
-      prefetched = undefined;
+      const outcome = await (ahead.shift() ??
+        settle(this.connect().then(() => this.claimer.claim())));
       if ('error' in outcome) {
         failures += 1;
         this.logger.error(`outbox relay could not claim: ${describe(outcome.error)}`);
@@ -263,13 +264,16 @@ export class OutboxRelay {
         await this.idle(this.options.pollIntervalMs);
         continue;
       }
-      // A full batch means more work is likely waiting: claim it while this batch is on the
-      // wire, and record this batch's outcome while the next one is on the wire, so database
-      // and Kafka time overlap while sends stay one at a time, in order. The next claim cannot
-      // take a later version of an aggregate in this batch: those rows are still SENDING, so
-      // it holds them back.
+      // A full batch means more work is likely waiting: claim the next batches while this one
+      // is on the wire, and record this batch's outcome while the next one is on the wire, so
+      // database and Kafka time overlap while sends stay one at a time, in order. A claim
+      // cannot take a later version of an aggregate that a batch before it holds: those rows
+      // are SENDING, or still locked by that claim's transaction (SKIP LOCKED passes them by
+      // and the earlier version, read as unsent, holds the later one back).
       const full = claim.rows.length >= this.options.batchSize;
-      if (full) prefetched = settle(this.claimer.claim());
+      while (full && ahead.length < this.options.claimsAhead) {
+        ahead.push(settle(this.claimer.claim()));
+      }
       let record: (() => Promise<void>) | undefined;
       try {
         record = await this.sendClaim(claim);
@@ -286,8 +290,8 @@ export class OutboxRelay {
       }
     }
     await recording;
-    const unused = prefetched && (await prefetched);
-    if (unused && 'claim' in unused && unused.claim) {
+    for (const unused of await Promise.all(ahead.splice(0))) {
+      if (!('claim' in unused) || !unused.claim) continue;
       const { rows, token } = unused.claim;
       // stop() also releases by owner, so a failure here only delays those rows.
       await this.finalizer

@@ -86,6 +86,27 @@ describe('OutboxRelay', () => {
     expect(await statusCounts(dataSource)).toEqual({ SENT: 3_000 });
   }, 90_000);
 
+  it('one relay claiming four batches ahead publishes a backlog once each, versions in order per key', async () => {
+    const topic = await env.createTopic('outbox.ahead', 6);
+    const keys = await writeOrderEvents(dataSource, writer, 300, 4, 'ahead');
+    const deep = relay(topic, { batchSize: 40, claimsAhead: 4, ownConnections: 5 });
+    deep.start();
+    try {
+      await waitFor(async () => (await statusCounts(dataSource)).SENT === 1_200, {
+        timeoutMs: 45_000,
+        description: 'all 1,200 rows SENT',
+      });
+    } finally {
+      await deep.stop();
+    }
+    const messages = await consumeUntil(env.kafka, topic, (m) => m.length >= 1_200);
+    expect(new Set(messages.map((m) => m.eventKey))).toEqual(new Set(keys));
+    expect(duplicates(messages)).toEqual([]);
+    expect(versionsOutOfOrder(messages)).toEqual([]);
+    expect(deep.counts()).toMatchObject({ published: 1_200, leaseLost: 0 });
+    expect(await statusCounts(dataSource)).toEqual({ SENT: 1_200 });
+  }, 90_000);
+
   it('publishes right after the commit, without waiting for the poll interval', async () => {
     const topic = await env.createTopic('outbox.wake', 1);
     const notifier = new OutboxCommitNotifier();
