@@ -7,6 +7,8 @@ import { OutboxRelayOptions } from './outbox-relay.options';
 /** Rows one relay holds exclusively until `leaseMs` passes; finalizing needs `token`. */
 export interface Claim {
   token: string;
+  /** Just before the lease was written (epoch ms): the lease ends no earlier than this + `leaseMs`. */
+  leasedAt: number;
   /** In send order: by aggregate, then version. */
   rows: ClaimedRow[];
 }
@@ -101,6 +103,7 @@ export class OutboxClaimer {
       await this.hold(manager, plan.held);
       if (plan.sendable.length === 0) return null;
       const token = randomUUID();
+      const leasedAt = Date.now();
       await manager.query(
         `UPDATE t_outbox SET status = 'SENDING', lease_owner = ?, lease_token = ?,
            lease_until = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND),
@@ -115,7 +118,7 @@ export class OutboxClaimer {
           plan.sendable.map((r) => r.id),
         ],
       );
-      return { token, rows: plan.sendable };
+      return { token, leasedAt, rows: plan.sendable };
     });
   }
 

@@ -53,8 +53,10 @@ export class OutboxRelayOptions {
   @IsInt() @Min(0) @Max(20) ownConnections!: number;
   /**
    * Claims of the next batches that run while a batch is on the wire, as long as full batches
-   * keep coming. Each is a database transaction of its own (on a connection of its own), and
-   * they are sent in the order they were started.
+   * keep coming. Each is a database transaction of its own, and they are sent in the order they
+   * were started. With a pool of its own, at most `ownConnections - 1` run at once (at least
+   * one), so the outcome write always finds a connection. A claim whose lease no longer covers
+   * one more send by the time its turn comes is handed back unsent.
    */
   @IsInt() @Min(1) @Max(4) claimsAhead!: number;
   /** Names this relay in lease_owner; defaults to host-pid-random. */
@@ -75,9 +77,16 @@ export const DEFAULT_RELAY_OPTIONS: Readonly<OutboxRelayOptions> = Object.freeze
   requestTimeoutMs: 5_000,
   producerRetries: 3,
   topicCacheMs: 60_000,
-  claimsAhead: 3,
-  ownConnections: 4,
+  claimsAhead: 2,
+  ownConnections: 3,
 });
+
+/** The longest one send can take: every kafkajs attempt timing out. */
+export function worstSendTimeMs(
+  options: Pick<OutboxRelayOptions, 'requestTimeoutMs' | 'producerRetries'>,
+): number {
+  return options.requestTimeoutMs * (options.producerRetries + 1);
+}
 
 /**
  * Fills in the defaults and validates the result; throws OutboxError(OUTBOX_INVALID_OPTIONS)
@@ -95,7 +104,7 @@ export function resolveRelayOptions(partial: Partial<OutboxRelayOptions> = {}): 
   }
   // A lease shorter than one send (all kafkajs retries included) would hand the rows to
   // another relay while the first one may still deliver them: duplicates on every slow send.
-  const worstSendMs = value.requestTimeoutMs * (value.producerRetries + 1);
+  const worstSendMs = worstSendTimeMs(value);
   if (value.leaseMs < worstSendMs) {
     errors.push({
       path: 'leaseMs',

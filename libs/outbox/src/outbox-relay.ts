@@ -8,7 +8,7 @@ import { Claim, OutboxClaimer } from './outbox-claimer';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';
 import { OutboxFinalizer } from './outbox-finalizer';
 import { OutboxPublisher } from './outbox-publisher';
-import { OutboxRelayOptions, resolveRelayOptions } from './outbox-relay.options';
+import { OutboxRelayOptions, resolveRelayOptions, worstSendTimeMs } from './outbox-relay.options';
 import { KafkaOutboxPublisher, OutboxKafkaOptions } from './kafka-outbox-publisher';
 import { publishTraced } from './outbox-tracing';
 import { planPublish, toTopicBatches } from './publish-plan';
@@ -43,6 +43,8 @@ export interface OutboxRelayCounters {
   dead: number;
   /** Rows whose outcome this relay could not record because another relay took the lease. */
   leaseLost: number;
+  /** Claims made ahead and handed back unsent: their lease no longer covered a send. */
+  claimsHandedBack: number;
 }
 
 /**
@@ -66,6 +68,7 @@ export class OutboxRelay {
     publishFailures: 0,
     dead: 0,
     leaseLost: 0,
+    claimsHandedBack: 0,
   };
   private readonly dataSource: DataSource;
   private connecting?: Promise<unknown>;
@@ -261,7 +264,16 @@ export class OutboxRelay {
       failures = 0;
       const claim = outcome.claim;
       if (!claim) {
-        await this.idle(this.options.pollIntervalMs);
+        // A claim made ahead may come back empty (its rows held behind a batch on the wire)
+        // while later ones are still running: wait only when none is.
+        if (ahead.length === 0) await this.idle(this.options.pollIntervalMs);
+        continue;
+      }
+      if (!this.leaseCoversASend(claim)) {
+        // It waited behind slow sends: another relay may take these rows over while this one
+        // still delivers them. Hand them back unsent (due now) instead.
+        this.counters.claimsHandedBack += 1;
+        await this.releaseClaim(claim);
         continue;
       }
       // A full batch means more work is likely waiting: claim the next batches while this one
@@ -271,7 +283,7 @@ export class OutboxRelay {
       // are SENDING, or still locked by that claim's transaction (SKIP LOCKED passes them by
       // and the earlier version, read as unsent, holds the later one back).
       const full = claim.rows.length >= this.options.batchSize;
-      while (full && ahead.length < this.options.claimsAhead) {
+      while (this.running && full && ahead.length < this.claimsInFlight) {
         ahead.push(settle(this.claimer.claim()));
       }
       let record: (() => Promise<void>) | undefined;
@@ -291,16 +303,32 @@ export class OutboxRelay {
     }
     await recording;
     for (const unused of await Promise.all(ahead.splice(0))) {
-      if (!('claim' in unused) || !unused.claim) continue;
-      const { rows, token } = unused.claim;
-      // stop() also releases by owner, so a failure here only delays those rows.
-      await this.finalizer
-        .release(
-          rows.map((r) => r.id),
-          token,
-        )
-        .catch(() => 0);
+      if ('claim' in unused && unused.claim) await this.releaseClaim(unused.claim);
     }
+  }
+
+  /** Claims that may run at once: `claimsAhead`, and one connection left for the outcome write. */
+  private get claimsInFlight(): number {
+    const { claimsAhead, ownConnections } = this.options;
+    return ownConnections > 0
+      ? Math.max(1, Math.min(claimsAhead, ownConnections - 1))
+      : claimsAhead;
+  }
+
+  /** Whether the claim's lease outlasts one more send, every kafkajs attempt included. */
+  private leaseCoversASend(claim: Claim): boolean {
+    const leaseLeftMs = claim.leasedAt + this.options.leaseMs - Date.now();
+    return leaseLeftMs >= worstSendTimeMs(this.options);
+  }
+
+  /** Hands a claim's rows back as NEW, due now. stop() also releases by owner, so a failure here only delays those rows. */
+  private async releaseClaim({ rows, token }: Claim): Promise<void> {
+    await this.finalizer
+      .release(
+        rows.map((r) => r.id),
+        token,
+      )
+      .catch(() => 0);
   }
 
   /** Runs an outcome write; false (logged) when the database refused it. */

@@ -19,6 +19,7 @@ import {
   statusCounts,
   versionsOutOfOrder,
   writeOrderEvents,
+  writeVersionRuns,
 } from './outbox-test-kit';
 
 describe('OutboxRelay', () => {
@@ -86,26 +87,69 @@ describe('OutboxRelay', () => {
     expect(await statusCounts(dataSource)).toEqual({ SENT: 3_000 });
   }, 90_000);
 
-  it('one relay claiming four batches ahead publishes a backlog once each, versions in order per key', async () => {
+  it('one relay claiming four batches ahead publishes runs of versions once each, in order per key', async () => {
     const topic = await env.createTopic('outbox.ahead', 6);
-    const keys = await writeOrderEvents(dataSource, writer, 300, 4, 'ahead');
-    const deep = relay(topic, { batchSize: 40, claimsAhead: 4, ownConnections: 5 });
+    // 20 versions of each order side by side: the claims running together meet one order's
+    // consecutive versions, and each must hold back what an earlier claim still has unsent.
+    const keys = await writeVersionRuns(dataSource, writer, 30, 20, 'ahead');
+    const deep = relay(topic, { batchSize: 10, claimsAhead: 4, ownConnections: 5 });
     deep.start();
     try {
-      await waitFor(async () => (await statusCounts(dataSource)).SENT === 1_200, {
-        timeoutMs: 45_000,
-        description: 'all 1,200 rows SENT',
+      await waitFor(async () => (await statusCounts(dataSource)).SENT === 600, {
+        timeoutMs: 60_000,
+        description: 'all 600 rows SENT',
       });
     } finally {
       await deep.stop();
     }
-    const messages = await consumeUntil(env.kafka, topic, (m) => m.length >= 1_200);
+    const messages = await consumeUntil(env.kafka, topic, (m) => m.length >= 600);
     expect(new Set(messages.map((m) => m.eventKey))).toEqual(new Set(keys));
     expect(duplicates(messages)).toEqual([]);
     expect(versionsOutOfOrder(messages)).toEqual([]);
-    expect(deep.counts()).toMatchObject({ published: 1_200, leaseLost: 0 });
-    expect(await statusCounts(dataSource)).toEqual({ SENT: 1_200 });
+    expect(deep.counts()).toMatchObject({ published: 600, leaseLost: 0 });
+    expect(await statusCounts(dataSource)).toEqual({ SENT: 600 });
   }, 90_000);
+
+  it('hands back a claim made ahead whose lease no longer covers a send, and publishes every row once', async () => {
+    const topic = await env.createTopic('outbox.handback', 1);
+    const keys = await writeOrderEvents(dataSource, writer, 60, 1, 'handback');
+    const sent: string[] = [];
+    // Each send takes 700 ms, within the worst case the options allow (500 ms x 2 attempts).
+    const slow: OutboxPublisher = {
+      missingTopics: async () => [],
+      publish: async (batches) => {
+        await new Promise((resolve) => setTimeout(resolve, 700));
+        for (const { messages } of batches) {
+          for (const m of messages)
+            sent.push((JSON.parse(m.value) as { eventKey: string }).eventKey);
+        }
+      },
+      disconnect: async () => undefined,
+    };
+    // The third claim made ahead waits behind three sends (2.1 s) of its 2.5 s lease: less
+    // than one worst-case send (1 s) is left, so it must go back rather than out.
+    const patient = relay(topic, {
+      publisher: slow,
+      batchSize: 10,
+      claimsAhead: 3,
+      ownConnections: 4,
+      leaseMs: 2_500,
+      requestTimeoutMs: 500,
+      producerRetries: 1,
+    });
+    patient.start();
+    try {
+      await waitFor(async () => (await statusCounts(dataSource)).SENT === 60, {
+        timeoutMs: 30_000,
+        description: 'all 60 rows SENT',
+      });
+    } finally {
+      await patient.stop();
+    }
+    expect([...sent].sort()).toEqual([...keys].sort());
+    expect(patient.counts().claimsHandedBack).toBeGreaterThanOrEqual(1);
+    expect(patient.counts()).toMatchObject({ published: 60, leaseLost: 0 });
+  }, 60_000);
 
   it('publishes right after the commit, without waiting for the poll interval', async () => {
     const topic = await env.createTopic('outbox.wake', 1);

@@ -56,6 +56,35 @@ export async function writeOrderEvents(
   return keys;
 }
 
+/**
+ * Writes versions 1..n of each of `aggregates` orders, all versions of one order in one
+ * transaction, order after order: one aggregate's versions sit next to each other in the table,
+ * so consecutive claims meet the same aggregate.
+ */
+export async function writeVersionRuns(
+  dataSource: DataSource,
+  writer: OutboxWriter,
+  aggregates: number,
+  versions: number,
+  prefix: string,
+): Promise<string[]> {
+  const keys: string[] = [];
+  for (let a = 0; a < aggregates; a++) {
+    const orderId = `${prefix}${a}`;
+    await dataSource.transaction(async (manager) => {
+      for (let version = 1; version <= versions; version++) {
+        const envelope = await writer.add(manager, OrderCreatedV1, {
+          aggregateId: orderId,
+          aggregateVersion: version,
+          payload: orderCreated(orderId),
+        });
+        keys.push(envelope.eventKey);
+      }
+    });
+  }
+  return keys;
+}
+
 /** A message as the test's consumer saw it. */
 export interface Consumed {
   key: string;

@@ -93,6 +93,13 @@ export class OutboxMetrics {
       'Rows whose outcome was left to another relay after a lease expired',
       'leaseLost',
     );
+    counter(
+      registers,
+      counts,
+      'outbox_claims_handed_back_total',
+      'Claims made ahead and handed back unsent because their lease no longer covered a send',
+      'claimsHandedBack',
+    );
   }
 
   /** One stats query per scrape: the gauges of one scrape collect together and share it. */
