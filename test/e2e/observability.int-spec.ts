@@ -249,7 +249,16 @@ describe('observability, end to end', () => {
       expect(down.body.error.broker.status).toBe('down');
       expect(down.body.error.outboxAge.status).toBe('down');
       expect(down.body.info.database.status).toBe('up');
-      expect((await ready('accounting-service')).status).toBe(503);
+      // Readiness is polled, as an orchestrator would: a consumer service without an outbox
+      // turns 503 once its own broker probe fails.
+      const accountingDown = await waitFor(
+        async () => {
+          const answer = await ready('accounting-service');
+          return answer.status === 503 ? answer : undefined;
+        },
+        { description: 'accounting-service not ready: broker down' },
+      );
+      expect(accountingDown.body.error.broker.status).toBe('down');
       expect((await fetch(`${url('order-service')}/health/live`)).status).toBe(200);
       // The OrderCreated row waits, NEW or SENDING (a claimed send that keeps failing).
       const backedUp = await metrics('order-service');
