@@ -2,7 +2,7 @@ import { OrderCreatedV1, OrderCreatedV1Payload } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
 import { waitFor } from '@app/testing';
 import { Kafka } from 'kafkajs';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { OutboxMigrations, OutboxWriter } from '../src';
 
 /** A fresh database with t_outbox, its DataSource open. */
@@ -25,6 +25,21 @@ export function orderCreated(orderId: string): OrderCreatedV1Payload {
   };
 }
 
+/** Adds OrderCreated `version` of `orderId` in the caller's transaction; returns its event key. */
+async function addOrderCreated(
+  writer: OutboxWriter,
+  manager: EntityManager,
+  orderId: string,
+  version: number,
+): Promise<string> {
+  const envelope = await writer.add(manager, OrderCreatedV1, {
+    aggregateId: orderId,
+    aggregateVersion: version,
+    payload: orderCreated(orderId),
+  });
+  return envelope.eventKey;
+}
+
 /**
  * Writes `versions` OrderCreated events (versions 1..n) for each of `aggregates` orders, one
  * transaction per event, interleaving aggregates; returns the event keys written.
@@ -43,12 +58,7 @@ export async function writeOrderEvents(
     for (let i = 0; i < rows.length; i += 50) {
       await dataSource.transaction(async (manager) => {
         for (const orderId of rows.slice(i, i + 50)) {
-          const envelope = await writer.add(manager, OrderCreatedV1, {
-            aggregateId: orderId,
-            aggregateVersion: version,
-            payload: orderCreated(orderId),
-          });
-          keys.push(envelope.eventKey);
+          keys.push(await addOrderCreated(writer, manager, orderId, version));
         }
       });
     }
@@ -73,12 +83,7 @@ export async function writeVersionRuns(
     const orderId = `${prefix}${a}`;
     await dataSource.transaction(async (manager) => {
       for (let version = 1; version <= versions; version++) {
-        const envelope = await writer.add(manager, OrderCreatedV1, {
-          aggregateId: orderId,
-          aggregateVersion: version,
-          payload: orderCreated(orderId),
-        });
-        keys.push(envelope.eventKey);
+        keys.push(await addOrderCreated(writer, manager, orderId, version));
       }
     });
   }
