@@ -71,6 +71,8 @@ export class OutboxRelay {
     claimsHandedBack: 0,
   };
   private readonly dataSource: DataSource;
+  /** Claims that may run at once: `claimsAhead`, and one own connection left for the outcome write. */
+  private readonly claimsInFlight: number;
   private connecting?: Promise<unknown>;
   private running = false;
   private loop?: Promise<void>;
@@ -96,6 +98,9 @@ export class OutboxRelay {
         ? ownPool(dataSource, this.options.ownConnections)
         : dataSource;
     this.claimer = new OutboxClaimer(this.db, this.options, this.instanceId);
+    const { claimsAhead, ownConnections } = this.options;
+    this.claimsInFlight =
+      ownConnections > 0 ? Math.max(1, Math.min(claimsAhead, ownConnections - 1)) : claimsAhead;
     this.finalizer = new OutboxFinalizer(this.db, this.options);
     this.topicFor = topicFor ?? ((aggregateType) => topicForAggregate(aggregateType));
     this.logger = logger ?? new Logger(OutboxRelay.name);
@@ -307,21 +312,16 @@ export class OutboxRelay {
     }
   }
 
-  /** Claims that may run at once: `claimsAhead`, and one connection left for the outcome write. */
-  private get claimsInFlight(): number {
-    const { claimsAhead, ownConnections } = this.options;
-    return ownConnections > 0
-      ? Math.max(1, Math.min(claimsAhead, ownConnections - 1))
-      : claimsAhead;
-  }
-
   /** Whether the claim's lease outlasts one more send, every kafkajs attempt included. */
   private leaseCoversASend(claim: Claim): boolean {
     const leaseLeftMs = claim.leasedAt + this.options.leaseMs - Date.now();
     return leaseLeftMs >= worstSendTimeMs(this.options);
   }
 
-  /** Hands a claim's rows back as NEW, due now. stop() also releases by owner, so a failure here only delays those rows. */
+  /**
+   * Hands a claim's rows back as NEW, due now. stop() also releases by owner, so a failure here
+   * only delays those rows.
+   */
   private async releaseClaim({ rows, token }: Claim): Promise<void> {
     await this.finalizer
       .release(

@@ -41,14 +41,14 @@ describe('EffectQueue', () => {
     const calls: string[][] = [];
     const { runs, otherRuns, single } = handlers(calls);
     const queue = new EffectQueue();
-    await queue.add(runs, event('a'), delivery(1));
-    await queue.add(runs, event('b'), delivery(2));
-    await queue.add(single, event('c'), delivery(3));
-    await queue.add(single, event('d'), delivery(4));
-    await queue.add(runs, event('e'), delivery(5));
-    await queue.add(otherRuns, event('f'), delivery(6));
-    await queue.add(otherRuns, event('g'), delivery(7));
-    await queue.add(runs, event('h'), delivery(8));
+    queue.add(runs, event('a'), delivery(1));
+    queue.add(runs, event('b'), delivery(2));
+    queue.add(single, event('c'), delivery(3));
+    queue.add(single, event('d'), delivery(4));
+    queue.add(runs, event('e'), delivery(5));
+    queue.add(otherRuns, event('f'), delivery(6));
+    queue.add(otherRuns, event('g'), delivery(7));
+    queue.add(runs, event('h'), delivery(8));
     await queue.run(manager);
     expect(calls).toEqual([
       ['runs', 'a@1', 'b@2'],
@@ -64,7 +64,7 @@ describe('EffectQueue', () => {
     const calls: string[][] = [];
     const { runs } = handlers(calls);
     const queue = new EffectQueue();
-    await queue.add(runs, event('a'), delivery(1));
+    queue.add(runs, event('a'), delivery(1));
     await queue.run(manager);
     await queue.run(manager);
     expect(calls).toEqual([['runs', 'a@1']]);
@@ -78,9 +78,9 @@ describe('EffectQueue', () => {
       handle: () => Promise.reject(new Error('boom')),
     };
     const queue = new EffectQueue();
-    await queue.add(single, event('a'), delivery(1));
-    await queue.add(failing, event('b'), delivery(2));
-    await queue.add(single, event('c'), delivery(3));
+    queue.add(single, event('a'), delivery(1));
+    queue.add(failing, event('b'), delivery(2));
+    queue.add(single, event('c'), delivery(3));
     await expect(queue.run(manager)).rejects.toThrow('boom');
     expect(calls).toEqual([['single', 'a']]);
   });

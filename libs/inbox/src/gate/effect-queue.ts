@@ -11,9 +11,8 @@ import { Applying, Delivery, InboxHandler } from './inbox-processor';
 export class EffectQueue {
   private readonly queued: Array<{ handler: InboxHandler; applying: Applying }> = [];
 
-  add(handler: InboxHandler, envelope: EventEnvelope, delivery: Delivery): Promise<void> {
+  add(handler: InboxHandler, envelope: EventEnvelope, delivery: Delivery): void {
     this.queued.push({ handler, applying: { envelope, delivery } });
-    return Promise.resolve();
   }
 
   async run(manager: EntityManager): Promise<void> {

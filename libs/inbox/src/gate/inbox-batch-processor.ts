@@ -101,7 +101,7 @@ export class InboxBatchProcessor {
   ): Promise<ProcessResult> {
     const handler = this.lookup(envelope.eventType);
     const ungated = handler !== undefined && !handler.versionGate;
-    if (ungated) await effects.add(handler, envelope, delivery);
+    if (ungated) effects.add(handler, envelope, delivery);
     const seenBefore = !state.isNew || state.dirty;
     const last = seenBefore ? state.lastVersion : undefined;
     const decision = decideVersion(last, envelope.aggregateVersion, this.gateStart);
@@ -117,7 +117,7 @@ export class InboxBatchProcessor {
       await this.store.setOutcome(manager, envelope.eventKey, 'parked');
       return { outcome: 'parked', drained: 0 };
     }
-    if (handler && !ungated) await effects.add(handler, envelope, delivery);
+    if (handler && !ungated) effects.add(handler, envelope, delivery);
     let reached = envelope.aggregateVersion;
     if (state.parkedCount > 0) {
       reached = await this.single.drainParked(
@@ -125,7 +125,7 @@ export class InboxBatchProcessor {
         envelope.aggregateType,
         envelope.aggregateId,
         reached,
-        (h, e, d) => effects.add(h, e, d),
+        async (h, e, d) => effects.add(h, e, d),
       );
       state.parkedCount -= reached - envelope.aggregateVersion;
     }

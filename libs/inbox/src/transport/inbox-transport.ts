@@ -237,15 +237,15 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     const head = this.getHandlerByPattern(eventType);
     if (!head) return undefined;
     // Several handlers of one type form a chain that Nest runs together; gate if any asks to.
-    let versionGate = false;
-    for (const extras of chainExtras(head)) versionGate ||= extras.versionGate;
+    const chain = chainExtras(head);
+    const versionGate = chain.some((extras) => extras.versionGate);
     const { consumer } = this.options;
     const call = async (payload: unknown, context: InboxContext | InboxBatchContext) => {
       await lastValueFrom(this.transformToObservable(await head(payload, context)), {
         defaultValue: undefined,
       });
     };
-    if (!chainExtras(head)[0].batch) {
+    if (!chain[0].batch) {
       return {
         versionGate,
         handle: (manager, envelope, delivery) =>
@@ -315,15 +315,11 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
 }
 
 /** The inbox settings of each handler in a Nest handler chain (defaults for plain patterns). */
-function chainExtras(head: MessageHandler): Array<InboxHandlerExtras['inbox']> {
-  const all: Array<InboxHandlerExtras['inbox']> = [];
+function chainExtras(head: MessageHandler): Array<{ versionGate: boolean; batch: boolean }> {
+  const all: Array<{ versionGate: boolean; batch: boolean }> = [];
   for (let h: MessageHandler | undefined = head; h; h = h.next) {
     const inbox = (h.extras as Partial<InboxHandlerExtras> | undefined)?.inbox;
-    all.push({
-      versionGate: inbox?.versionGate ?? true,
-      eventType: inbox?.eventType ?? '',
-      batch: inbox?.batch ?? false,
-    });
+    all.push({ versionGate: inbox?.versionGate ?? true, batch: inbox?.batch ?? false });
   }
   return all;
 }
