@@ -91,6 +91,25 @@ describe('openMysqlDataSource({ lockWaitTimeoutS })', () => {
     expect(await dataSource.query('SELECT n FROM t_hot')).toEqual([{ n: 0 }]);
   });
 
+  it("gives TypeORM's per-query promise() one wrapper per pooled connection, which still queries", async () => {
+    const dataSource = await open();
+    const runner = dataSource.createQueryRunner();
+    try {
+      const connection = (await runner.connect()) as {
+        promise(impl?: PromiseConstructor): { query(sql: string): Promise<[unknown[]]> };
+      };
+      const wrapper = connection.promise();
+      // Without the reuse, mysql2 builds (and resolves the module of) a new wrapper per call.
+      expect(connection.promise()).toBe(wrapper);
+      expect(connection.promise(Promise)).not.toBe(wrapper);
+      const [[row]] = await wrapper.query('SELECT 41 + 1 AS n');
+      expect(row).toEqual({ n: 42 });
+      expect(await runner.query('SELECT 2 AS n')).toEqual([{ n: 2 }]);
+    } finally {
+      await runner.release();
+    }
+  });
+
   it('refuses a lock wait that is not a positive whole number of seconds', async () => {
     await expect(openMysqlDataSource({ url, lockWaitTimeoutS: 0.5 })).rejects.toThrow(RangeError);
   });

@@ -1,6 +1,7 @@
 import * as mysql2 from 'mysql2';
 import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
 import { deferBegin, DeferrableConnection } from './deferred-begin';
+import { PromiseWrappable, reusePromiseWrapper } from './reuse-promise-wrapper';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type EntityList = MixedList<Function | string | EntitySchema>;
@@ -85,8 +86,10 @@ function lockWait(config: MysqlDataSourceConfig): number {
  * mysql2 whose pools prepare every new connection before lending it out: `statements` run
  * first (the pool emits 'connection' before handing the connection to its first borrower, and
  * a connection runs its commands in order, so no query of the service runs without the
- * settings), and when the pool allows several statements per query, START TRANSACTION is
- * deferred to travel with the transaction's first statement (see deferred-begin.ts).
+ * settings), when the pool allows several statements per query, START TRANSACTION is
+ * deferred to travel with the transaction's first statement (see deferred-begin.ts), and
+ * TypeORM's per-query `promise()` call gets the connection's one wrapper
+ * (reuse-promise-wrapper.ts).
  */
 function mysqlWithConnectionSetup(statements: string[]): typeof mysql2 {
   const createPool = (options: mysql2.PoolOptions) => {
@@ -95,6 +98,7 @@ function mysqlWithConnectionSetup(statements: string[]): typeof mysql2 {
       // A failure here means the connection is broken: its first real query reports that.
       for (const statement of statements) connection.query(statement, () => undefined);
       if (options.multipleStatements) deferBegin(connection as unknown as DeferrableConnection);
+      reusePromiseWrapper(connection as unknown as PromiseWrappable);
     });
     return pool;
   };
