@@ -89,4 +89,28 @@ describe('createEnvelope', () => {
     expect(paths('00-abc')).toEqual(['trace']);
     expect(paths([{ traceparent }])).toEqual(['trace']);
   });
+
+  it('rejects a "constructor" field, in the envelope or the payload, with its path', () => {
+    const envelope = createEnvelope(OrderPaidV1, {
+      aggregateId: '42',
+      aggregateVersion: 1,
+      payload,
+    });
+    const paths = (json: string) => {
+      try {
+        validateEnvelope(OrderPaidV1, JSON.parse(json));
+        return [];
+      } catch (error) {
+        return (error as EventValidationError).fieldErrors.map((f) => f.path).sort();
+      }
+    };
+    const text = JSON.stringify(envelope);
+    expect(paths(text)).toEqual([]);
+    for (const value of ['null', '"x"', '{}', '1']) {
+      expect(paths(text.replace('{', `{"constructor":${value},`))).toEqual(['constructor']);
+      expect(paths(text.replace('"payload":{', `"payload":{"constructor":${value},`))).toEqual([
+        'payload.constructor',
+      ]);
+    }
+  });
 });

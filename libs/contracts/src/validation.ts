@@ -47,6 +47,15 @@ export function validatePlain<T extends object>(
       errors: [{ path: pathPrefix || '(root)', constraints: { isObject: 'must be an object' } }],
     };
   }
+  if (Object.hasOwn(plain, 'constructor')) {
+    // class-validator finds the rules through `instance.constructor`: an own property of that
+    // name would make it validate against something else, or throw. Reported here, left out.
+    const rest = Object.fromEntries(Object.entries(plain).filter(([key]) => key !== 'constructor'));
+    const result = validatePlain(cls, rest, pathPrefix);
+    const path = pathPrefix ? `${pathPrefix}.constructor` : 'constructor';
+    const notAllowed = { whitelistValidation: 'property constructor should not exist' };
+    return { value: result.value, errors: [{ path, constraints: notAllowed }, ...result.errors] };
+  }
   const value = instanceOf(cls, plain);
   const errors = validateSync(value, {
     whitelist: true,
