@@ -26,6 +26,7 @@ import {
   reversedVersions,
   topicOf,
 } from './consumer/consumer-bench-kit';
+import { purged } from './lib/purged';
 import { BenchResult, percentile, writeResults } from './lib/results';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -54,7 +55,15 @@ async function main(): Promise<void> {
     const deadLetterTopic = await env.createTopic('bench.consumer.dlq', 1);
 
     const base = { databaseUrl: database.url, brokers: env.infra.kafkaBrokers, deadLetterTopic };
-    const run = (extra: Omit<InboxRun, keyof typeof base>) => inboxRate({ ...base, ...extra });
+    // Each timed run starts once InnoDB has purged what the runs before it changed.
+    const run = async (extra: Omit<InboxRun, keyof typeof base>) => {
+      await purged(dataSource);
+      return inboxRate({ ...base, ...extra });
+    };
+    const raw = async (consumer: string) => {
+      await purged(dataSource);
+      return rawRate(dataSource, events, consumer);
+    };
     // Rounds alternate every series, and each figure is the median of its rounds: the machine
     // is shared, and load that comes and goes would otherwise favour one side.
     const rates: Record<Series, number[]> = {
@@ -68,7 +77,7 @@ async function main(): Promise<void> {
     };
     for (let round = 1; round <= ROUNDS; round++) {
       const single = { batchSize: 1, controller: GatedConsumer };
-      rates.raw.push(await rawRate(dataSource, events, `raw-${round}`));
+      rates.raw.push(await raw(`raw-${round}`));
       rates.gated.push(await run({ ...single, topic: inOrder, consumer: `gated-${round}` }));
       rates.ungated.push(
         await run({

@@ -10,6 +10,7 @@ import {
   OutboxWriter,
 } from '@app/outbox';
 import { orderCreated } from '../../libs/outbox/test/outbox-test-kit';
+import { purged } from '../lib/purged';
 
 /** Events in the throughput runs. */
 export const EVENTS = 10_000;
@@ -70,6 +71,7 @@ export async function settle(dataSource: DataSource): Promise<void> {
   }
 }
 
+/** Makes the EVENTS rows NEW again, then waits until InnoDB purged what this and earlier runs changed. */
 export async function resetToNew(bench: Bench): Promise<void> {
   await bench.dataSource.query(
     `UPDATE t_outbox SET status = 'NEW', next_retry_at = UTC_TIMESTAMP(3), lease_owner = NULL,
@@ -77,6 +79,7 @@ export async function resetToNew(bench: Bench): Promise<void> {
      WHERE id BETWEEN ? AND ?`,
     [bench.firstId, bench.lastId],
   );
+  await purged(bench.dataSource);
 }
 
 export async function unsentCount(dataSource: DataSource): Promise<number> {
