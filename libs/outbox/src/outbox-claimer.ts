@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { takeWithinBytes } from './batch-bytes';
 import { EarlierUnsent, planBatch } from './batch-order';
 import { aggregateRef, ClaimedRow, ClaimedRowRecord, toClaimedRow } from './outbox-row';
 import { OutboxRelayOptions } from './outbox-relay.options';
@@ -11,6 +12,8 @@ export interface Claim {
   leasedAt: number;
   /** In send order: by aggregate, then version. */
   rows: ClaimedRow[];
+  /** Due rows were left for the next claim: `batchSize` were sendable, or `maxBatchBytes` was reached. */
+  full: boolean;
 }
 
 const ROW_COLUMNS = `id, aggregate_type, aggregate_id, aggregate_version, event_type, event_key,
@@ -51,7 +54,12 @@ interface EarlierRecord {
 
 type ClaimOptions = Pick<
   OutboxRelayOptions,
-  'batchSize' | 'leaseMs' | 'deadPolicy' | 'blockedRecheckMs' | 'deadBlockedRecheckMs'
+  | 'batchSize'
+  | 'maxBatchBytes'
+  | 'leaseMs'
+  | 'deadPolicy'
+  | 'blockedRecheckMs'
+  | 'deadBlockedRecheckMs'
 >;
 
 /**
@@ -92,7 +100,12 @@ export class OutboxClaimer {
         !lookFirst && due.length < batch
           ? await this.expired(manager, batch - due.length, now)
           : expiredFirst;
-      const candidates = [...expired, ...due].map(toClaimedRow);
+      // Rows past the byte budget stay as they are (only locked until this commits): one claim
+      // is one produce request, which must stay under the broker's batch limit.
+      const { taken: candidates, leftOut } = takeWithinBytes(
+        [...expired, ...due].map(toClaimedRow),
+        this.options.maxBatchBytes,
+      );
       if (candidates.length === 0) return null;
 
       const plan = planBatch(
@@ -118,7 +131,8 @@ export class OutboxClaimer {
           plan.sendable.map((r) => r.id),
         ],
       );
-      return { token, leasedAt, rows: plan.sendable };
+      const full = plan.sendable.length >= batch || leftOut > 0;
+      return { token, leasedAt, rows: plan.sendable, full };
     });
   }
 

@@ -30,6 +30,14 @@ describe('resolveRelayOptions', () => {
     }
   });
 
+  it('keeps a produce request under 900,000 bytes by default, and takes 1,000 to 100,000,000', () => {
+    expect(DEFAULT_RELAY_OPTIONS.maxBatchBytes).toBe(900_000);
+    expect(resolveRelayOptions({ maxBatchBytes: 1_000 }).maxBatchBytes).toBe(1_000);
+    for (const maxBatchBytes of [999, 100_000_001, 1_500.5]) {
+      expect(() => resolveRelayOptions({ maxBatchBytes })).toThrow(/maxBatchBytes/);
+    }
+  });
+
   it('refuses a lease shorter than one send with all its kafkajs retries', () => {
     expect(() =>
       resolveRelayOptions({ leaseMs: 1_000, requestTimeoutMs: 1_000, producerRetries: 2 }),

@@ -40,6 +40,13 @@ export class OutboxRelayOptions {
   @IsInt() @Min(1) @Max(86_400_000) deadBlockedRecheckMs!: number;
   /** A message (value + key + headers) larger than this is DEAD without a send. */
   @IsInt() @Min(1_000) @Max(100_000_000) maxMessageBytes!: number;
+  /**
+   * The most one produce request carries (values, keys and headers): a claim stops taking rows
+   * at this size, so that a batch of messages that each fit never exceeds the broker's limit
+   * on a record batch (Kafka's `message.max.bytes`, about 1 MB by default) and dies together.
+   * A row larger than this is sent alone.
+   */
+  @IsInt() @Min(1_000) @Max(100_000_000) maxBatchBytes!: number;
   /** kafkajs request timeout of the producer, in ms. */
   @IsInt() @Min(100) @Max(300_000) requestTimeoutMs!: number;
   /** kafkajs retries inside one send before the relay counts a failed attempt. */
@@ -74,6 +81,7 @@ export const DEFAULT_RELAY_OPTIONS: Readonly<OutboxRelayOptions> = Object.freeze
   blockedRecheckMs: 50,
   deadBlockedRecheckMs: 60_000,
   maxMessageBytes: 1_000_000,
+  maxBatchBytes: 900_000,
   requestTimeoutMs: 5_000,
   producerRetries: 3,
   topicCacheMs: 60_000,

@@ -287,7 +287,7 @@ export class OutboxRelay {
       // cannot take a later version of an aggregate that a batch before it holds: those rows
       // are SENDING, or still locked by that claim's transaction (SKIP LOCKED passes them by
       // and the earlier version, read as unsent, holds the later one back).
-      const full = claim.rows.length >= this.options.batchSize;
+      const full = claim.full;
       while (this.running && full && ahead.length < this.claimsInFlight) {
         ahead.push(settle(this.claimer.claim()));
       }

@@ -1,3 +1,4 @@
+import { rowBytes } from './batch-bytes';
 import { aggregateRef, ClaimedRow } from './outbox-row';
 import { OutboxMessage, TopicBatch } from './outbox-publisher';
 import { DeadEventPolicy } from './outbox-relay.options';
@@ -31,7 +32,7 @@ export function planPublish(
       continue;
     }
     const message = { key: row.aggregateId, value: row.payload, headers: row.headers };
-    const reason = rejectionOf(row, topicOf, missingTopics, message, limits.maxMessageBytes);
+    const reason = rejectionOf(row, topicOf, missingTopics, limits.maxMessageBytes);
     if (reason) {
       plan.poison.push({ row, reason });
       poisoned.add(ref);
@@ -57,7 +58,6 @@ function rejectionOf(
   row: ClaimedRow,
   topicOf: (row: ClaimedRow) => string,
   missingTopics: ReadonlySet<string>,
-  message: OutboxMessage,
   maxMessageBytes: number,
 ): string | undefined {
   let topic: string;
@@ -67,17 +67,9 @@ function rejectionOf(
     return `no topic for aggregate type ${row.aggregateType}: ${(error as Error).message}`;
   }
   if (missingTopics.has(topic)) return `topic ${topic} does not exist`;
-  const bytes = messageBytes(message);
+  const bytes = rowBytes(row);
   if (bytes > maxMessageBytes) {
     return `message is ${bytes} bytes, over the ${maxMessageBytes}-byte limit`;
   }
   return undefined;
-}
-
-function messageBytes(message: OutboxMessage): number {
-  let bytes = Buffer.byteLength(message.key) + Buffer.byteLength(message.value);
-  for (const [name, value] of Object.entries(message.headers)) {
-    bytes += Buffer.byteLength(name) + Buffer.byteLength(value);
-  }
-  return bytes;
 }

@@ -3,6 +3,7 @@ import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {
+  KafkaOutboxPublisher,
   OutboxCommitNotifier,
   OutboxPublisher,
   OutboxRelay,
@@ -149,6 +150,56 @@ describe('OutboxRelay', () => {
     expect([...sent].sort()).toEqual([...keys].sort());
     expect(patient.counts().claimsHandedBack).toBeGreaterThanOrEqual(1);
     expect(patient.counts()).toMatchObject({ published: 60, leaseLost: 0 });
+  }, 60_000);
+
+  it('keeps each produce request within maxBatchBytes and publishes every row once, in order', async () => {
+    const topic = await env.createTopic('outbox.bytes', 3);
+    const keys = await writeVersionRuns(dataSource, writer, 10, 6, 'bytes');
+    const kafka = new KafkaOutboxPublisher(
+      { brokers: env.infra.kafkaBrokers, clientId: 'outbox-bytes', logLevel: logLevel.NOTHING },
+      { requestTimeoutMs: 2_000, producerRetries: 2, topicCacheMs: 60_000 },
+    );
+    const requests: Array<{ messages: number; bytes: number }> = [];
+    const weighing: OutboxPublisher = {
+      missingTopics: (topics) => kafka.missingTopics(topics),
+      publish: async (batches: TopicBatch[]) => {
+        const messages = batches.flatMap((b) => b.messages);
+        const bytes = messages.reduce(
+          (sum, m) =>
+            sum +
+            Buffer.byteLength(m.key) +
+            Buffer.byteLength(m.value) +
+            Object.entries(m.headers).reduce(
+              (h, [name, value]) => h + Buffer.byteLength(name) + Buffer.byteLength(value),
+              0,
+            ),
+          0,
+        );
+        requests.push({ messages: messages.length, bytes });
+        await kafka.publish(batches);
+      },
+      disconnect: () => kafka.disconnect(),
+    };
+    // Two or three of these rows fit in 1,500 bytes; 100 would fit in a batch by count.
+    const budget = 1_500;
+    const weighed = relay(topic, { publisher: weighing, batchSize: 100, maxBatchBytes: budget });
+    weighed.start();
+    try {
+      await waitFor(async () => (await statusCounts(dataSource)).SENT === 60, {
+        timeoutMs: 30_000,
+        description: 'all 60 rows SENT',
+      });
+    } finally {
+      await weighed.stop();
+    }
+    const messages = await consumeUntil(env.kafka, topic, (m) => m.length >= 60);
+    expect(new Set(messages.map((m) => m.eventKey))).toEqual(new Set(keys));
+    expect(duplicates(messages)).toEqual([]);
+    expect(versionsOutOfOrder(messages)).toEqual([]);
+    expect(requests.filter((r) => r.bytes > budget && r.messages > 1)).toEqual([]);
+    expect(requests.some((r) => r.messages > 1)).toBe(true);
+    const total = requests.reduce((sum, r) => sum + r.bytes, 0);
+    expect(requests.length).toBeGreaterThanOrEqual(Math.ceil(total / budget));
   }, 60_000);
 
   it('publishes right after the commit, without waiting for the poll interval', async () => {
