@@ -23,7 +23,7 @@ export class OutboxBackoffOptions {
 
 /** How the relay claims, publishes and retries; every field has a default. */
 export class OutboxRelayOptions {
-  /** Rows claimed (and sent in one awaited produce request) per round. */
+  /** Rows claimed (and sent in one awaited produce request) per round, within `maxBatchBytes`. */
   @IsInt() @Min(1) @Max(5_000) batchSize!: number;
   /** How often an idle relay looks for rows written by other processes. */
   @IsInt() @Min(1) @Max(600_000) pollIntervalMs!: number;
@@ -72,7 +72,7 @@ export class OutboxRelayOptions {
 
 /** The defaults, chosen for a service writing up to a few thousand events per second. */
 export const DEFAULT_RELAY_OPTIONS: Readonly<OutboxRelayOptions> = Object.freeze({
-  batchSize: 200,
+  batchSize: 500,
   pollIntervalMs: 500,
   leaseMs: 30_000,
   maxAttempts: 20,
