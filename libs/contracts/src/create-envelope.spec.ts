@@ -90,7 +90,7 @@ describe('createEnvelope', () => {
     expect(paths([{ traceparent }])).toEqual(['trace']);
   });
 
-  it('rejects a "constructor" field, in the envelope or the payload, with its path', () => {
+  it("rejects fields named like Object.prototype's (constructor, __proto__, hasOwnProperty), with their paths", () => {
     const envelope = createEnvelope(OrderPaidV1, {
       aggregateId: '42',
       aggregateVersion: 1,
@@ -106,11 +106,13 @@ describe('createEnvelope', () => {
     };
     const text = JSON.stringify(envelope);
     expect(paths(text)).toEqual([]);
-    for (const value of ['null', '"x"', '{}', '1']) {
-      expect(paths(text.replace('{', `{"constructor":${value},`))).toEqual(['constructor']);
-      expect(paths(text.replace('"payload":{', `"payload":{"constructor":${value},`))).toEqual([
-        'payload.constructor',
-      ]);
+    for (const key of ['constructor', '__proto__', 'hasOwnProperty', 'toString']) {
+      for (const value of ['null', '"x"', '{}', '1']) {
+        expect(paths(text.replace('{', `{"${key}":${value},`))).toEqual([key]);
+        expect(paths(text.replace('"payload":{', `"payload":{"${key}":${value},`))).toEqual([
+          `payload.${key}`,
+        ]);
+      }
     }
   });
 });

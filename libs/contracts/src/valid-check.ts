@@ -51,6 +51,11 @@ const COVERED: ReadonlySet<string> = new Set([
  *
  * Undefined when the class has no rules (class-validator reports an unknown value) or uses
  * anything else: nested or promise validation, `each`, `validateIf`, async constraints.
+ *
+ * The check is a snapshot taken on first use: the class's rules as registered by then (its
+ * decorators ran when it was defined) and each constraint's instance from class-validator's
+ * container. Rules added to a class afterwards, or a container swapped in later with
+ * `useContainer`, are not seen.
  */
 export function compileValidCheck(cls: PayloadClass<object>): ValidCheck | undefined {
   const storage = getMetadataStorage();

@@ -48,14 +48,21 @@ export function validatePlain<T extends object>(
       errors: [{ path: pathPrefix || '(root)', constraints: { isObject: 'must be an object' } }],
     };
   }
-  if (Object.hasOwn(plain, 'constructor')) {
-    // class-validator finds the rules through `instance.constructor`: an own property of that
-    // name would make it validate against something else, or throw. Reported here, left out.
-    const rest = Object.fromEntries(Object.entries(plain).filter(([key]) => key !== 'constructor'));
+  // class-validator finds the rules through `instance.constructor` and looks property names up
+  // in a plain object: an own key that Object.prototype also has (`constructor`, `__proto__`,
+  // `hasOwnProperty`, …) would make it validate against something else, throw, or let the key
+  // pass unreported. Such keys are reported here and left out.
+  const shadowing = Object.keys(plain).filter((key) => key in Object.prototype);
+  if (shadowing.length > 0) {
+    const rest = Object.fromEntries(
+      Object.entries(plain).filter(([key]) => !(key in Object.prototype)),
+    );
     const result = validatePlain(cls, rest, pathPrefix);
-    const path = pathPrefix ? `${pathPrefix}.constructor` : 'constructor';
-    const notAllowed = { whitelistValidation: 'property constructor should not exist' };
-    return { value: result.value, errors: [{ path, constraints: notAllowed }, ...result.errors] };
+    const notAllowed = shadowing.map((key) => ({
+      path: pathPrefix ? `${pathPrefix}.${key}` : key,
+      constraints: { whitelistValidation: `property ${key} should not exist` },
+    }));
+    return { value: result.value, errors: [...notAllowed, ...result.errors] };
   }
   const value = instanceOf(cls, plain);
   // Most input is valid: a compiled check says so at a fraction of the executor's cost, and
@@ -100,14 +107,9 @@ function instanceOf<T extends object>(cls: PayloadClass<T>, plain: object): T {
     nestedClasses.set(cls, nested);
   }
   if (nested) return plainToInstance(cls, plain);
-  // JSON.parse makes "__proto__" an own key; assigned, it would swap the prototype. Defined as
-  // an own property instead, the whitelist reports it like any other unknown property.
-  if (!Object.hasOwn(plain, '__proto__')) return Object.assign(new cls(), plain);
-  const instance = new cls();
-  for (const [key, value] of Object.entries(plain)) {
-    Object.defineProperty(instance, key, { value, enumerable: true, writable: true });
-  }
-  return instance;
+  // No own key of `plain` is one of Object.prototype's (validatePlain took those out), so
+  // assigning cannot swap the prototype ("__proto__") or the constructor.
+  return Object.assign(new cls(), plain);
 }
 
 function flatten(errors: ValidationError[], prefix: string): FieldError[] {
