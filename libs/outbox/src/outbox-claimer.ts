@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { takeWithinBytes } from './batch-bytes';
+import { rowsToAsk, takeWithinBytes } from './batch-bytes';
 import { EarlierUnsent, planBatch } from './batch-order';
 import { aggregateRef, ClaimedRow, ClaimedRowRecord, toClaimedRow } from './outbox-row';
 import { OutboxRelayOptions } from './outbox-relay.options';
@@ -12,7 +12,7 @@ export interface Claim {
   leasedAt: number;
   /** In send order: by aggregate, then version. */
   rows: ClaimedRow[];
-  /** Due rows were left for the next claim: `batchSize` were sendable, or `maxBatchBytes` was reached. */
+  /** More rows may be due: as many were sendable as the claim asked for, or `maxBatchBytes` was reached. */
   full: boolean;
 }
 
@@ -70,6 +70,8 @@ type ClaimOptions = Pick<
  */
 export class OutboxClaimer {
   private expiredCheckedAt = 0;
+  /** Average message bytes of the rows the last claim took; 0 before the first. */
+  private bytesPerRow = 0;
   private readonly expiredCheckMs: number;
 
   constructor(
@@ -82,7 +84,7 @@ export class OutboxClaimer {
 
   async claim(): Promise<Claim | null> {
     return this.dataSource.transaction('READ COMMITTED', async (manager) => {
-      const batch = this.options.batchSize;
+      const batch = rowsToAsk(this.options, this.bytesPerRow);
       // Expired leases are rare (a relay died or stalled), and the SENDING range is full of
       // entries that purge has not removed yet: looking costs more than the rest of the
       // claim. Look at most every EXPIRED_CHECK_MS while full batches of due rows keep
@@ -102,11 +104,13 @@ export class OutboxClaimer {
           : expiredFirst;
       // Rows past the byte budget stay as they are (only locked until this commits): one claim
       // is one produce request, which must stay under the broker's batch limit.
-      const { taken: candidates, leftOut } = takeWithinBytes(
-        [...expired, ...due].map(toClaimedRow),
-        this.options.maxBatchBytes,
-      );
+      const {
+        taken: candidates,
+        leftOut,
+        bytes,
+      } = takeWithinBytes([...expired, ...due].map(toClaimedRow), this.options.maxBatchBytes);
       if (candidates.length === 0) return null;
+      this.bytesPerRow = bytes / candidates.length;
 
       const plan = planBatch(
         candidates,
