@@ -1,5 +1,6 @@
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import { DEFAULT_RELAY_OPTIONS } from '@app/outbox';
+import { purged } from '../lib/purged';
 import { Bench, resetToNew } from './relay-bench-kit';
 
 /** How long the naive relay runs; it is too slow to drain every row. */
@@ -27,6 +28,8 @@ export async function rawProduceRate(bench: Bench): Promise<number> {
   }));
   const producer = benchProducer(quietKafka(bench));
   await producer.connect();
+  // It writes nothing, but the machine may still be purging what the run before it changed.
+  await purged(bench.dataSource);
   try {
     await producer.send({ topic: bench.topic, acks: -1, messages: messages.slice(0, 1) });
     const started = process.hrtime.bigint();

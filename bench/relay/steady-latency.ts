@@ -10,6 +10,7 @@ import {
 import { orderCreated } from '../../libs/outbox/test/outbox-test-kit';
 import { percentile } from '../lib/results';
 import { Bench, round, sleep, unsentCount, warmRelay } from './relay-bench-kit';
+import { purged } from '../lib/purged';
 
 export const STEADY_RATE = 1_000;
 const STEADY_SECONDS = 10;
@@ -36,6 +37,7 @@ export async function steadyLatency(bench: Bench): Promise<SteadyLatency> {
     bench.firstId,
     bench.lastId,
   ]);
+  await purged(bench.dataSource);
   const committedAt = new Map<string, number>();
   const latencies: number[] = [];
   const kafkaPublisher = new KafkaOutboxPublisher(
