@@ -99,8 +99,9 @@ export function compileValidCheck(cls: PayloadClass<object>): ValidCheck | undef
     const object = instance as Record<string, unknown>;
     for (const { name, conditions, rules } of properties) {
       const value = object[name];
-      // All conditions run, as in class-validator (they are predicates on the value).
-      if (!conditions.map((condition) => condition(instance, value)).every(Boolean)) continue;
+      // Conditions are predicates on the value: the first false one decides, as their
+      // conjunction does in class-validator.
+      if (!conditions.every((condition) => condition(instance, value))) continue;
       for (const { validate, constraints } of rules) {
         if (
           !validate(value, { targetName, property: name, object: instance, value, constraints })

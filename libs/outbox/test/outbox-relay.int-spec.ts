@@ -10,6 +10,7 @@ import {
   OutboxWriter,
   TopicBatch,
 } from '../src';
+import { rowBytes } from '../src/batch-bytes';
 import {
   CapturingLogger,
   consumeUntil,
@@ -165,14 +166,7 @@ describe('OutboxRelay', () => {
       publish: async (batches: TopicBatch[]) => {
         const messages = batches.flatMap((b) => b.messages);
         const bytes = messages.reduce(
-          (sum, m) =>
-            sum +
-            Buffer.byteLength(m.key) +
-            Buffer.byteLength(m.value) +
-            Object.entries(m.headers).reduce(
-              (h, [name, value]) => h + Buffer.byteLength(name) + Buffer.byteLength(value),
-              0,
-            ),
+          (sum, m) => sum + rowBytes({ aggregateId: m.key, payload: m.value, headers: m.headers }),
           0,
         );
         requests.push({ messages: messages.length, bytes });
