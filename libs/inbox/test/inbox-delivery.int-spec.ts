@@ -1,6 +1,7 @@
 import { waitFor } from '@app/testing';
 import { committedTotal } from './fixtures/kafka-reads';
 import { InboxTestAppOptions, startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
+import { TestBehaviour } from './fixtures/test-consumer.controller';
 import { orderEvent, toMessage } from './fixtures/test-events';
 
 describe('Inbox delivery', () => {
@@ -128,6 +129,29 @@ describe('Inbox delivery', () => {
           await app.close();
         }
       });
+    });
+  });
+
+  describe('when a handler answers with an Observable', () => {
+    it('commits once the stream completes, with its effect, once', async () => {
+      const { topic, deadLetterTopic, consumer } = await setup('observable');
+      const behaviour = new TestBehaviour();
+      behaviour.cancelledAsObservable = true;
+      behaviour.workMs = 50;
+      const cancelled = [1, 2, 3].map((n) => orderEvent('cancelled', `obs-${n}`, 1));
+      await bed.producer.send({ topic, messages: [...cancelled, cancelled[0]].map(toMessage) });
+      const app = await startApp({ topic, deadLetterTopic, consumer }, { behaviour });
+      try {
+        await waitFor(async () => (await committedTotal(bed.env.kafka, consumer, topic)) === 4, {
+          description: 'all four deliveries acknowledged',
+        });
+        const effects = await effectsByKey();
+        expect(cancelled.map((e) => effects.get(e.eventKey))).toEqual([1, 1, 1]);
+        expect(app.metrics.outcomes).toMatchObject({ applied: 3, duplicate: 1 });
+        expect(app.metrics.deadLettered).toBe(0);
+      } finally {
+        await app.close();
+      }
     });
   });
 

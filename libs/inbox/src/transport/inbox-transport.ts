@@ -3,7 +3,7 @@ import { allowsMultipleStatements } from '@app/database';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
 import { Consumer, EachBatchPayload, Kafka, logLevel, Producer } from 'kafkajs';
-import { lastValueFrom } from 'rxjs';
+import { isObservable, lastValueFrom } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';
 import { InboxBatchProcessor } from '../gate/inbox-batch-processor';
@@ -240,10 +240,12 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     const chain = chainExtras(head);
     const versionGate = chain.some((extras) => extras.versionGate);
     const { consumer } = this.options;
+    // Nest resolves a handler to its value, or to an Observable when it (or an interceptor)
+    // returns one; only then is there a stream to wait for (what transformToObservable and
+    // lastValueFrom would do, without building one for every plain result).
     const call = async (payload: unknown, context: InboxContext | InboxBatchContext) => {
-      await lastValueFrom(this.transformToObservable(await head(payload, context)), {
-        defaultValue: undefined,
-      });
+      const result: unknown = await head(payload, context);
+      if (isObservable(result)) await lastValueFrom(result, { defaultValue: undefined });
     };
     if (!chain[0].batch) {
       return {
