@@ -1,7 +1,8 @@
 // Inbox consumer throughput: events/s through the full inbox path (Kafka fetch, inbox row,
 // version gate, a one-row business update, commit, offset commit) against the raw rate of the
 // same two statements (inbox insert + business update) in one transaction, same concurrency,
-// measured in the same run. Configurations: one transaction per event with the version gate on
+// measured in the same run; and, to show what the Kafka client alone costs, a bare kafkajs
+// consumer running the baseline's transaction for each message. Configurations: one transaction per event with the version gate on
 // (the default, what the target is about) and opted out (OnEvent versionGate: false), batched
 // mode (several events per transaction, gate on) with an @OnEventBatch handler (what the
 // batched target is about) and with the @OnEvent one; and two streams issue 7 asks about: only
@@ -18,7 +19,9 @@ import {
   GatedConsumer,
   InboxRun,
   RunConsumer,
+  Rate,
   UngatedConsumer,
+  bareKafkaRate,
   createAccounts,
   inboxRate,
   makeEvents,
@@ -34,7 +37,7 @@ const TARGET = 0.8;
 const BATCH_SIZE = Number(process.env.BENCH_BATCH_SIZE ?? 100);
 const BATCH_TARGET = 3;
 
-type Series = 'raw' | 'gated' | 'ungated' | 'runs' | 'batched' | 'duplicates' | 'parked';
+type Series = 'raw' | 'bare' | 'gated' | 'ungated' | 'runs' | 'batched' | 'duplicates' | 'parked';
 
 async function main(): Promise<void> {
   const env = await startTestEnvironment();
@@ -64,10 +67,18 @@ async function main(): Promise<void> {
       await purged(dataSource);
       return rawRate(dataSource, events, consumer);
     };
+    const bare = async (consumer: string) => {
+      await purged(dataSource);
+      return bareKafkaRate(
+        { brokers: env.infra.kafkaBrokers, topic: inOrder, consumer },
+        dataSource,
+      );
+    };
     // Rounds alternate every series, and each figure is the median of its rounds: the machine
     // is shared, and load that comes and goes would otherwise favour one side.
-    const rates: Record<Series, number[]> = {
+    const rates: Record<Series, Rate[]> = {
       raw: [],
+      bare: [],
       gated: [],
       ungated: [],
       runs: [],
@@ -78,6 +89,7 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round++) {
       const single = { batchSize: 1, controller: GatedConsumer };
       rates.raw.push(await raw(`raw-${round}`));
+      rates.bare.push(await bare(`bare-${round}`));
       rates.gated.push(await run({ ...single, topic: inOrder, consumer: `gated-${round}` }));
       rates.ungated.push(
         await run({
@@ -108,8 +120,11 @@ async function main(): Promise<void> {
       rates.parked.push(await run({ ...single, topic: reversed, consumer: `parked-${round}` }));
       console.log(
         `round ${round}: ${Object.entries(rates)
-          .map(([name, r]) => `${name} ${r[r.length - 1].toFixed(0)}`)
-          .join(', ')} events/s`,
+          .map(([name, r]) => {
+            const { eventsPerSecond, cpuMicrosPerEvent } = r[r.length - 1];
+            return `${name} ${eventsPerSecond.toFixed(0)}/s (${cpuMicrosPerEvent.toFixed(0)} µs CPU)`;
+          })
+          .join(', ')}`,
       );
     }
     console.log(JSON.stringify(rates));
@@ -131,8 +146,17 @@ async function main(): Promise<void> {
   }
 }
 
-function results(rates: Record<Series, number[]>): BenchResult[] {
-  const median = (series: Series) => percentile(rates[series], 50);
+function results(rates: Record<Series, Rate[]>): BenchResult[] {
+  const median = (series: Series) =>
+    percentile(
+      rates[series].map((r) => r.eventsPerSecond),
+      50,
+    );
+  const cpu = (series: Series) =>
+    percentile(
+      rates[series].map((r) => r.cpuMicrosPerEvent),
+      50,
+    );
   const raw = median('raw');
   const baseline = 'raw inbox insert + update, one transaction each, same concurrency';
   const shape = `median of ${ROUNDS} rounds of ${EVENTS} events, ${CONCURRENCY} partitions in parallel`;
@@ -146,8 +170,35 @@ function results(rates: Record<Series, number[]>): BenchResult[] {
     target: target === undefined ? 'informational' : `>= ${target}x raw`,
     met: target === undefined || median(series) / raw >= target,
   });
+  // Lower is better: the ratio is the series' CPU over the baseline's.
+  const cpuAgainst = (metric: string, series: Series): BenchResult => ({
+    metric: `${metric}, median of ${ROUNDS} rounds`,
+    value: cpu(series),
+    unit: 'µs CPU/event',
+    baseline: `${baseline} (this process)`,
+    baselineValue: cpu('raw'),
+    ratio: cpu(series) / cpu('raw'),
+    target: 'informational (CPU of the bench process per event; MariaDB not counted)',
+    met: true,
+  });
+  const bareMetric =
+    'bare kafkajs consumer (parse, the same two statements in one transaction, offsets every 20 messages; no inbox, validation, gate or Nest)';
   return [
     against('inbox consumer, one transaction per event, version gate on', 'gated', TARGET),
+    against(bareMetric, 'bare', undefined),
+    {
+      metric: `inbox consumer, one transaction per event, version gate on, against the bare kafkajs consumer, ${shape}`,
+      value: median('gated'),
+      unit: 'events/s',
+      baseline: bareMetric,
+      baselineValue: median('bare'),
+      ratio: median('gated') / median('bare'),
+      target: 'informational (what the inbox adds to the Kafka client)',
+      met: true,
+    },
+    cpuAgainst('Node CPU per event, raw transaction baseline', 'raw'),
+    cpuAgainst('Node CPU per event, bare kafkajs consumer', 'bare'),
+    cpuAgainst('Node CPU per event, inbox consumer, one transaction per event, gate on', 'gated'),
     against(
       'inbox consumer, one transaction per event, version gate opted out (versionGate: false)',
       'ungated',

@@ -13,7 +13,7 @@ import { Controller, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { logLevel, Partitioners } from 'kafkajs';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { orderEvent, toMessage } from '../../libs/inbox/test/fixtures/test-events';
 
@@ -158,33 +158,130 @@ export async function createAccounts(dataSource: DataSource): Promise<void> {
   );
 }
 
+/** The baseline's work for one event: the same two statements, in one transaction. */
+function rawTransaction(dataSource: DataSource, e: EventEnvelope, consumer: string) {
+  return runTransaction(dataSource, async (manager) => {
+    await manager.query(
+      `INSERT INTO t_inbox (consumer, event_key, event_type, event_id, outcome, processed_at)
+       VALUES (?, ?, ?, ?, 'applied', ?)`,
+      [consumer, e.eventKey, e.eventType, e.eventId, new Date()],
+    );
+    await manager.query('UPDATE t_bench_account SET balance = balance + 1 WHERE id = ?', [
+      e.aggregateId,
+    ]);
+  });
+}
+
+/** A rate in events/s and the whole process's CPU time per event over the same interval. */
+export interface Rate {
+  eventsPerSecond: number;
+  cpuMicrosPerEvent: number;
+}
+
+/**
+ * Times a consumer from its first settled event to its last (the group join is start-up, not
+ * throughput): `settled` after each commit; `done` resolves with the rate once all EVENTS are.
+ */
+class SettleClock {
+  private first = 0;
+  private last = 0;
+  private count = 0;
+  private cpu = process.cpuUsage();
+  private cpuUsed = 0;
+  private finish!: (rate: Rate) => void;
+  readonly done = new Promise<Rate>((resolve) => (this.finish = resolve));
+
+  settled(): void {
+    const now = performance.now();
+    if (this.count === 0) {
+      this.first = now;
+      this.cpu = process.cpuUsage();
+    }
+    this.last = now;
+    this.count += 1;
+    if (this.count !== EVENTS) return;
+    const cpu = process.cpuUsage(this.cpu);
+    this.cpuUsed = cpu.user + cpu.system;
+    // The first settle starts the clock, so it is not counted in the interval.
+    this.finish({
+      eventsPerSecond: (EVENTS - 1) / ((this.last - this.first) / 1_000),
+      cpuMicrosPerEvent: this.cpuUsed / (EVENTS - 1),
+    });
+  }
+}
+
 /** The baseline: the same two statements per event, one transaction each, CONCURRENCY workers. */
 export async function rawRate(
   dataSource: DataSource,
   events: EventEnvelope[],
   consumer: string,
-): Promise<number> {
+): Promise<Rate> {
   // One worker per partition, with that partition's events in order: the consumer's lanes.
   const lanes = Array.from({ length: CONCURRENCY }, () => [] as EventEnvelope[]);
   events.forEach((e) => lanes[partitionOf(e.aggregateId)].push(e));
+  const cpu = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     lanes.map(async (lane) => {
-      for (const e of lane) {
-        await runTransaction(dataSource, async (manager) => {
-          await manager.query(
-            `INSERT INTO t_inbox (consumer, event_key, event_type, event_id, outcome, processed_at)
-             VALUES (?, ?, ?, ?, 'applied', ?)`,
-            [consumer, e.eventKey, e.eventType, e.eventId, new Date()],
-          );
-          await manager.query('UPDATE t_bench_account SET balance = balance + 1 WHERE id = ?', [
-            e.aggregateId,
-          ]);
-        });
-      }
+      for (const e of lane) await rawTransaction(dataSource, e, consumer);
     }),
   );
-  return events.length / ((performance.now() - started) / 1_000);
+  const seconds = (performance.now() - started) / 1_000;
+  const used = process.cpuUsage(cpu);
+  return {
+    eventsPerSecond: events.length / seconds,
+    cpuMicrosPerEvent: (used.user + used.system) / events.length,
+  };
+}
+
+/** The inbox's default `offsetCommitEvery`, which the bare consumer copies. */
+const OFFSET_COMMIT_EVERY = 20;
+
+/**
+ * What the Kafka client alone costs: a bare kafkajs consumer (same group settings and
+ * concurrency as the inbox runs) that parses each message and runs the baseline's transaction,
+ * committing offsets as the inbox does. No inbox row check, validation, version gate or Nest.
+ */
+export async function bareKafkaRate(
+  run: Pick<InboxRun, 'brokers' | 'topic' | 'consumer'>,
+  dataSource: DataSource,
+): Promise<Rate> {
+  const clock = new SettleClock();
+  const kafka = new Kafka({
+    clientId: run.consumer,
+    brokers: run.brokers,
+    logLevel: logLevel.NOTHING,
+  });
+  const consumer = kafka.consumer({ groupId: run.consumer, maxWaitTimeInMs: 100 });
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topics: [run.topic], fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: CONCURRENCY,
+      eachBatch: async ({ batch, resolveOffset }) => {
+        const { topic, partition } = batch;
+        const commit = (offset: string) =>
+          consumer.commitOffsets([{ topic, partition, offset: (BigInt(offset) + 1n).toString() }]);
+        let sinceCommit = 0;
+        for (const message of batch.messages) {
+          const event = JSON.parse(String(message.value)) as EventEnvelope;
+          await rawTransaction(dataSource, event, run.consumer);
+          clock.settled();
+          resolveOffset(message.offset);
+          if (++sinceCommit >= OFFSET_COMMIT_EVERY) {
+            sinceCommit = 0;
+            await commit(message.offset);
+          }
+        }
+        if (sinceCommit > 0) await commit(batch.messages[batch.messages.length - 1].offset);
+      },
+    });
+    return await clock.done;
+  } finally {
+    await consumer.disconnect();
+  }
 }
 
 /** One inbox consumer run. */
@@ -204,9 +301,8 @@ export interface InboxRun {
  * from the first settled message to the last (the group join is start-up, not throughput).
  * A message is settled when its transaction committed, whatever its outcome.
  */
-export async function inboxRate(run: InboxRun): Promise<number> {
-  const clock = { first: 0, last: 0, settled: 0, cpu: process.cpuUsage() };
-  const lanes: Array<{ first: number; last: number; n: number }> = [];
+export async function inboxRate(run: InboxRun): Promise<Rate> {
+  const clock = new SettleClock();
   @Module({
     imports: [
       TypeOrmModule.forRoot(
@@ -226,20 +322,7 @@ export async function inboxRate(run: InboxRun): Promise<number> {
         partitionsConsumedConcurrently: CONCURRENCY,
         gapCheckIntervalMs: 0,
         pruneIntervalMs: 0,
-        hooks: {
-          afterTransactionCommit: ({ partition }) => {
-            const now = performance.now();
-            const lane = (lanes[partition] ??= { first: now, last: now, n: 0 });
-            lane.last = now;
-            lane.n += 1;
-            if (clock.settled === 0) {
-              clock.first = now;
-              clock.cpu = process.cpuUsage();
-            }
-            clock.last = now;
-            clock.settled += 1;
-          },
-        },
+        hooks: { afterTransactionCommit: () => clock.settled() },
       }),
     ],
     controllers: [run.controller],
@@ -251,23 +334,8 @@ export async function inboxRate(run: InboxRun): Promise<number> {
   try {
     await app.startAllMicroservices();
     await app.init();
-    while (clock.settled < EVENTS) await new Promise((r) => setTimeout(r, 5));
-    const cpu = process.cpuUsage(clock.cpu);
-    if (process.env.BENCH_LANES) {
-      console.log(`${run.consumer}: ${((cpu.user + cpu.system) / EVENTS).toFixed(0)} µs CPU/event`);
-    }
+    return await clock.done;
   } finally {
     await app.close();
   }
-  if (process.env.BENCH_LANES) {
-    console.log(
-      run.consumer,
-      lanes.map(
-        (l) =>
-          `${l.n} in ${(l.first - clock.first).toFixed(0)}..${(l.last - clock.first).toFixed(0)} ms`,
-      ),
-    );
-  }
-  // The first settle starts the clock, so it is not counted in the interval.
-  return (EVENTS - 1) / ((clock.last - clock.first) / 1_000);
 }
