@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, WriteStream } from 'node:fs';
+import { basename, join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import {
   checkInvariants,
@@ -31,6 +32,20 @@ const DATABASES: ServiceDatabase[] = [
   'accounting_service',
   'coupon_provider',
 ];
+
+/**
+ * Where each test file's stack writes its services' output (`test-logs/<spec>.log`, one per
+ * file, replaced at each run): a failed run can be read afterwards, and `.ci/run` prints the
+ * end of the logs of every file that failed.
+ */
+export const TEST_LOG_DIR = join(__dirname, '..', '..', 'test-logs');
+
+function openTestLog(prefix: string): WriteStream {
+  mkdirSync(TEST_LOG_DIR, { recursive: true });
+  const spec = expect.getState().testPath;
+  const name = spec ? basename(spec).replace(/\.ts$/, '') : prefix;
+  return createWriteStream(join(TEST_LOG_DIR, `${name}.log`));
+}
 
 export const MYSQL_URL = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(
   /\/+$/,
@@ -74,6 +89,8 @@ export class TradingStack {
     readonly stack: Stack,
     readonly prefix: string,
     readonly logs: string[],
+    private readonly logFile: WriteStream,
+    private readonly keep: (line: string) => void,
   ) {
     this.provider = new SimulatedPayProvider(this.url('order-service'), stack.payCallbackSecret);
   }
@@ -91,6 +108,15 @@ export class TradingStack {
     }
     const prefix = `t${randomBytes(3).toString('hex')}_`;
     const logs: string[] = [];
+    const logFile = openTestLog(prefix);
+    let test: string | undefined;
+    const keep = (line: string) => {
+      logs.push(line);
+      // A line when the running test changes, so the log reads test by test.
+      const now = expect.getState().currentTestName;
+      if (now !== test) logFile.write(`\n===== ${(test = now) ?? '(between tests)'}\n`);
+      logFile.write(`${new Date().toISOString()} ${line}\n`);
+    };
     const env = {
       ...options.env,
       'fulfillment-service': { ...FAST_FULFILLMENT, ...options.env?.['fulfillment-service'] },
@@ -104,11 +130,14 @@ export class TradingStack {
       ports,
       env,
       log: (line) => {
-        logs.push(line);
+        keep(line);
         options.log?.(line);
       },
+    }).catch((error: unknown) => {
+      logFile.end();
+      throw error;
     });
-    return new TradingStack(stack, prefix, logs);
+    return new TradingStack(stack, prefix, logs, logFile, keep);
   }
 
   url(name: ServiceName): string {
@@ -228,7 +257,7 @@ export class TradingStack {
         port,
         env: { ...base.env, [portVariable]: String(port), ...env },
       },
-      (line) => this.logs.push(line),
+      this.keep,
     );
     this.extras.push(extra);
     extra.start();
@@ -244,5 +273,6 @@ export class TradingStack {
       await this.query('', `DROP DATABASE IF EXISTS \`${this.prefix}${database}\``).catch(
         () => undefined,
       );
+    await new Promise((resolve) => this.logFile.end(resolve));
   }
 }
