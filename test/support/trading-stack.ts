@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, WriteStream } from 'node:fs';
-import { basename, join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { createConnection } from 'mysql2/promise';
 import {
   checkInvariants,
@@ -15,6 +14,7 @@ import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
 import { serviceMain, ServiceProcess } from '../../scripts/stack/service-process';
 import { Stack, startStack, StackOptions } from '../../scripts/stack/start-stack';
 import { freePort } from './free-port';
+import { TestLog } from './test-log';
 
 export type ServiceName = keyof Stack['services'];
 export type ServiceDatabase =
@@ -32,20 +32,6 @@ const DATABASES: ServiceDatabase[] = [
   'accounting_service',
   'coupon_provider',
 ];
-
-/**
- * Where each test file's stack writes its services' output (`test-logs/<spec>.log`, one per
- * file, replaced at each run): a failed run can be read afterwards, and `.ci/run` prints the
- * end of the logs of every file that failed.
- */
-export const TEST_LOG_DIR = join(__dirname, '..', '..', 'test-logs');
-
-function openTestLog(prefix: string): WriteStream {
-  mkdirSync(TEST_LOG_DIR, { recursive: true });
-  const spec = expect.getState().testPath;
-  const name = spec ? basename(spec).replace(/\.ts$/, '') : prefix;
-  return createWriteStream(join(TEST_LOG_DIR, `${name}.log`));
-}
 
 export const MYSQL_URL = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(
   /\/+$/,
@@ -89,7 +75,7 @@ export class TradingStack {
     readonly stack: Stack,
     readonly prefix: string,
     readonly logs: string[],
-    private readonly logFile: WriteStream,
+    private readonly log: TestLog,
     private readonly keep: (line: string) => void,
   ) {
     this.provider = new SimulatedPayProvider(this.url('order-service'), stack.payCallbackSecret);
@@ -108,36 +94,34 @@ export class TradingStack {
     }
     const prefix = `t${randomBytes(3).toString('hex')}_`;
     const logs: string[] = [];
-    const logFile = openTestLog(prefix);
-    let test: string | undefined;
+    const log = new TestLog(prefix);
     const keep = (line: string) => {
       logs.push(line);
-      // A line when the running test changes, so the log reads test by test.
-      const now = expect.getState().currentTestName;
-      if (now !== test) logFile.write(`\n===== ${(test = now) ?? '(between tests)'}\n`);
-      logFile.write(`${new Date().toISOString()} ${line}\n`);
+      log.line(line);
     };
-    const env = {
-      ...options.env,
-      'fulfillment-service': { ...FAST_FULFILLMENT, ...options.env?.['fulfillment-service'] },
-      'accounting-service': { ...FAST_GROUP, ...options.env?.['accounting-service'] },
-    };
-    const ports: Partial<Record<ServiceName, number>> = {};
-    for (const name of SERVICES) ports[name] = await freePort();
-    const stack = await startStack({
-      databasePrefix: prefix,
-      topicPrefix: prefix.replace(/_/g, '.'),
-      ports,
-      env,
-      log: (line) => {
-        keep(line);
-        options.log?.(line);
-      },
-    }).catch((error: unknown) => {
-      logFile.end();
+    try {
+      const env = {
+        ...options.env,
+        'fulfillment-service': { ...FAST_FULFILLMENT, ...options.env?.['fulfillment-service'] },
+        'accounting-service': { ...FAST_GROUP, ...options.env?.['accounting-service'] },
+      };
+      const ports: Partial<Record<ServiceName, number>> = {};
+      for (const name of SERVICES) ports[name] = await freePort();
+      const stack = await startStack({
+        databasePrefix: prefix,
+        topicPrefix: prefix.replace(/_/g, '.'),
+        ports,
+        env,
+        log: (line) => {
+          keep(line);
+          options.log?.(line);
+        },
+      });
+      return new TradingStack(stack, prefix, logs, log, keep);
+    } catch (error) {
+      await log.close();
       throw error;
-    });
-    return new TradingStack(stack, prefix, logs, logFile, keep);
+    }
   }
 
   url(name: ServiceName): string {
@@ -267,12 +251,15 @@ export class TradingStack {
 
   /** Stops every process and drops the databases. */
   async stop(): Promise<void> {
-    await Promise.all(this.extras.map((p) => p.stop('SIGKILL')));
-    await this.stack.stop();
-    for (const database of DATABASES)
-      await this.query('', `DROP DATABASE IF EXISTS \`${this.prefix}${database}\``).catch(
-        () => undefined,
-      );
-    await new Promise((resolve) => this.logFile.end(resolve));
+    try {
+      await Promise.all(this.extras.map((p) => p.stop('SIGKILL')));
+      await this.stack.stop();
+      for (const database of DATABASES)
+        await this.query('', `DROP DATABASE IF EXISTS \`${this.prefix}${database}\``).catch(
+          () => undefined,
+        );
+    } finally {
+      await this.log.close();
+    }
   }
 }
