@@ -179,36 +179,59 @@ export interface Rate {
 }
 
 /**
- * Times a consumer from its first settled event to its last (the group join is start-up, not
- * throughput): `settled` after each commit; `done` resolves with the rate once all EVENTS are.
+ * Times a consumer: its rate from its first settled event to its last (the group join is
+ * start-up, not throughput), its process's CPU per event from `consuming()` (called once it has
+ * joined its group, before its first fetch is decoded) to the last event. `settled` after each
+ * commit; `done` resolves once all EVENTS are, and rejects when the consumer fails or no event
+ * settles for STALL_MS (a batch failing over and over would otherwise hang the bench).
  */
 class SettleClock {
   private first = 0;
   private last = 0;
   private count = 0;
-  private cpu = process.cpuUsage();
-  private cpuUsed = 0;
+  private cpuFrom?: NodeJS.CpuUsage;
   private finish!: (rate: Rate) => void;
-  readonly done = new Promise<Rate>((resolve) => (this.finish = resolve));
+  private reject!: (error: Error) => void;
+  private readonly watchdog: NodeJS.Timeout;
+  readonly done = new Promise<Rate>((resolve, reject) => {
+    this.finish = resolve;
+    this.reject = reject;
+  });
+
+  constructor() {
+    let seen = -1;
+    this.watchdog = setInterval(() => {
+      if (this.count === seen) this.fail(new Error(`no event settled for ${STALL_MS} ms`));
+      seen = this.count;
+    }, STALL_MS);
+  }
+
+  consuming(): void {
+    this.cpuFrom = process.cpuUsage();
+  }
 
   settled(): void {
     const now = performance.now();
-    if (this.count === 0) {
-      this.first = now;
-      this.cpu = process.cpuUsage();
-    }
+    if (this.count === 0) this.first = now;
     this.last = now;
     this.count += 1;
     if (this.count !== EVENTS) return;
-    const cpu = process.cpuUsage(this.cpu);
-    this.cpuUsed = cpu.user + cpu.system;
+    clearInterval(this.watchdog);
+    const cpu = process.cpuUsage(this.cpuFrom);
     // The first settle starts the clock, so it is not counted in the interval.
     this.finish({
       eventsPerSecond: (EVENTS - 1) / ((this.last - this.first) / 1_000),
-      cpuMicrosPerEvent: this.cpuUsed / (EVENTS - 1),
+      cpuMicrosPerEvent: (cpu.user + cpu.system) / EVENTS,
     });
   }
+
+  fail(error: Error): void {
+    clearInterval(this.watchdog);
+    this.reject(new Error(`${error.message} (${this.count} of ${EVENTS} events settled)`));
+  }
 }
+
+const STALL_MS = 30_000;
 
 /** The baseline: the same two statements per event, one transaction each, CONCURRENCY workers. */
 export async function rawRate(
@@ -253,6 +276,8 @@ export async function bareKafkaRate(
     logLevel: logLevel.NOTHING,
   });
   const consumer = kafka.consumer({ groupId: run.consumer, maxWaitTimeInMs: 100 });
+  // kafkajs runs a failed batch again, which here fails again (its inbox rows are committed).
+  consumer.on(consumer.events.CRASH, ({ payload }) => clock.fail(payload.error));
   await consumer.connect();
   try {
     await consumer.subscribe({ topics: [run.topic], fromBeginning: true });
@@ -278,6 +303,8 @@ export async function bareKafkaRate(
         if (sinceCommit > 0) await commit(batch.messages[batch.messages.length - 1].offset);
       },
     });
+    // run() resolves once the consumer has joined its group, before its first fetch.
+    clock.consuming();
     return await clock.done;
   } finally {
     await consumer.disconnect();
@@ -332,8 +359,10 @@ export async function inboxRate(run: InboxRun): Promise<Rate> {
   const app = await NestFactory.create(BenchModule, { logger: ['error'] });
   app.connectMicroservice({ strategy: app.get(InboxTransport) });
   try {
-    await app.startAllMicroservices();
     await app.init();
+    // Resolves once the inbox's consumer has joined its group, before its first fetch.
+    await app.startAllMicroservices();
+    clock.consuming();
     return await clock.done;
   } finally {
     await app.close();
