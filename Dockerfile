@@ -14,6 +14,8 @@ RUN npm run build
 # Stage 3: runtime, production dependencies only.
 FROM node:20.20-bookworm-slim AS runtime
 ENV NODE_ENV=production
+# The services' V8 flags, as scripts/stack/service-process.ts (SERVICE_NODE_FLAGS) runs them.
+ENV NODE_OPTIONS=--max-semi-space-size=8
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
