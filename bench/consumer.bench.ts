@@ -2,10 +2,11 @@
 // version gate, a one-row business update, commit, offset commit) against the raw rate of the
 // same two statements (inbox insert + business update) in one transaction, same concurrency,
 // measured in the same run; and, to show what the Kafka client alone costs, a bare kafkajs
-// consumer running the baseline's transaction for each message. Configurations: one transaction per event with the version gate on
-// (the default, what the target is about) and opted out (OnEvent versionGate: false), batched
-// mode (several events per transaction, gate on) with an @OnEventBatch handler (what the
-// batched target is about) and with the @OnEvent one; and two streams issue 7 asks about: only
+// consumer running the baseline's transaction for each message. Each series also reports its
+// Node CPU per event. Configurations: one transaction per event with the version gate on (the
+// default, what the target is about) and opted out (OnEvent versionGate: false), batched mode
+// (several events per transaction, gate on) with an @OnEventBatch handler (what the batched
+// target is about) and with the @OnEvent one; and two streams issue 7 asks about: only
 // duplicates (every event already processed) and parked-then-released (each aggregate's
 // versions delivered in reverse). Run with `npm run bench:consumer`; results in
 // bench/results/consumer.json.
