@@ -148,16 +148,13 @@ async function main(): Promise<void> {
 }
 
 function results(rates: Record<Series, Rate[]>): BenchResult[] {
-  const median = (series: Series) =>
+  const medianOf = (series: Series, figure: keyof Rate) =>
     percentile(
-      rates[series].map((r) => r.eventsPerSecond),
+      rates[series].map((r) => r[figure]),
       50,
     );
-  const cpu = (series: Series) =>
-    percentile(
-      rates[series].map((r) => r.cpuMicrosPerEvent),
-      50,
-    );
+  const median = (series: Series) => medianOf(series, 'eventsPerSecond');
+  const cpu = (series: Series) => medianOf(series, 'cpuMicrosPerEvent');
   const raw = median('raw');
   const baseline = 'raw inbox insert + update, one transaction each, same concurrency';
   const shape = `median of ${ROUNDS} rounds of ${EVENTS} events, ${CONCURRENCY} partitions in parallel`;

@@ -7,6 +7,7 @@ import {
   InboxTransport,
   OnEvent,
   OnEventBatch,
+  resolveInboxOptions,
 } from '@app/inbox';
 import { TestEnvironment } from '@app/testing';
 import { Controller, Module, Type } from '@nestjs/common';
@@ -217,11 +218,10 @@ class SettleClock {
     this.count += 1;
     if (this.count !== EVENTS) return;
     clearInterval(this.watchdog);
-    const cpu = process.cpuUsage(this.cpuFrom);
     // The first settle starts the clock, so it is not counted in the interval.
     this.finish({
       eventsPerSecond: (EVENTS - 1) / ((this.last - this.first) / 1_000),
-      cpuMicrosPerEvent: (cpu.user + cpu.system) / EVENTS,
+      cpuMicrosPerEvent: cpuSince(this.cpuFrom) / EVENTS,
     });
   }
 
@@ -232,6 +232,12 @@ class SettleClock {
 }
 
 const STALL_MS = 30_000;
+
+/** This process's CPU time (user + system) since `from`, in µs. */
+function cpuSince(from?: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(from);
+  return user + system;
+}
 
 /** The baseline: the same two statements per event, one transaction each, CONCURRENCY workers. */
 export async function rawRate(
@@ -250,15 +256,11 @@ export async function rawRate(
     }),
   );
   const seconds = (performance.now() - started) / 1_000;
-  const used = process.cpuUsage(cpu);
   return {
     eventsPerSecond: events.length / seconds,
-    cpuMicrosPerEvent: (used.user + used.system) / events.length,
+    cpuMicrosPerEvent: cpuSince(cpu) / events.length,
   };
 }
-
-/** The inbox's default `offsetCommitEvery`, which the bare consumer copies. */
-const OFFSET_COMMIT_EVERY = 20;
 
 /**
  * What the Kafka client alone costs: a bare kafkajs consumer (same group settings and
@@ -270,6 +272,12 @@ export async function bareKafkaRate(
   dataSource: DataSource,
 ): Promise<Rate> {
   const clock = new SettleClock();
+  // Offsets are committed as often as an inbox with default options commits them.
+  const { offsetCommitEvery } = resolveInboxOptions({
+    consumer: run.consumer,
+    kafka: { brokers: run.brokers, clientId: run.consumer },
+    topics: [run.topic],
+  });
   const kafka = new Kafka({
     clientId: run.consumer,
     brokers: run.brokers,
@@ -295,7 +303,7 @@ export async function bareKafkaRate(
           await rawTransaction(dataSource, event, run.consumer);
           clock.settled();
           resolveOffset(message.offset);
-          if (++sinceCommit >= OFFSET_COMMIT_EVERY) {
+          if (++sinceCommit >= offsetCommitEvery) {
             sinceCommit = 0;
             await commit(message.offset);
           }

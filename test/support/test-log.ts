@@ -5,14 +5,16 @@ import { basename, join } from 'node:path';
 export const TEST_LOG_DIR = join(__dirname, '..', '..', 'test-logs');
 
 /**
- * One test file's service output on disk (replaced at each run), so that a failed run can be
- * read afterwards; `.ci/run` prints the end of it for every file that failed. Each line is
+ * One test file's service output: in memory (`lines`, which tests search) and on disk
+ * (replaced at each run), so that a failed run can be read afterwards; `.ci/run` prints the end of it for every file that failed. Each line is
  * timestamped, and a header names the test that was running when the lines under it arrived
  * (Jest keeps the last test's name until the next starts, so lines from hooks run after a test
  * come under that test). Lines that arrive after `close` (a process's last output can follow its
  * exit) are dropped.
  */
 export class TestLog {
+  /** Every line so far, those that came after `close` included. */
+  readonly lines: string[] = [];
   private readonly file: WriteStream;
   /** The test whose header was written last; null before the first line. */
   private test: string | undefined | null = null;
@@ -26,7 +28,9 @@ export class TestLog {
     this.file.on('error', () => undefined);
   }
 
-  line(text: string): void {
+  /** Takes one line; a method-bound arrow, so it can be handed out as a callback. */
+  readonly line = (text: string): void => {
+    this.lines.push(text);
     if (this.file.writableEnded) return;
     const test = expect.getState().currentTestName;
     if (test !== this.test) {
@@ -34,7 +38,7 @@ export class TestLog {
       this.file.write(`\n===== ${test ?? '(before the first test)'}\n`);
     }
     this.file.write(`${new Date().toISOString()} ${text}\n`);
-  }
+  };
 
   close(): Promise<void> {
     if (this.file.writableEnded) return Promise.resolve();

@@ -74,11 +74,14 @@ export class TradingStack {
   private constructor(
     readonly stack: Stack,
     readonly prefix: string,
-    readonly logs: string[],
     private readonly log: TestLog,
-    private readonly keep: (line: string) => void,
   ) {
     this.provider = new SimulatedPayProvider(this.url('order-service'), stack.payCallbackSecret);
+  }
+
+  /** Every output line of the services so far, prefixed with the service's name. */
+  get logs(): string[] {
+    return this.log.lines;
   }
 
   /**
@@ -93,12 +96,7 @@ export class TradingStack {
         throw new Error(`${serviceMain(name)} is missing: run "npm run build"`);
     }
     const prefix = `t${randomBytes(3).toString('hex')}_`;
-    const logs: string[] = [];
     const log = new TestLog(prefix);
-    const keep = (line: string) => {
-      logs.push(line);
-      log.line(line);
-    };
     try {
       const env = {
         ...options.env,
@@ -113,11 +111,11 @@ export class TradingStack {
         ports,
         env,
         log: (line) => {
-          keep(line);
+          log.line(line);
           options.log?.(line);
         },
       });
-      return new TradingStack(stack, prefix, logs, log, keep);
+      return new TradingStack(stack, prefix, log);
     } catch (error) {
       await log.close();
       throw error;
@@ -241,7 +239,7 @@ export class TradingStack {
         port,
         env: { ...base.env, [portVariable]: String(port), ...env },
       },
-      this.keep,
+      this.log.line,
     );
     this.extras.push(extra);
     extra.start();
