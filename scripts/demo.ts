@@ -1,44 +1,97 @@
 /**
- * `npm run demo`: the whole trading chain on this machine without Docker — the four services
- * against the local MySQL/MariaDB and Kafka (the librdkafka mock when KAFKA_BROKERS is unset),
- * the demo driver, its summary, and a clean stop.
+ * `npm run demo [-- --orders N] [-- --keep]`: the whole trading chain on this machine without
+ * Docker, in a run of its own. The four services run against the local MySQL/MariaDB (and the
+ * librdkafka mock unless KAFKA_BROKERS is set) under database and topic names of this run; the
+ * driver pays orders with duplicated, late and reordered callbacks, crashes a consumer, redelivers
+ * events on Kafka, waits until the run is at rest and judges it with the invariant checker.
+ * The last line is `demo: PASS ...` or `demo: FAIL <check>: <what>`, and the exit code matches.
  */
-import { demoSucceeded, formatSummary, runDemo } from './demo/driver';
-import { startStack } from './stack/start-stack';
+import { parseArgs } from 'node:util';
+import { newRunId } from './demo/demo-settings';
+import { removeEarlierRuns } from './demo/earlier-runs';
+import { crashAndRestart } from './demo/crash';
+import { runDemo } from './demo/driver';
+import { formatSummary } from './demo/summary';
+import { verdictLine } from './demo/verdict';
+import { settingsOf } from './demo/stack-settings';
+import { startStack, Stack } from './stack/start-stack';
 
 async function main(): Promise<boolean> {
+  const { values: flags } = parseArgs({
+    options: { orders: { type: 'string' }, keep: { type: 'boolean' } },
+  });
+  const orders = Number(flags.orders ?? process.env.DEMO_ORDERS ?? 50);
+  if (!Number.isInteger(orders) || orders < 1 || orders > 10_000)
+    throw new Error(`--orders must be a whole number from 1 to 10000, got ${flags.orders}`);
+  const runId = newRunId();
+  const databasePrefix = `${process.env.DATABASE_PREFIX ?? ''}demo_${runId}_`;
+  const topicPrefix = `${process.env.TOPIC_PREFIX ?? 'trading.'}demo.${runId}.`;
+  await removeEarlierRuns(
+    process.env.DATABASE_PREFIX ?? '',
+    process.env.TOPIC_PREFIX ?? 'trading.',
+    runId,
+  );
+
+  process.stdout.write(`demo run ${runId}: databases ${databasePrefix}*, topics ${topicPrefix}*\n`);
   process.stdout.write('starting the four services (migrations first)…\n');
-  const logs: string[] = [];
-  const stack = await startStack({ log: (line) => logs.push(line) });
+  let stack: Stack;
   try {
-    const s = stack.services;
+    stack = await startStack({
+      databasePrefix,
+      topicPrefix,
+      // A crashed consumer's partitions move to its restarted self within seconds.
+      env: {
+        'accounting-service': {
+          KAFKA_SESSION_TIMEOUT_MS: '8000',
+          KAFKA_HEARTBEAT_INTERVAL_MS: '1000',
+        },
+      },
+      log: () => undefined,
+    });
+  } catch (error) {
+    process.stdout.write(`${(error as Error).message}\n`);
+    process.stdout.write(`demo: FAIL start: ${firstLine(error)}\n`);
+    return false;
+  }
+  try {
+    const settings = settingsOf(stack);
     process.stdout.write(
       `Kafka: ${stack.kafkaBrokers.join(',')}${stack.kafkaMock ? ' (librdkafka mock)' : ''}\n`,
     );
-    const summary = await runDemo({
-      urls: {
-        order: s['order-service'].url,
-        fulfillment: s['fulfillment-service'].url,
-        accounting: s['accounting-service'].url,
-        coupon: s['coupon-provider'].url,
-      },
-      payCallbackSecret: stack.payCallbackSecret,
-      orders: Number(process.env.DEMO_ORDERS ?? 50),
+    const outcome = await runDemo(settings, {
+      runId,
+      orders,
       progress: (line) => process.stdout.write(`${line}\n`),
+      whileSettling: () => crashAndRestart(settings, stack.services['accounting-service']),
     });
-    process.stdout.write(`${formatSummary(summary)}\n`);
-    const ok = demoSucceeded(summary);
-    if (!ok) process.stdout.write(`\nservice logs:\n${logs.slice(-40).join('\n')}\n`);
-    return ok;
+    const opsUrl = `${settings.urls.order}/ops?order=${outcome.state.orders[0].id}`;
+    process.stdout.write(`${formatSummary(outcome, opsUrl)}\n`);
+    for (const c of outcome.checks.filter((x) => x.what))
+      process.stdout.write(`  failed ${c.check}: ${c.what}\n`);
+    const line = verdictLine(outcome.checks, orders);
+    if (flags.keep) {
+      process.stdout.write(`${line}\nthe stack keeps running for ${opsUrl}; Ctrl-C stops it\n`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+    }
+    process.stdout.write(`${line}\n`);
+    return line.startsWith('demo: PASS');
   } finally {
-    process.stdout.write('stopping…\n');
     await stack.stop();
   }
+}
+
+function firstLine(error: unknown): string {
+  const message = (error as Error).message ?? String(error);
+  return message.split('\n')[0];
 }
 
 main()
   .then((ok) => process.exit(ok ? 0 : 1))
   .catch((error: Error) => {
-    process.stderr.write(`demo: ${error.message}\n`);
+    process.stdout.write(`${error.stack ?? error.message}\n`);
+    process.stdout.write(`demo: FAIL run: ${firstLine(error)}\n`);
     process.exit(1);
   });

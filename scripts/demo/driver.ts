@@ -1,222 +1,161 @@
-import { randomUUID } from 'node:crypto';
-import { mapConcurrently, requestJson } from './http-json';
-import { PayNotification, SimulatedPayProvider } from './pay-provider';
+import { createConnection } from 'mysql2/promise';
+import { topicForAggregate } from '@app/contracts';
+import { checkInvariants, invariantTargets } from '@app/invariants';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DemoSettings, demoUserPrefix } from './demo-settings';
+import { republishCopies } from './republish';
+import {
+  DEMO_CONSUMERS,
+  DemoConsumer,
+  orderAtRest,
+  readRunState,
+  RunState,
+  tallyConsumer,
+} from './run-state';
+import { driveTraffic, stopCouponFaults, TrafficResult } from './traffic';
+import { DemoCheck, judgeRun, RunExpectations } from './verdict';
 
-/** Where the four services answer. */
-export interface ServiceUrls {
-  order: string;
-  fulfillment: string;
-  accounting: string;
-  coupon: string;
-}
-
-export interface DriverOptions {
-  urls: ServiceUrls;
-  payCallbackSecret: string;
+export interface DemoOptions {
+  runId: string;
   orders: number;
-  /** Share of coupon grants whose reply the provider drops after committing. Default 0.2. */
-  dropReplyRate?: number;
-  /** Longest wait for the chain to settle. Default 120 s. */
+  /** Longest wait for each settling phase. Default 180 s. */
   settleTimeoutMs?: number;
   progress?: (line: string) => void;
+  /** Runs once the callbacks are in, while the chain is still at work (the npm demo crashes a consumer here). */
+  whileSettling?: () => Promise<string | undefined>;
 }
 
-/** What the demo prints, read back from the services (never from the driver's own counts). */
-export interface DemoSummary {
-  ordersCreated: number;
-  ordersPaid: number;
-  callbacksDelivered: number;
-  callbackAnswers: Record<string, number>;
-  fulfillmentsDone: number;
-  couponsGranted: number;
-  idempotencyKeysWithSeveralGrants: number;
-  paymentJournals: number;
-  journals: number;
-  ledgerBalanced: boolean;
-  reconciliationMismatches: number;
-  duplicatesAbsorbedByInboxes: number;
+/** Everything the demo observed, read back from the services and the checker. */
+export interface DemoOutcome {
+  runId: string;
+  traffic: TrafficResult;
+  /** What `whileSettling` reported it did. */
+  incident?: string;
+  republished: Record<string, number>;
+  state: RunState;
+  droppedReplies: number;
+  checks: DemoCheck[];
 }
 
-interface OrderView {
-  id: string;
-  amount: number;
-  currency: string;
-  status: string;
-  payOrderId: string | null;
+/** The topics each consumer of the chain reads. */
+export function consumerTopics(topicPrefix: string): RunExpectations['consumerTopics'] {
+  const order = topicForAggregate('Order', topicPrefix);
+  const fulfillment = topicForAggregate('Fulfillment', topicPrefix);
+  return { 'fulfillment-service': [order], 'accounting-service': [order, fulfillment] };
 }
 
 /**
- * The demo: creates orders, pays each with duplicated (some concurrent), late and
- * out-of-order callbacks while the coupon provider drops some replies, waits until every
- * order is fulfilled and booked, and reads the outcome back from the services.
+ * The demo: traffic with duplicated, late and reordered callbacks and lost coupon replies;
+ * wait until every order of the run is at rest; redeliver a third of the run's events on Kafka
+ * as a consumer crash would; wait until the inboxes absorbed them; then judge the run and the
+ * deployment with the invariant checker.
  */
-export async function runDemo(options: DriverOptions): Promise<DemoSummary> {
-  const { urls } = options;
+export async function runDemo(settings: DemoSettings, options: DemoOptions): Promise<DemoOutcome> {
   const say = options.progress ?? (() => undefined);
-  const provider = new SimulatedPayProvider(urls.order, options.payCallbackSecret);
-  await expectOk(
-    requestJson(`${urls.coupon}/faults`, {
-      method: 'PUT',
-      body: { dropReplyRate: options.dropReplyRate ?? 0.2 },
-    }),
-    'set coupon provider faults',
-  );
+  const timeoutMs = options.settleTimeoutMs ?? 180_000;
+  const traffic = await driveTraffic(settings, options.runId, options.orders, say);
+  const incident = await options.whileSettling?.();
+  if (incident) say(incident);
 
-  say(`creating and paying ${options.orders} orders…`);
-  const orders = await mapConcurrently(range(options.orders), 8, async (i) => {
-    const created = await expectOk<OrderView>(
-      requestJson(`${urls.order}/orders`, {
-        body: { userId: `user-${i % 7}`, amount: 1_000 + 37 * i, currency: i % 3 ? 'EUR' : 'USD' },
-        headers: { 'idempotency-key': randomUUID() },
-      }),
-      'create order',
-    );
-    return expectOk<OrderView>(
-      requestJson(`${urls.order}/orders/${created.id}/pay`, { method: 'POST' }),
-      'pay',
-    );
-  });
-
-  // Every order gets its notification twice at once, once more in a shuffled order, and a
-  // third of them a late copy signed 10 minutes ago (the order service must answer 401).
-  const notifications = orders.map((o) =>
-    provider.notification({ ...o, payOrderId: o.payOrderId! }),
+  say('waiting until every order of the run is fulfilled, booked and its events sent…');
+  let state = await settle(settings, traffic.orderIds, timeoutMs, say, (s) =>
+    s.orders.every(orderAtRest),
   );
-  const deliveries: Array<{ notification: PayNotification; ageSeconds: number }> = [
-    ...notifications.flatMap((n) => [
-      { notification: n, ageSeconds: 0 },
-      { notification: n, ageSeconds: 0 },
-    ]),
-    ...shuffle(notifications).map((n) => ({ notification: n, ageSeconds: 0 })),
-    ...notifications
+  const droppedReplies = (await stopCouponFaults(settings)) - traffic.droppedRepliesBefore;
+
+  const redelivered = new Set(
+    state.orders
       .filter((_, i) => i % 3 === 0)
-      .map((n) => ({ notification: n, ageSeconds: 600 })),
-  ];
-  say(`delivering ${deliveries.length} callbacks (duplicated, concurrent, shuffled, late)…`);
-  const answers: Record<string, number> = {};
-  await mapConcurrently(deliveries, 16, async ({ notification, ageSeconds }) => {
-    const status = await provider.deliver(notification, ageSeconds);
-    answers[status] = (answers[status] ?? 0) + 1;
+      .flatMap((o) => [o.id, ...(o.fulfillmentId ? [o.fulfillmentId] : [])]),
+  );
+  const topics = consumerTopics(settings.topicPrefix);
+  const before = tallies(state);
+  say(`redelivering every event of ${Math.ceil(state.orders.length / 3)} orders on Kafka…`);
+  const republished = await republishCopies(
+    settings.kafkaBrokers,
+    topics['accounting-service'],
+    redelivered,
+  );
+  const expectations: RunExpectations = { republished, consumerTopics: topics };
+  state = await settle(settings, traffic.orderIds, timeoutMs, say, (s) =>
+    DEMO_CONSUMERS.every(
+      (c) =>
+        tallyConsumer(s, c).duplicatesAbsorbed >=
+        before[c] + topics[c].reduce((n, t) => n + (republished[t] ?? 0), 0),
+    ),
+  );
+
+  say('running the invariant checker on this deployment…');
+  const checks = judgeRun(state, expectations, await checkDeployment(settings));
+  return { runId: options.runId, traffic, incident, republished, state, droppedReplies, checks };
+}
+
+/** Judges a finished run again, as it stands now (its orders found by the run id). */
+export async function judgeExistingRun(
+  settings: DemoSettings,
+  runId: string,
+): Promise<{ checks: DemoCheck[]; orders: number }> {
+  const orderIds = await runOrderIds(settings, runId);
+  if (orderIds.length === 0) throw new Error(`no orders of demo run ${runId}`);
+  const state = await readRunState(settings, orderIds);
+  const expectations = { republished: {}, consumerTopics: consumerTopics(settings.topicPrefix) };
+  const checks = judgeRun(state, expectations, await checkDeployment(settings));
+  return { checks, orders: orderIds.length };
+}
+
+function checkDeployment(settings: DemoSettings) {
+  return checkInvariants(
+    invariantTargets({
+      mysqlUrl: settings.mysqlUrl,
+      kafkaBrokers: settings.kafkaBrokers,
+      databasePrefix: settings.databasePrefix,
+      topicPrefix: settings.topicPrefix,
+    }),
+    { quiescent: true },
+  );
+}
+
+async function runOrderIds(settings: DemoSettings, runId: string): Promise<string[]> {
+  const connection = await createConnection({
+    uri: `${settings.mysqlUrl}/${settings.databasePrefix}order_service`,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
   });
-
-  say('waiting for fulfillment and accounting to settle…');
-  const deadline = Date.now() + (options.settleTimeoutMs ?? 120_000);
-  let summary = await readSummary(urls, orders, deliveries.length, answers);
-  while (!(summary.fulfillmentsDone >= orders.length && summary.paymentJournals >= orders.length)) {
-    if (Date.now() > deadline) break;
-    say(
-      `  fulfilled ${summary.fulfillmentsDone}/${orders.length}, booked ${summary.paymentJournals}/${orders.length}`,
+  try {
+    const [rows] = await connection.query(
+      'SELECT id FROM t_order WHERE user_id LIKE ? ORDER BY id',
+      [`${demoUserPrefix(runId)}%`],
     );
-    await new Promise((r) => setTimeout(r, 500));
-    summary = await readSummary(urls, orders, deliveries.length, answers);
+    return (rows as Array<{ id: string }>).map((r) => String(r.id));
+  } finally {
+    await connection.end();
   }
-  await requestJson(`${urls.coupon}/faults`, { method: 'PUT', body: { dropReplyRate: 0 } });
-  return summary;
 }
 
-async function readSummary(
-  urls: ServiceUrls,
-  orders: OrderView[],
-  callbacksDelivered: number,
-  callbackAnswers: Record<string, number>,
-): Promise<DemoSummary> {
-  const current = await Promise.all(
-    orders.map((o) =>
-      expectOk<OrderView>(requestJson(`${urls.order}/orders/${o.id}`), 'get order'),
-    ),
-  );
-  const fulfillment = await expectOk<Record<string, number>>(
-    requestJson(`${urls.fulfillment}/fulfillments/stats`),
-    'fulfillment stats',
-  );
-  const grants = await expectOk<{ grants: number; keysWithSeveralGrants: number }>(
-    requestJson(`${urls.coupon}/coupons/grants/stats`),
-    'coupon stats',
-  );
-  const reconciliation = await expectOk<{
-    clean: boolean;
-    paymentJournals: number;
-    journals: number;
-    mismatches: unknown[];
-  }>(requestJson(`${urls.accounting}/ledger/reconciliation`), 'reconciliation');
-  const inboxes = await Promise.all(
-    [urls.fulfillment, urls.accounting].map((url) =>
-      expectOk<{ sinceStart: { duplicates: number; stale: number } }>(
-        requestJson(`${url}/inbox/stats`),
-        'inbox stats',
-      ),
-    ),
-  );
-  return {
-    ordersCreated: orders.length,
-    ordersPaid: current.filter((o) => o.status === 'PAID').length,
-    callbacksDelivered,
-    callbackAnswers: { ...callbackAnswers },
-    fulfillmentsDone: fulfillment.DONE ?? 0,
-    couponsGranted: grants.grants,
-    idempotencyKeysWithSeveralGrants: grants.keysWithSeveralGrants,
-    paymentJournals: reconciliation.paymentJournals,
-    journals: reconciliation.journals,
-    ledgerBalanced: reconciliation.clean,
-    reconciliationMismatches: reconciliation.mismatches.length,
-    duplicatesAbsorbedByInboxes: inboxes.reduce(
-      (sum, s) => sum + s.sinceStart.duplicates + s.sinceStart.stale,
-      0,
-    ),
-  };
-}
-
-/** Prints the summary as the demo's last screen. */
-export function formatSummary(s: DemoSummary): string {
-  const answers = Object.entries(s.callbackAnswers)
-    .map(([status, n]) => `${n}×${status}`)
-    .join(', ');
-  return [
-    '',
-    '── trading demo summary ──────────────────────────────',
-    `orders created                 ${s.ordersCreated}`,
-    `orders paid                    ${s.ordersPaid}`,
-    `callbacks delivered            ${s.callbacksDelivered} (${answers})`,
-    `fulfillments done              ${s.fulfillmentsDone}`,
-    `coupons granted                ${s.couponsGranted} (keys with two grants: ${s.idempotencyKeysWithSeveralGrants})`,
-    `payment journals booked        ${s.paymentJournals} (all journals: ${s.journals})`,
-    `duplicates absorbed by inboxes ${s.duplicatesAbsorbedByInboxes}`,
-    `ledger balanced, reconciled    ${s.ledgerBalanced ? 'yes' : `NO (${s.reconciliationMismatches} mismatches)`}`,
-    '──────────────────────────────────────────────────────',
-  ].join('\n');
-}
-
-/** True when the chain did what it promises: every order once, nothing twice. */
-export function demoSucceeded(s: DemoSummary): boolean {
-  return (
-    s.ordersPaid === s.ordersCreated &&
-    s.fulfillmentsDone === s.ordersCreated &&
-    s.couponsGranted === s.ordersCreated &&
-    s.idempotencyKeysWithSeveralGrants === 0 &&
-    s.paymentJournals === s.ordersCreated &&
-    s.ledgerBalanced
-  );
-}
-
-async function expectOk<T>(
-  call: Promise<{ status: number; body: unknown }>,
-  what: string,
-): Promise<T> {
-  const { status, body } = await call;
-  if (status < 200 || status >= 300)
-    throw new Error(`${what}: HTTP ${status} ${JSON.stringify(body)}`);
-  return body as T;
-}
-
-function range(n: number): number[] {
-  return Array.from({ length: n }, (_, i) => i);
-}
-
-function shuffle<T>(items: T[]): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [copy[i], copy[j]] = [copy[j], copy[i]];
+/** Reads the run until `done` holds or time runs out; returns the last reading either way. */
+async function settle(
+  settings: DemoSettings,
+  orderIds: string[],
+  timeoutMs: number,
+  say: (line: string) => void,
+  done: (state: RunState) => boolean,
+): Promise<RunState> {
+  const deadline = Date.now() + timeoutMs;
+  let lastReport = Date.now();
+  for (;;) {
+    const state = await readRunState(settings, orderIds);
+    // Past the deadline the run is judged as it stands: the checks name what is missing.
+    if (done(state) || Date.now() > deadline) return state;
+    if (Date.now() - lastReport > 3_000) {
+      lastReport = Date.now();
+      say(`  ${state.orders.filter(orderAtRest).length}/${orderIds.length} orders at rest`);
+    }
+    await sleep(500);
   }
-  return copy;
+}
+
+function tallies(state: RunState): Record<DemoConsumer, number> {
+  const result = {} as Record<DemoConsumer, number>;
+  for (const c of DEMO_CONSUMERS) result[c] = tallyConsumer(state, c).duplicatesAbsorbed;
+  return result;
 }

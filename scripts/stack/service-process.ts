@@ -24,6 +24,11 @@ export function serviceMain(name: ServiceSpec['name']): string {
   return join(ROOT, 'dist', 'apps', name, 'main.js');
 }
 
+/** The environment variable that sets a service's port, e.g. ORDER_SERVICE_PORT. */
+export function portVariable(name: ServiceSpec['name']): string {
+  return `${name.toUpperCase().replace(/-/g, '_')}_PORT`;
+}
+
 /** Runs `main.js migrate` to completion; rejects with its output when it fails. */
 export function migrate(spec: ServiceSpec): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -44,10 +49,14 @@ export function migrate(spec: ServiceSpec): Promise<void> {
   });
 }
 
+/** Lines of a service's own output kept to explain a failed start. */
+const TAIL_LINES = 30;
+
 /** A running service process; its output goes to `log` (prefixed) so failures can be read. */
 export class ServiceProcess {
   private child?: ChildProcess;
   private exited?: Promise<number | null>;
+  private readonly tail: string[] = [];
 
   constructor(
     readonly spec: ServiceSpec,
@@ -78,7 +87,11 @@ export class ServiceProcess {
         .toString()
         .split('\n')
         .filter(Boolean)
-        .forEach((line) => this.log(`[${this.spec.name}] ${line}`));
+        .forEach((line) => {
+          this.tail.push(line);
+          if (this.tail.length > TAIL_LINES) this.tail.shift();
+          this.log(`[${this.spec.name}] ${line}`);
+        });
     child.stdout?.on('data', forward);
     child.stderr?.on('data', forward);
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
@@ -89,11 +102,7 @@ export class ServiceProcess {
   async waitHealthy(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (!this.running) {
-        throw new Error(
-          `${this.spec.name} exited while starting (${this.child?.exitCode ?? this.child?.signalCode})`,
-        );
-      }
+      if (!this.running) throw new Error(this.startFailure());
       try {
         const response = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(1_000) });
         if (response.ok) return;
@@ -102,7 +111,28 @@ export class ServiceProcess {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`${this.spec.name} was not healthy after ${timeoutMs} ms`);
+    throw new Error(
+      `${this.spec.name} was not healthy after ${timeoutMs} ms; its last output:\n${this.lastOutput()}`,
+    );
+  }
+
+  /** Why the process exited while starting: the cause when it is a known one, and its output. */
+  private startFailure(): string {
+    const status = this.child?.exitCode ?? this.child?.signalCode;
+    const output = this.tail.join('\n');
+    const cause = /EADDRINUSE/.test(output)
+      ? `: port ${this.spec.port} is in use (set ${portVariable(this.spec.name)} to another port)`
+      : /ECONNREFUSED|ER_ACCESS_DENIED|ER_DBACCESS_DENIED/.test(output) &&
+          /mysql|3306|DATABASE/i.test(output)
+        ? ': the database is not reachable with DATABASE_URL'
+        : '';
+    return `${this.spec.name} exited while starting (${status})${cause}; its last output:\n${this.lastOutput()}`;
+  }
+
+  private lastOutput(): string {
+    return this.tail.length > 0
+      ? this.tail.map((line) => `  | ${line}`).join('\n')
+      : '  | (no output)';
   }
 
   /** Stops the process: SIGTERM lets it shut down gracefully, SIGKILL is a crash. */

@@ -1,6 +1,7 @@
+import { consumerChannels, topicForAggregate } from '@app/contracts';
 import { KafkaMock } from '@app/testing';
 import { Kafka, logLevel } from 'kafkajs';
-import { migrate, ServiceProcess, ServiceSpec } from './service-process';
+import { migrate, portVariable, ServiceProcess, ServiceSpec } from './service-process';
 
 type ServiceName = ServiceSpec['name'];
 
@@ -10,8 +11,9 @@ export interface StackOptions {
   mysqlUrl?: string;
   /** Kafka bootstrap servers. Default: $KAFKA_BROKERS, else a spawned tools/kafka-mock. */
   kafkaBrokers?: string[];
-  /** Prefix of the four database names, so that tests get their own. Default ''. */
+  /** Prefix of the four database names, so that tests get their own. Default $DATABASE_PREFIX or ''. */
   databasePrefix?: string;
+  /** Prefix of the topics, consumer groups and dead-letter topics. Default $TOPIC_PREFIX or 'trading.'. */
   topicPrefix?: string;
   ports?: Partial<Record<ServiceName, number>>;
   payCallbackSecret?: string;
@@ -23,6 +25,8 @@ export interface StackOptions {
 /** The running stack. */
 export interface Stack {
   services: Record<ServiceName, ServiceProcess>;
+  mysqlUrl: string;
+  databasePrefix: string;
   kafkaBrokers: string[];
   kafkaMock?: KafkaMock;
   topicPrefix: string;
@@ -37,14 +41,18 @@ export const DEFAULT_PORTS: Record<ServiceName, number> = {
   'coupon-provider': 3003,
 };
 
+/** The stack's inbox consumers, whose dead-letter topics it creates. */
+export const STACK_CONSUMERS = ['fulfillment-service', 'accounting-service'] as const;
+
 /** Partition counts: they bound how many consumer instances can share a topic. */
 export function stackTopics(prefix: string): Record<string, number> {
-  return {
-    [`${prefix}order.events`]: 6,
-    [`${prefix}fulfillment.events`]: 6,
-    'fulfillment-service.dlq': 1,
-    'accounting-service.dlq': 1,
+  const topics: Record<string, number> = {
+    [topicForAggregate('Order', prefix)]: 6,
+    [topicForAggregate('Fulfillment', prefix)]: 6,
   };
+  for (const consumer of STACK_CONSUMERS)
+    topics[consumerChannels(consumer, prefix).deadLetterTopic] = 1;
+  return topics;
 }
 
 /**
@@ -59,10 +67,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     process.env.MYSQL_URL ??
     'mysql://root@127.0.0.1:3306'
   ).replace(/\/+$/, '');
-  const topicPrefix = options.topicPrefix ?? 'trading.';
+  const topicPrefix = options.topicPrefix ?? process.env.TOPIC_PREFIX ?? 'trading.';
   const secret =
     options.payCallbackSecret ?? process.env.PAY_CALLBACK_SECRET ?? 'local-demo-secret-0123456789';
-  const dbPrefix = options.databasePrefix ?? '';
+  const dbPrefix = options.databasePrefix ?? process.env.DATABASE_PREFIX ?? '';
   const ports = { ...DEFAULT_PORTS, ...portsFromEnv(), ...options.ports };
 
   let kafkaMock: KafkaMock | undefined;
@@ -146,6 +154,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     services,
     kafkaBrokers,
     kafkaMock,
+    mysqlUrl,
+    databasePrefix: dbPrefix,
     topicPrefix,
     payCallbackSecret: secret,
     async stop() {
@@ -158,7 +168,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 function portsFromEnv(): Partial<Record<ServiceName, number>> {
   const ports: Partial<Record<ServiceName, number>> = {};
   for (const name of Object.keys(DEFAULT_PORTS) as ServiceName[]) {
-    const value = process.env[`${name.toUpperCase().replace(/-/g, '_')}_PORT`];
+    const value = process.env[portVariable(name)];
     if (value) ports[name] = Number(value);
   }
   return ports;

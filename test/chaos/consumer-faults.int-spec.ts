@@ -1,4 +1,5 @@
 import { Kafka, logLevel, Producer } from 'kafkajs';
+import { consumerChannels } from '@app/contracts';
 import { KafkaApiKey, KafkaErrorCode, waitFor } from '@app/testing';
 import { requestJson } from '../../scripts/demo/http-json';
 import { ServiceProcess } from '../../scripts/stack/service-process';
@@ -27,6 +28,8 @@ interface OutboxRecord {
  */
 describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
   let chain: TradingStack;
+  const fulfillmentGroup = () =>
+    consumerChannels('fulfillment-service', chain.stack.topicPrefix).groupId;
   let relay: ServiceProcess | undefined;
   let kafka: Kafka;
   let producer: Producer;
@@ -176,7 +179,7 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
     // Only the fulfillment consumer commits offsets meanwhile, so the injected errors are its.
     await accounting.stop();
     const orders = await chain.openOrders(5);
-    await waitFor(() => caughtUp(kafka, 'fulfillment-service', topic), {
+    await waitFor(() => caughtUp(kafka, fulfillmentGroup(), topic), {
       description: 'fulfillment committed everything so far',
     });
     // From now until the kill every offset commit fails (kafkajs retries each, then the consumer
@@ -208,7 +211,7 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
       await mock.clearRequestErrors(KafkaApiKey.OffsetCommit);
     }
     // The crash fell between the two commits: Kafka will deliver those events again.
-    expect(await caughtUp(kafka, 'fulfillment-service', topic)).toBe(false);
+    expect(await caughtUp(kafka, fulfillmentGroup(), topic)).toBe(false);
     accounting.start();
     await accounting.waitHealthy();
     fulfillment.start();

@@ -11,7 +11,7 @@ import {
 import { waitFor } from '@app/testing';
 import { mapConcurrently, requestJson } from '../../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
-import { serviceMain, ServiceProcess } from '../../scripts/stack/service-process';
+import { portVariable, serviceMain, ServiceProcess } from '../../scripts/stack/service-process';
 import { Stack, startStack, StackOptions } from '../../scripts/stack/start-stack';
 import { freePort } from './free-port';
 import { TestLog } from './test-log';
@@ -232,12 +232,11 @@ export class TradingStack {
   async spawn(name: ServiceName, env: Record<string, string> = {}): Promise<ServiceProcess> {
     const base = this.stack.services[name].spec;
     const port = await freePort();
-    const portVariable = `${name.toUpperCase().replace(/-/g, '_')}_PORT`;
     const extra = new ServiceProcess(
       {
         name,
         port,
-        env: { ...base.env, [portVariable]: String(port), ...env },
+        env: { ...base.env, [portVariable(name)]: String(port), ...env },
       },
       this.log.line,
     );

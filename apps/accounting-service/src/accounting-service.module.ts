@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { topicForAggregate } from '@app/contracts';
+import { consumerChannels, topicForAggregate } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
 import { groupTimingFromEnv, InboxModule, InboxModuleOptions } from '@app/inbox';
 import { ObservabilityModule } from '@app/observability';
@@ -40,6 +40,7 @@ export class AccountingServiceModule {
         ),
         InboxModule.forRoot({
           consumer: 'accounting-service',
+          ...consumerChannels('accounting-service', config.TOPIC_PREFIX),
           kafka: {
             brokers: config.KAFKA_BROKERS,
             clientId: config.KAFKA_CLIENT_ID ?? 'accounting-service',

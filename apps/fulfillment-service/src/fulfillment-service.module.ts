@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { topicForAggregate } from '@app/contracts';
+import { consumerChannels, topicForAggregate } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
 import { groupTimingFromEnv, InboxModule, InboxModuleOptions } from '@app/inbox';
 import { OutboxModule, OutboxModuleOptions, relayOptionsFromEnv } from '@app/outbox';
@@ -42,6 +42,7 @@ export class FulfillmentServiceModule {
         }),
         InboxModule.forRoot({
           consumer: 'fulfillment-service',
+          ...consumerChannels('fulfillment-service', config.TOPIC_PREFIX),
           kafka: { brokers: config.KAFKA_BROKERS, clientId, ...groupTimingFromEnv(config) },
           // The whole Order topic: the version gate sees every event of an order, handled or not.
           topics: [topicForAggregate('Order', config.TOPIC_PREFIX)],

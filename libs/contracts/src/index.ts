@@ -7,7 +7,12 @@ export { EventRegistry } from './event-registry';
 export { envelopeHeaders, EventHeader, readHeaders } from './kafka-headers';
 export { EventValidationError, validatePlain } from './validation';
 export type { FieldError } from './validation';
-export { TRADING_EVENTS, topicForAggregate, tradingEventRegistry } from './trading-events';
+export {
+  TRADING_EVENTS,
+  consumerChannels,
+  topicForAggregate,
+  tradingEventRegistry,
+} from './trading-events';
 export { OrderCreatedV1, OrderCreatedV1Payload } from './order/order-created.v1';
 export { OrderPaidV1, OrderPaidV1Payload } from './order/order-paid.v1';
 export {

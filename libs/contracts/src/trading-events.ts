@@ -27,3 +27,15 @@ export function tradingEventRegistry(): EventRegistry {
 export function topicForAggregate(aggregateType: string, prefix = 'trading.'): string {
   return `${prefix}${aggregateType.toLowerCase()}.events`;
 }
+
+/**
+ * A consumer's Kafka names in a deployment: its group id and its dead-letter topic, both under
+ * the deployment's topic prefix, so that two deployments sharing a cluster never share a group
+ * or a dead-letter topic. The inbox key (t_inbox.consumer) stays the bare consumer name.
+ */
+export function consumerChannels(
+  consumer: string,
+  prefix = 'trading.',
+): { groupId: string; deadLetterTopic: string } {
+  return { groupId: `${prefix}${consumer}`, deadLetterTopic: `${prefix}${consumer}.dlq` };
+}

@@ -28,8 +28,10 @@ export interface InboxHooks {
 
 /** Options of `InboxModule.forRoot`. */
 export interface InboxModuleOptions {
-  /** Consumer name: the inbox key and the Kafka consumer group id. */
+  /** Consumer name: the inbox key, and the Kafka consumer group id unless `groupId` is given. */
   consumer: string;
+  /** Kafka consumer group id. Default `consumer`. */
+  groupId?: string;
   kafka: {
     brokers: string[];
     clientId: string;
@@ -92,6 +94,7 @@ export interface ResolvedInboxOptions extends Required<
 export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxOptions {
   const resolved: ResolvedInboxOptions = {
     consumer: options.consumer,
+    groupId: options.groupId ?? options.consumer,
     kafka: options.kafka,
     topics: options.topics,
     deadLetterTopic: options.deadLetterTopic ?? `${options.consumer}.dlq`,

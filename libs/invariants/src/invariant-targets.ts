@@ -1,4 +1,4 @@
-import { topicForAggregate } from '@app/contracts';
+import { consumerChannels, topicForAggregate } from '@app/contracts';
 
 /** One idempotent consumer the checker holds to account. */
 export interface ConsumerTarget {
@@ -55,13 +55,15 @@ export function invariantTargets(settings: DeploymentSettings): InvariantTargets
         name: 'fulfillment-service',
         database: databases.fulfillment,
         topics: [topics.order],
-        deadLetterTopic: 'fulfillment-service.dlq',
+        deadLetterTopic: consumerChannels('fulfillment-service', settings.topicPrefix)
+          .deadLetterTopic,
       },
       {
         name: 'accounting-service',
         database: databases.accounting,
         topics: [topics.order, topics.fulfillment],
-        deadLetterTopic: 'accounting-service.dlq',
+        deadLetterTopic: consumerChannels('accounting-service', settings.topicPrefix)
+          .deadLetterTopic,
       },
     ],
   };

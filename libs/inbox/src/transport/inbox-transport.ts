@@ -118,7 +118,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
   private async runConsumer(runner: MessageRunner, attempt = 0): Promise<void> {
     const { options } = this;
     const consumer = this.kafka.consumer({
-      groupId: options.consumer,
+      groupId: options.groupId,
       allowAutoTopicCreation: false,
       sessionTimeout: options.kafka.sessionTimeoutMs,
       heartbeatInterval: options.kafka.heartbeatIntervalMs,

@@ -1,0 +1,30 @@
+/** Where the demo finds the running chain, and how it may reach it. */
+export interface DemoSettings {
+  urls: { order: string; fulfillment: string; accounting: string; coupon: string };
+  payCallbackSecret: string;
+  /** MySQL/MariaDB server URL without a database, for the invariant checker. */
+  mysqlUrl: string;
+  kafkaBrokers: string[];
+  /** Prefix of the four databases and of the topics, consumer groups and dead-letter topics. */
+  databasePrefix: string;
+  topicPrefix: string;
+  /** Bearer token of the operator routes, when the services require one. */
+  opsToken?: string;
+}
+
+/** Headers of a call to an operator route. */
+export function opsHeaders(settings: Pick<DemoSettings, 'opsToken'>): Record<string, string> {
+  return settings.opsToken ? { authorization: `Bearer ${settings.opsToken}` } : {};
+}
+
+/** The user id of a demo run's orders: the run is found again by this prefix. */
+export function demoUserPrefix(runId: string): string {
+  return `demo-${runId}-`;
+}
+
+/** A new run id: short, sortable by time, safe in database and topic names. */
+export function newRunId(now = Date.now()): string {
+  return `r${now.toString(36)}${Math.floor(Math.random() * 36 ** 2)
+    .toString(36)
+    .padStart(2, '0')}`;
+}

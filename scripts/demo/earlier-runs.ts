@@ -1,0 +1,53 @@
+import { Kafka, logLevel } from 'kafkajs';
+import { createConnection } from 'mysql2/promise';
+
+const DATABASES = ['order_service', 'fulfillment_service', 'accounting_service', 'coupon_provider'];
+
+/**
+ * The demo owns the names under `<prefix>demo_<run>_` and `<topic prefix>demo.<run>.`: before a
+ * run it drops the databases (and, on a real broker, the topics) that earlier runs left, so a
+ * run's data can be looked at until the next run starts, and nothing piles up.
+ */
+export async function removeEarlierRuns(
+  databasePrefix: string,
+  topicPrefix: string,
+  currentRun: string,
+  mysqlUrl = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, ''),
+  kafkaBrokers = process.env.KAFKA_BROKERS?.split(',').filter(Boolean) ?? [],
+): Promise<void> {
+  const ownDatabase = new RegExp(
+    `^${escape(databasePrefix)}demo_(r[0-9a-z]+)_(${DATABASES.join('|')})$`,
+  );
+  const connection = await createConnection({ uri: mysqlUrl });
+  try {
+    const [rows] = await connection.query('SHOW DATABASES');
+    for (const row of rows as Array<Record<string, string>>) {
+      const name = Object.values(row)[0];
+      const match = ownDatabase.exec(name);
+      if (match && match[1] !== currentRun) await connection.query(`DROP DATABASE \`${name}\``);
+    }
+  } finally {
+    await connection.end();
+  }
+  if (kafkaBrokers.length === 0) return; // the mock's topics end with its process
+  const ownTopic = new RegExp(`^${escape(topicPrefix)}demo\\.(r[0-9a-z]+)\\.`);
+  const admin = new Kafka({
+    clientId: 'demo',
+    brokers: kafkaBrokers,
+    logLevel: logLevel.NOTHING,
+  }).admin();
+  await admin.connect();
+  try {
+    const stale = (await admin.listTopics()).filter((t) => {
+      const match = ownTopic.exec(t);
+      return match !== null && match[1] !== currentRun;
+    });
+    if (stale.length > 0) await admin.deleteTopics({ topics: stale });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

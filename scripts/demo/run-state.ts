@@ -1,0 +1,183 @@
+import { mapConcurrently, requestJson } from './http-json';
+import { DemoSettings, opsHeaders } from './demo-settings';
+
+/** The consumers the demo holds to account. */
+export const DEMO_CONSUMERS = ['fulfillment-service', 'accounting-service'] as const;
+export type DemoConsumer = (typeof DEMO_CONSUMERS)[number];
+
+/** One inbox row as GET /orders/:id/timeline shows it. */
+interface InboxRow {
+  eventKey: string;
+  outcome: string;
+  duplicateCount: number;
+}
+
+/** What the services hold about one order of the run, read from its timeline. */
+export interface OrderState {
+  id: string;
+  status: string;
+  /** How many transitions moved it to PAID (one, or the chain did something twice). */
+  paidTransitions: number;
+  fulfillmentId: string | null;
+  fulfillmentStatus: string | null;
+  /** Calls to the coupon provider the fulfillment needed (1 when no reply was lost). */
+  couponAttempts: number;
+  couponCode: string | null;
+  /** Journals booked for the order, by kind (PAYMENT, COUPON_GRANT, ...). */
+  journals: Record<string, number>;
+  /** Outbox rows of the order and of its fulfillment that are not SENT yet. */
+  unsent: number;
+  inbox: Record<DemoConsumer, InboxRow[]>;
+  /** A peer section the timeline could not read ('' when all were read). */
+  unavailable: string;
+}
+
+/** One dead letter of a consumer, as GET /inbox/dead-letters lists it. */
+export interface DeadLetterView {
+  key: string | null;
+  eventKey: string | null;
+  errorCode: string | null;
+}
+
+/** The run as the services tell it. */
+export interface RunState {
+  orders: OrderState[];
+  deadLetters: Record<DemoConsumer, DeadLetterView[]>;
+  ledger: { clean: boolean; mismatches: number };
+}
+
+interface TimelineBody {
+  order: { status: string };
+  sections: {
+    order: { transitions: Array<{ status: string }>; outbox: Array<{ status: string }> };
+    fulfillment: PeerSection<{
+      fulfillment: {
+        id: string;
+        status: string;
+        attempts: number;
+        couponCode: string | null;
+      } | null;
+      outbox: Array<{ status: string }>;
+      inbox: InboxRow[];
+    }>;
+    accounting: PeerSection<{
+      ledger: { journals: Array<{ kind: string }> } | null;
+      inbox: InboxRow[];
+    }>;
+  };
+}
+type PeerSection<T> = { status: 'ok'; data: T } | { status: 'unavailable'; error: string };
+
+/** Reads every order of the run from its timeline, and the consumers' dead letters. */
+export async function readRunState(settings: DemoSettings, orderIds: string[]): Promise<RunState> {
+  const orders = await mapConcurrently(orderIds, 8, (id) => readOrder(settings, id));
+  const keys = new Set(
+    orders.flatMap((o) => [o.id, ...(o.fulfillmentId ? [o.fulfillmentId] : [])]),
+  );
+  const deadLetters = {} as RunState['deadLetters'];
+  for (const consumer of DEMO_CONSUMERS) {
+    const url =
+      consumer === 'fulfillment-service' ? settings.urls.fulfillment : settings.urls.accounting;
+    const letters = await expectOk<DeadLetterView[]>(
+      requestJson(`${url}/inbox/dead-letters`, { headers: opsHeaders(settings) }),
+      `${consumer} dead letters`,
+    );
+    deadLetters[consumer] = letters.filter((l) => l.key !== null && keys.has(l.key));
+  }
+  const reconciliation = await expectOk<{ clean: boolean; mismatches: unknown[] }>(
+    requestJson(`${settings.urls.accounting}/ledger/reconciliation`, {
+      headers: opsHeaders(settings),
+    }),
+    'ledger reconciliation',
+  );
+  return {
+    orders,
+    deadLetters,
+    ledger: { clean: reconciliation.clean, mismatches: reconciliation.mismatches.length },
+  };
+}
+
+async function readOrder(settings: DemoSettings, id: string): Promise<OrderState> {
+  const t = await expectOk<TimelineBody>(
+    requestJson(`${settings.urls.order}/orders/${id}/timeline`, { headers: opsHeaders(settings) }),
+    `timeline of order ${id}`,
+  );
+  const { fulfillment, accounting } = t.sections;
+  const f = fulfillment.status === 'ok' ? fulfillment.data : undefined;
+  const a = accounting.status === 'ok' ? accounting.data : undefined;
+  const journals: Record<string, number> = {};
+  for (const j of a?.ledger?.journals ?? []) journals[j.kind] = (journals[j.kind] ?? 0) + 1;
+  const unsent = [...t.sections.order.outbox, ...(f?.outbox ?? [])].filter(
+    (r) => r.status !== 'SENT',
+  ).length;
+  return {
+    id,
+    status: t.order.status,
+    paidTransitions: t.sections.order.transitions.filter((x) => x.status === 'PAID').length,
+    fulfillmentId: f?.fulfillment?.id ?? null,
+    fulfillmentStatus: f?.fulfillment?.status ?? null,
+    couponAttempts: f?.fulfillment?.attempts ?? 0,
+    couponCode: f?.fulfillment?.couponCode ?? null,
+    journals,
+    unsent,
+    inbox: { 'fulfillment-service': f?.inbox ?? [], 'accounting-service': a?.inbox ?? [] },
+    unavailable: [fulfillment, accounting]
+      .map((s, i) => (s.status === 'ok' ? '' : `${['fulfillment', 'accounting'][i]}: ${s.error}`))
+      .filter(Boolean)
+      .join('; '),
+  };
+}
+
+/** True when nothing of the order is still on its way: paid, fulfilled, booked, all sent. */
+export function orderAtRest(o: OrderState): boolean {
+  return (
+    o.unavailable === '' &&
+    o.status === 'PAID' &&
+    o.fulfillmentStatus === 'DONE' &&
+    (o.journals.PAYMENT ?? 0) >= 1 &&
+    (o.journals.COUPON_GRANT ?? 0) >= 1 &&
+    o.unsent === 0
+  );
+}
+
+/** Per consumer: what its inbox took in for this run. */
+export interface ConsumerTally {
+  /** Every delivery the inbox saw: first copies and the duplicates it absorbed. */
+  deliveries: number;
+  duplicatesAbsorbed: number;
+  /** Events whose handler ran and wrote its effect. */
+  effectsApplied: number;
+  /** Distinct events taken in (one inbox row each). */
+  events: number;
+  deadLetters: number;
+}
+
+/** Sums a consumer's inbox rows over the run's orders. */
+export function tallyConsumer(state: RunState, consumer: DemoConsumer): ConsumerTally {
+  const rows = new Map<string, InboxRow>();
+  for (const o of state.orders) for (const r of o.inbox[consumer]) rows.set(r.eventKey, r);
+  let duplicates = 0;
+  let applied = 0;
+  for (const r of rows.values()) {
+    duplicates += r.duplicateCount;
+    if (r.outcome === 'applied') applied++;
+  }
+  return {
+    deliveries: rows.size + duplicates,
+    duplicatesAbsorbed: duplicates,
+    effectsApplied: applied,
+    events: rows.size,
+    deadLetters: state.deadLetters[consumer].length,
+  };
+}
+
+/** The body of a 2xx answer; anything else throws naming the call. */
+export async function expectOk<T>(
+  call: Promise<{ status: number; body: unknown }>,
+  what: string,
+): Promise<T> {
+  const { status, body } = await call;
+  if (status < 200 || status >= 300)
+    throw new Error(`${what}: HTTP ${status} ${JSON.stringify(body)}`);
+  return body as T;
+}

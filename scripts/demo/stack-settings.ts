@@ -1,0 +1,21 @@
+import type { Stack } from '../stack/start-stack';
+import { DemoSettings } from './demo-settings';
+
+/** The demo's view of a stack started by scripts/stack. */
+export function settingsOf(stack: Stack): DemoSettings {
+  const s = stack.services;
+  return {
+    urls: {
+      order: s['order-service'].url,
+      fulfillment: s['fulfillment-service'].url,
+      accounting: s['accounting-service'].url,
+      coupon: s['coupon-provider'].url,
+    },
+    payCallbackSecret: stack.payCallbackSecret,
+    mysqlUrl: stack.mysqlUrl,
+    kafkaBrokers: stack.kafkaBrokers,
+    databasePrefix: stack.databasePrefix,
+    topicPrefix: stack.topicPrefix,
+    opsToken: process.env.OPS_API_TOKEN,
+  };
+}
