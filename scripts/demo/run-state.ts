@@ -128,7 +128,15 @@ async function readOrder(settings: DemoSettings, id: string): Promise<OrderState
   };
 }
 
-/** True when nothing of the order is still on its way: paid, fulfilled, booked, all sent. */
+/**
+ * True while something of the order is still on its way: an outbox row not sent yet, a
+ * fulfillment still granting, or a service that could not be asked.
+ */
+export function orderInFlight(o: OrderState): boolean {
+  return o.unavailable !== '' || o.unsent > 0 || o.fulfillmentStatus === 'INIT';
+}
+
+/** True when the order went all the way: paid, fulfilled, booked, all sent. */
 export function orderAtRest(o: OrderState): boolean {
   return (
     o.unavailable === '' &&

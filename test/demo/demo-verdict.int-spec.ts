@@ -1,0 +1,119 @@
+import { createServer, Server } from 'node:net';
+import { runScript } from '../support/run-script';
+import { MYSQL_URL, TradingStack } from '../support/trading-stack';
+import { freePort } from '../support/free-port';
+import { startStack } from '../../scripts/stack/start-stack';
+
+/** The demo driver (docker compose's demo) against a running stack, as a process. */
+function demoDriver(chain: TradingStack, args: string[] = []) {
+  return runScript('scripts/demo-driver.ts', args, {
+    ...process.env,
+    ORDER_SERVICE_URL: chain.url('order-service'),
+    FULFILLMENT_SERVICE_URL: chain.url('fulfillment-service'),
+    ACCOUNTING_SERVICE_URL: chain.url('accounting-service'),
+    COUPON_PROVIDER_URL: chain.url('coupon-provider'),
+    PAY_CALLBACK_SECRET: chain.stack.payCallbackSecret,
+    MYSQL_URL,
+    KAFKA_BROKERS: chain.stack.kafkaBrokers.join(','),
+    DATABASE_PREFIX: chain.prefix,
+    TOPIC_PREFIX: chain.stack.topicPrefix,
+    DEMO_ORDERS: '6',
+  });
+}
+
+const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
+
+describe('the demo verdict', () => {
+  let chain: TradingStack;
+
+  beforeAll(async () => {
+    chain = await TradingStack.start();
+  });
+
+  afterAll(async () => {
+    await chain?.stop();
+  });
+
+  it('passes a healthy run, and fails naming the check once an order loses its payment journal', async () => {
+    const run = await demoDriver(chain);
+    expect(lastLine(run.stdout)).toMatch(/^demo: PASS 6 orders/);
+    expect(run.code).toBe(0);
+    const runId = /demo run (\S+)/.exec(run.stdout)![1];
+    // Per consumer: every redelivered copy absorbed, one effect per event.
+    expect(run.stdout).toMatch(/fulfillment-service\s+\d+\s+[1-9]\d*\s+6\s+0/);
+    expect(run.stdout).toMatch(/accounting-service\s+\d+\s+[1-9]\d*\s+12\s+0/);
+
+    const [journal] = await chain.query<{ id: string; order_id: string }>(
+      'accounting_service',
+      "SELECT id, order_id FROM t_journal WHERE kind = 'PAYMENT' ORDER BY id LIMIT 1",
+    );
+    await chain.query('accounting_service', 'DELETE FROM t_journal_line WHERE journal_id = ?', [
+      journal.id,
+    ]);
+    await chain.query('accounting_service', 'DELETE FROM t_journal WHERE id = ?', [journal.id]);
+
+    const judged = await demoDriver(chain, ['--judge', runId]);
+    expect(lastLine(judged.stdout)).toMatch(
+      new RegExp(
+        `^demo: FAIL one-payment-journal-per-order: orders without exactly one PAYMENT journal: ${journal.order_id} \\(0\\)`,
+      ),
+    );
+    // The invariant checker saw it too, and names its rule.
+    expect(judged.stdout).toContain('failed invariant paid-order-has-one-payment-journal');
+    expect(judged.code).toBe(1);
+  });
+});
+
+describe('a service that cannot start', () => {
+  let squatter: Server;
+
+  afterEach(async () => {
+    await new Promise((resolve) => squatter?.close(resolve));
+  });
+
+  it('is reported with the cause and its own last output lines', async () => {
+    const port = await freePort();
+    // Takes the port, and hangs up on whoever calls (the stack polls /health meanwhile).
+    squatter = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+    const prefix = `t${Date.now().toString(36)}_`;
+    const started = startStack({
+      databasePrefix: prefix,
+      topicPrefix: prefix.replace(/_/g, '.'),
+      ports: {
+        'order-service': port,
+        'fulfillment-service': await freePort(),
+        'accounting-service': await freePort(),
+        'coupon-provider': await freePort(),
+      },
+      log: () => undefined,
+    });
+    const error = (await started.then(
+      () => new Error('the stack started'),
+      (e: unknown) => e,
+    )) as Error;
+    expect(error.message).toMatch(
+      new RegExp(
+        `order-service exited while starting \\(1\\): port ${port} is in use \\(set ORDER_SERVICE_PORT`,
+      ),
+    );
+    expect(error.message).toMatch(/\| .*EADDRINUSE/);
+    await dropDatabases(prefix);
+  });
+});
+
+async function dropDatabases(prefix: string): Promise<void> {
+  const { createConnection } = await import('mysql2/promise');
+  const connection = await createConnection({ uri: MYSQL_URL });
+  try {
+    for (const db of [
+      'order_service',
+      'fulfillment_service',
+      'accounting_service',
+      'coupon_provider',
+    ])
+      await connection.query(`DROP DATABASE IF EXISTS \`${prefix}${db}\``);
+  } finally {
+    await connection.end();
+  }
+}
