@@ -1,18 +1,19 @@
-# One image for the four services; docker-compose.yml picks the command.
+# One image for the four services and the demo driver; docker-compose.yml picks the command.
+# Node 24 is the active LTS (Node 20 reached its end of life in April 2026).
 # Stage 1: dependencies (dev included: node-rdkafka builds librdkafka for the no-Docker mock,
 # which the images do not use, so its install script is skipped here).
-FROM node:20.20-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts && npm rebuild @swc/core
 
-# Stage 2: build the services (webpack bundles into dist/apps/<service>/main.js).
+# Stage 2: build the services and the demo driver (webpack bundles into dist/).
 FROM deps AS build
 COPY . .
 RUN npm run build
 
 # Stage 3: runtime, production dependencies only.
-FROM node:20.20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 # The services' V8 flags, as scripts/stack/service-process.ts (SERVICE_NODE_FLAGS) runs them.
 ENV NODE_OPTIONS=--max-semi-space-size=8

@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+/** docker-compose.yml as a laptop meets it: the properties a first `docker compose up` relies on. */
+const ROOT = join(__dirname, '..', '..');
+const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+
+interface Service {
+  image?: string;
+  build?: { context: string; target?: string };
+  ports?: string[];
+  environment?: Record<string, string | number>;
+  command?: string[];
+  volumes?: string[];
+  healthcheck?: { timeout?: string; start_period?: string };
+}
+
+const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+  services: Record<string, Service>;
+};
+const services = compose.services;
+const APPS = ['order-service', 'fulfillment-service', 'accounting-service', 'coupon-provider'];
+const seconds = (duration = '0s') => Number(/^(\d+)s$/.exec(duration)?.[1] ?? NaN);
+
+describe('docker-compose.yml', () => {
+  it('publishes no MySQL port on the host', () => {
+    expect(services.mysql.ports ?? []).toEqual([]);
+  });
+
+  it('runs the four services and the demo driver from one image, built from the runtime stage', () => {
+    const images = new Set([...APPS, 'demo'].map((name) => services[name].image));
+    expect([...images]).toEqual(['trading-outbox-inbox:local']);
+    for (const name of [...APPS, 'demo']) expect(services[name].build?.target).toBe('runtime');
+    expect(services.demo.command?.join(' ')).toMatch(/^node dist\//);
+  });
+
+  it('keeps secrets in .env: every secret is interpolated, and .env.example gives each one', () => {
+    const text = read('docker-compose.yml');
+    const example = read('.env.example');
+    const variables = new Set([...text.matchAll(/\$\{([A-Z_]+)/g)].map((m) => m[1]));
+    expect([...variables].sort()).toEqual(
+      [
+        'ACCOUNTING_DB_PASSWORD',
+        'CHECKER_DB_PASSWORD',
+        'COUPON_DB_PASSWORD',
+        'FULFILLMENT_DB_PASSWORD',
+        'MYSQL_ROOT_PASSWORD',
+        'OPS_API_TOKEN',
+        'ORDER_DB_PASSWORD',
+        'PAY_CALLBACK_SECRET',
+      ].sort(),
+    );
+    for (const variable of variables)
+      expect(example).toMatch(new RegExp(`^${variable}=\\S{12,}$`, 'm'));
+    expect(text).not.toMatch(/PASSWORD: [^$]/);
+    expect(text).not.toMatch(/SECRET: [^$]/);
+    expect(read('.gitignore')).toMatch(/^\.env$/m);
+  });
+
+  it('connects each service as its own MySQL user to its own database, never as root', () => {
+    for (const name of APPS) {
+      const url = String(services[name].environment?.DATABASE_URL);
+      const database = name.replace(/-/g, '_');
+      expect(url).toBe(`mysql://${database}:\${${passwordVariable(name)}}@mysql:3306/${database}`);
+    }
+    const init = read('deploy/mysql/create-service-users.sh');
+    expect(init).toMatch(/GRANT ALL PRIVILEGES ON \\`\$db\\`\.\* TO '\$db'@'%'/);
+    expect(init).toMatch(/GRANT SELECT ON \\`\$db\\`\.\* TO 'checker'@'%'/);
+    expect(services.mysql.volumes).toContain(
+      './deploy/mysql/create-service-users.sh:/docker-entrypoint-initdb.d/10-service-users.sh:ro',
+    );
+  });
+
+  it('builds on a supported Node LTS (24 or newer)', () => {
+    const bases = [...read('Dockerfile').matchAll(/^FROM node:(\d+)/gm)].map((m) => Number(m[1]));
+    expect(bases.length).toBeGreaterThan(0);
+    for (const major of bases) expect(major).toBeGreaterThanOrEqual(24);
+  });
+
+  it("gives Kafka's health check a start period and a timeout a cold laptop meets", () => {
+    const check = services.kafka.healthcheck!;
+    expect(seconds(check.start_period)).toBeGreaterThanOrEqual(30);
+    expect(seconds(check.timeout)).toBeGreaterThanOrEqual(10);
+  });
+
+  it('keeps test logs, bench results and .env out of the build context', () => {
+    const ignored = read('.dockerignore').split('\n');
+    for (const entry of ['test-logs', 'bench/results', '.env', 'node_modules'])
+      expect(ignored).toContain(entry);
+  });
+});
+
+function passwordVariable(service: string): string {
+  return `${service.split('-')[0].toUpperCase()}_DB_PASSWORD`;
+}
