@@ -1,7 +1,9 @@
 /**
- * npm run bench:relay: the outbox relay against a naive relay (the article's pseudo-code: one
- * row at a time: select, claim, send, mark) and against raw kafkajs batch produce of the same
- * messages, on one MariaDB and one broker (the librdkafka mock unless KAFKA_BROKERS is set).
+ * npm run bench:relay: the outbox relay against a minimal batch relay (SKIP LOCKED 500, send,
+ * mark SENT, commit: no lease, fencing or ordering), against raw kafkajs batch produce of the
+ * same messages, and, for information, the article's naive relay (one row at a time: select,
+ * claim, send, mark; its rate follows fsync latency), on one MariaDB and one broker (the
+ * librdkafka mock unless KAFKA_BROKERS is set).
  * Also: 1, 2 and 3 relay instances; an empty table vs 1,000,000 SENT rows; commit-to-publish
  * latency at a steady 1,000 events/s. The machine is shared and noisy: read ratios, not rates;
  * every figure is the median of BENCH_ROUNDS (default 5) alternating rounds.
@@ -11,7 +13,7 @@ import { startTestEnvironment } from '@app/testing';
 import { openOutboxDatabase } from '../libs/outbox/test/outbox-test-kit';
 import { insertSentHistory } from '../libs/outbox/test/sent-history';
 import { BenchResult, percentile, writeResults } from './lib/results';
-import { naiveRelayRate, rawProduceRate } from './relay/baselines';
+import { minimalRelayRate, naiveRelayRate, rawProduceRate } from './relay/baselines';
 import {
   Bench,
   EVENTS,
@@ -70,14 +72,20 @@ async function measure(bench: Bench): Promise<BenchResult[]> {
   // The machine is shared and its load comes and goes: every round measures each side once,
   // in the same order, and each figure is the median of its rounds, so a burst of load from
   // elsewhere lands on one round of every side rather than on all rounds of one side.
-  const runs = { raw: [], naive: [], relay1: [], relay2: [], relay3: [], history: [] } as Record<
-    string,
-    number[]
-  >;
+  const runs = {
+    raw: [],
+    minimal: [],
+    naive: [],
+    relay1: [],
+    relay2: [],
+    relay3: [],
+    history: [],
+  } as Record<string, number[]>;
   try {
     for (let round = 1; round <= ROUNDS; round++) {
       runs.raw.push(await rawProduceRate(bench));
       runs.relay1.push(await relayRate(bench, 1));
+      runs.minimal.push(await minimalRelayRate(bench));
       runs.history.push(await relayRate(history, 1));
       runs.naive.push(await naiveRelayRate(bench));
       runs.relay2.push(await relayRate(bench, 2));
@@ -92,8 +100,9 @@ async function measure(bench: Bench): Promise<BenchResult[]> {
     await history.dataSource.destroy();
   }
   const median = (name: string) => percentile(runs[name], 50);
-  const [raw, naive, relay1, relay2, relay3, relayHistory] = [
+  const [raw, minimal, naive, relay1, relay2, relay3, relayHistory] = [
     'raw',
+    'minimal',
     'naive',
     'relay1',
     'relay2',
@@ -101,6 +110,12 @@ async function measure(bench: Bench): Promise<BenchResult[]> {
     'history',
   ].map(median);
   log(`medians of ${ROUNDS} rounds: ${JSON.stringify(runs)}`);
+  // 1,000,000 SENT rows against the empty table: each round pairs the two runs taken back to
+  // back, so the figure is the median of the per-round ratios, not a ratio of medians.
+  const historyRatio = percentile(
+    runs.history.map((rate, i) => rate / runs.relay1[i]),
+    50,
+  );
 
   const latencies: SteadyLatency[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
@@ -118,13 +133,13 @@ async function measure(bench: Bench): Promise<BenchResult[]> {
   const rate = 'events/s';
   return [
     result(
-      'relay throughput vs naive',
+      'relay throughput vs minimal relay',
       relay1,
       rate,
-      'naive relay (article pseudo-code)',
-      naive,
-      '>= 30x naive',
-      relay1 / naive >= 30,
+      'minimal batch relay (SKIP LOCKED 500, send, mark SENT)',
+      minimal,
+      '>= 1.0x, with lease, fencing and ordering',
+      relay1 / minimal >= 1.0,
     ),
     result(
       'relay throughput vs raw produce',
@@ -132,8 +147,17 @@ async function measure(bench: Bench): Promise<BenchResult[]> {
       rate,
       'raw kafkajs batch produce',
       raw,
-      '>= 0.4x raw produce',
-      relay1 / raw >= 0.4,
+      '>= 0.5x raw produce',
+      relay1 / raw >= 0.5,
+    ),
+    result(
+      'relay throughput vs naive',
+      relay1,
+      rate,
+      'naive relay (article pseudo-code)',
+      naive,
+      'informational: the naive rate follows fsync latency',
+      true,
     ),
     result(
       '2 relay instances',
@@ -153,15 +177,16 @@ async function measure(bench: Bench): Promise<BenchResult[]> {
       'informational (>= 0.8x: no collapse under contention)',
       relay3 / relay1 >= 0.8,
     ),
-    result(
-      'relay with 1,000,000 SENT rows',
-      relayHistory,
-      rate,
-      'relay, empty table',
-      relay1,
-      '>= 0.9x empty table',
-      relayHistory / relay1 >= 0.9,
-    ),
+    {
+      metric: 'relay with 1,000,000 SENT rows',
+      value: relayHistory,
+      unit: rate,
+      baseline: 'relay, empty table (ratio: median of per-round paired ratios)',
+      baselineValue: relay1,
+      ratio: historyRatio,
+      target: '>= 0.9x empty table',
+      met: historyRatio >= 0.9,
+    },
     {
       metric: `commit-to-publish p99 at ${STEADY_RATE} events/s`,
       value: latency.p99,
