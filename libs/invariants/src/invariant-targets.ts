@@ -2,8 +2,10 @@ import { consumerChannels, topicForAggregate } from '@app/contracts';
 
 /** One idempotent consumer the checker holds to account. */
 export interface ConsumerTarget {
-  /** The inbox consumer name (t_inbox.consumer), also its Kafka group id. */
+  /** The inbox consumer name (t_inbox.consumer). */
   name: string;
+  /** Its Kafka consumer group id. */
+  groupId: string;
   /** Its database (holding t_inbox, t_inbox_version, t_inbox_parked). */
   database: string;
   topics: string[];
@@ -55,15 +57,13 @@ export function invariantTargets(settings: DeploymentSettings): InvariantTargets
         name: 'fulfillment-service',
         database: databases.fulfillment,
         topics: [topics.order],
-        deadLetterTopic: consumerChannels('fulfillment-service', settings.topicPrefix)
-          .deadLetterTopic,
+        ...consumerChannels('fulfillment-service', settings.topicPrefix),
       },
       {
         name: 'accounting-service',
         database: databases.accounting,
         topics: [topics.order, topics.fulfillment],
-        deadLetterTopic: consumerChannels('accounting-service', settings.topicPrefix)
-          .deadLetterTopic,
+        ...consumerChannels('accounting-service', settings.topicPrefix),
       },
     ],
   };

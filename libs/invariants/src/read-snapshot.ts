@@ -27,7 +27,7 @@ export async function readSnapshot(targets: InvariantTargets): Promise<Snapshot>
   });
   const { mysqlUrl, databases } = targets;
   const committed = await Promise.all(
-    targets.consumers.map((c) => readCommittedOffsets(kafka, c.name, c.topics)),
+    targets.consumers.map((c) => readCommittedOffsets(kafka, c.groupId, c.topics)),
   );
 
   const inboxes = new Map<string, Awaited<ReturnType<typeof readInbox>>>();
