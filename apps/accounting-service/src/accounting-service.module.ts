@@ -26,6 +26,7 @@ export class AccountingServiceModule {
     overrides: AccountingInboxOverrides = {},
   ): DynamicModule {
     const { groupTiming, ...inbox } = overrides;
+    const consumer = inbox.consumer ?? 'accounting-service';
     return {
       module: AccountingServiceModule,
       imports: [
@@ -39,8 +40,8 @@ export class AccountingServiceModule {
           }),
         ),
         InboxModule.forRoot({
-          consumer: 'accounting-service',
-          ...consumerChannels('accounting-service', config.TOPIC_PREFIX),
+          consumer,
+          ...consumerChannels(consumer, config.TOPIC_PREFIX),
           kafka: {
             brokers: config.KAFKA_BROKERS,
             clientId: config.KAFKA_CLIENT_ID ?? 'accounting-service',

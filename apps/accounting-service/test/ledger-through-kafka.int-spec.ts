@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { EventEnvelope } from '@app/contracts';
+import { consumerChannels, EventEnvelope } from '@app/contracts';
 import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
 import { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
@@ -81,10 +81,17 @@ describe('accounting-service fed through Kafka', () => {
   }
 
   async function waitUntilConsumed(): Promise<void> {
-    await waitFor(() => consumedEverything(env.kafka, consumer, [orderTopic, fulfillmentTopic]), {
-      description: 'every published message committed by the accounting consumer',
-      timeoutMs: 40_000,
-    });
+    await waitFor(
+      () =>
+        consumedEverything(env.kafka, consumerChannels(consumer, topicPrefix).groupId, [
+          orderTopic,
+          fulfillmentTopic,
+        ]),
+      {
+        description: 'every published message committed by the accounting consumer',
+        timeoutMs: 40_000,
+      },
+    );
   }
 
   async function getJson<T>(

@@ -23,6 +23,7 @@ export class FulfillmentServiceModule {
     overrides: FulfillmentServiceOverrides = {},
   ): DynamicModule {
     const clientId = config.KAFKA_CLIENT_ID ?? 'fulfillment-service';
+    const consumer = overrides.inbox?.consumer ?? 'fulfillment-service';
     return {
       module: FulfillmentServiceModule,
       imports: [
@@ -41,8 +42,8 @@ export class FulfillmentServiceModule {
           relay: { ...relayOptionsFromEnv(config), ...overrides.relay },
         }),
         InboxModule.forRoot({
-          consumer: 'fulfillment-service',
-          ...consumerChannels('fulfillment-service', config.TOPIC_PREFIX),
+          consumer,
+          ...consumerChannels(consumer, config.TOPIC_PREFIX),
           kafka: { brokers: config.KAFKA_BROKERS, clientId, ...groupTimingFromEnv(config) },
           // The whole Order topic: the version gate sees every event of an order, handled or not.
           topics: [topicForAggregate('Order', config.TOPIC_PREFIX)],
