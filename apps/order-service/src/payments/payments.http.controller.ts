@@ -59,7 +59,11 @@ export class PaymentsHttpController {
   @ApiUnauthorizedResponse({ description: 'bad signature or timestamp outside ±300 s' })
   @ApiBadRequestResponse({ description: 'malformed JSON or invalid fields (fieldErrors)' })
   @ApiNotFoundResponse({ description: 'unknown order or payOrderId' })
-  @ApiUnprocessableEntityResponse({ description: 'amount or currency differ from the order' })
+  @ApiUnprocessableEntityResponse({
+    description:
+      'amount or currency differ from the order, or a processed notifyId came back with another ' +
+      'order, payment, amount, currency or status',
+  })
   @ApiConflictResponse({ description: 'the order cannot take this verdict' })
   @ApiPayloadTooLargeResponse()
   async callback(@Req() req: IncomingMessage & { body?: unknown }): Promise<PayCallbackAnswer> {
