@@ -269,8 +269,9 @@ describe('ops tooling against the running stack', () => {
       runOps('outbox:requeue', ...service),
       runOps('dlq:replay', ...service, '--message', '12'),
       runOps('prune:outbox', ...service, '--older-than', 'soon'),
+      runOps('dlq:replay', ...service, '--error-code', 'EVENT_INVALID', '--yes'),
     ]);
-    expect(bad.map((r) => r.code)).toEqual([64, 64, 64, 64, 64, 64]);
+    expect(bad.map((r) => r.code)).toEqual([64, 64, 64, 64, 64, 64, 64]);
     expect(bad.map((r) => r.stderr)).toEqual([
       expect.stringContaining("unknown command 'explode'"),
       expect.stringContaining("required option '-s, --service <url>' not specified"),
@@ -278,6 +279,9 @@ describe('ops tooling against the running stack', () => {
       expect.stringContaining('outbox:requeue needs --id'),
       expect.stringContaining('must be PARTITION:OFFSET'),
       expect.stringContaining('must be a duration'),
+      expect.stringContaining(
+        'must be one of NOT_JSON, INVALID_EVENT, UNKNOWN_EVENT_TYPE, NON_RETRYABLE, RETRIES_EXHAUSTED',
+      ),
     ]);
   });
 

@@ -18,7 +18,7 @@ export interface FieldError {
 
 /** Thrown when an event or its payload is invalid; `fieldErrors` says which fields and why. */
 export class EventValidationError extends Error {
-  readonly code = 'EVENT_INVALID' as const;
+  readonly code = 'INVALID_EVENT' as const;
 
   constructor(
     readonly eventType: string,

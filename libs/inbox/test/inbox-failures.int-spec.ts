@@ -64,6 +64,34 @@ describe('Inbox failures', () => {
     });
   });
 
+  describe('when an envelope breaks its contract', () => {
+    it('dead-letters it as INVALID_EVENT, the code the README lists, and a replay by that code selects it', async () => {
+      const { topic, deadLetterTopic, app } = await setup('invalid');
+      try {
+        const invalid = orderEvent('created', 'invalid-1', 1);
+        const message = toMessage(invalid);
+        const value = JSON.parse(String(message.value)) as { payload: { amount: unknown } };
+        value.payload.amount = 'a lot';
+        await bed.producer.send({
+          topic,
+          messages: [{ ...message, value: JSON.stringify(value) }],
+        });
+        await waitFor(async () => (await topicSize(bed.env.kafka, deadLetterTopic)) === 1, {
+          description: 'invalid envelope dead-lettered',
+        });
+        const [dead] = await app.operations.listDeadLetters();
+        expect(dead).toMatchObject({ eventKey: invalid.eventKey, errorCode: 'INVALID_EVENT' });
+
+        const byCode = await app.operations.replay({ errorCode: 'INVALID_EVENT' });
+        expect(byCode.replayed).toEqual([
+          { partition: dead.partition, offset: dead.offset, targetTopic: topic },
+        ]);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
   describe('when a handler rejects an event and the fix ships', () => {
     it('replays it from the dead-letter topic once, and not again unless asked', async () => {
       const { topic, deadLetterTopic, consumer, app } = await setup('replay');

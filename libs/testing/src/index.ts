@@ -8,3 +8,4 @@ export { startTestEnvironment } from './test-environment';
 export type { TestEnvironment } from './test-environment';
 export { waitFor } from './wait-for';
 export type { WaitForOptions } from './wait-for';
+export { readMarkdownTable } from './markdown-table';
