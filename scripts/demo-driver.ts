@@ -14,6 +14,8 @@ runDemo({
     coupon: env('COUPON_PROVIDER_URL', 'http://127.0.0.1:3003'),
   },
   payCallbackSecret: env('PAY_CALLBACK_SECRET', 'local-demo-secret-0123456789'),
+  // The operator token of the running services (npm run stack prints it).
+  opsApiToken: env('OPS_API_TOKEN', ''),
   orders: Number(env('DEMO_ORDERS', '50')),
   progress: (line) => process.stdout.write(`${line}\n`),
 })

@@ -23,6 +23,7 @@ async function main(): Promise<boolean> {
         coupon: s['coupon-provider'].url,
       },
       payCallbackSecret: stack.payCallbackSecret,
+      opsApiToken: stack.opsApiToken,
       orders: Number(process.env.DEMO_ORDERS ?? 50),
       progress: (line) => process.stdout.write(`${line}\n`),
     });

@@ -13,6 +13,8 @@ export interface ServiceUrls {
 export interface DriverOptions {
   urls: ServiceUrls;
   payCallbackSecret: string;
+  /** The services' OPS_API_TOKEN, for the fault switch and the stats the summary reads. */
+  opsApiToken: string;
   orders: number;
   /** Share of coupon grants whose reply the provider drops after committing. Default 0.2. */
   dropReplyRate?: number;
@@ -54,8 +56,10 @@ export async function runDemo(options: DriverOptions): Promise<DemoSummary> {
   const { urls } = options;
   const say = options.progress ?? (() => undefined);
   const provider = new SimulatedPayProvider(urls.order, options.payCallbackSecret);
+  const ops = { authorization: `Bearer ${options.opsApiToken}` };
   await expectOk(
     requestJson(`${urls.coupon}/faults`, {
+      headers: ops,
       method: 'PUT',
       body: { dropReplyRate: options.dropReplyRate ?? 0.2 },
     }),
@@ -101,20 +105,25 @@ export async function runDemo(options: DriverOptions): Promise<DemoSummary> {
 
   say('waiting for fulfillment and accounting to settle…');
   const deadline = Date.now() + (options.settleTimeoutMs ?? 120_000);
-  let summary = await readSummary(urls, orders, deliveries.length, answers);
+  let summary = await readSummary(ops, urls, orders, deliveries.length, answers);
   while (!(summary.fulfillmentsDone >= orders.length && summary.paymentJournals >= orders.length)) {
     if (Date.now() > deadline) break;
     say(
       `  fulfilled ${summary.fulfillmentsDone}/${orders.length}, booked ${summary.paymentJournals}/${orders.length}`,
     );
     await new Promise((r) => setTimeout(r, 500));
-    summary = await readSummary(urls, orders, deliveries.length, answers);
+    summary = await readSummary(ops, urls, orders, deliveries.length, answers);
   }
-  await requestJson(`${urls.coupon}/faults`, { method: 'PUT', body: { dropReplyRate: 0 } });
+  await requestJson(`${urls.coupon}/faults`, {
+    headers: ops,
+    method: 'PUT',
+    body: { dropReplyRate: 0 },
+  });
   return summary;
 }
 
 async function readSummary(
+  ops: Record<string, string>,
   urls: ServiceUrls,
   orders: OrderView[],
   callbacksDelivered: number,
@@ -126,7 +135,7 @@ async function readSummary(
     ),
   );
   const fulfillment = await expectOk<Record<string, number>>(
-    requestJson(`${urls.fulfillment}/fulfillments/stats`),
+    requestJson(`${urls.fulfillment}/fulfillments/stats`, { headers: ops }),
     'fulfillment stats',
   );
   const grants = await expectOk<{ grants: number; keysWithSeveralGrants: number }>(
@@ -138,11 +147,11 @@ async function readSummary(
     paymentJournals: number;
     journals: number;
     mismatches: unknown[];
-  }>(requestJson(`${urls.accounting}/ledger/reconciliation`), 'reconciliation');
+  }>(requestJson(`${urls.accounting}/ledger/reconciliation`, { headers: ops }), 'reconciliation');
   const inboxes = await Promise.all(
     [urls.fulfillment, urls.accounting].map((url) =>
       expectOk<{ sinceStart: { duplicates: number; stale: number } }>(
-        requestJson(`${url}/inbox/stats`),
+        requestJson(`${url}/inbox/stats`, { headers: ops }),
         'inbox stats',
       ),
     ),
