@@ -10,6 +10,7 @@ import { configureHttp } from '@app/runtime';
 export function configureAccountingService(app: INestApplication): void {
   configureHttp(app, {
     globalValidation: false, // the Kafka handlers share the app's global pipes
+    bodyLimitBytes: 64 * 1024, // a replay may name up to 1,000 dead letters
     title: 'accounting-service',
     description:
       'Double-entry ledger booked from trading events; the chart of accounts and the postings per event are in src/ledger/chart-of-accounts.ts',

@@ -9,6 +9,7 @@ import { configureHttp } from '@app/runtime';
 export function configureFulfillmentService(app: INestApplication): void {
   configureHttp(app, {
     globalValidation: false, // the Kafka handlers share the app's global pipes
+    bodyLimitBytes: 64 * 1024, // a replay may name up to 1,000 dead letters
     title: 'fulfillment-service',
     description: 'Grants one coupon per paid order, through the inbox and the outbox',
   });
