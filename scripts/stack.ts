@@ -15,6 +15,11 @@ async function main(): Promise<void> {
       `${service.spec.name.padEnd(20)} ${service.url}  (docs: ${service.url}/docs)\n`,
     );
   }
+  process.stdout.write(
+    process.env.OPS_API_TOKEN
+      ? '\noperator token: $OPS_API_TOKEN\n'
+      : `\noperator token (random for this run; set OPS_API_TOKEN to choose one):\n  export OPS_API_TOKEN=${stack.opsApiToken}\n`,
+  );
   process.stdout.write('\nCtrl-C stops everything.\n');
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

@@ -43,6 +43,7 @@ export async function startOrderService(
         LOG_LEVEL: 'warn',
         ORDER_SERVICE_PORT: String(port),
         PAY_CALLBACK_SECRET: secret,
+        OPS_API_TOKEN: randomBytes(24).toString('base64url'),
         ...(cpuProfileDir && {
           BENCH_CPU_PROF: cpuProfileDir,
           NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile-preload.js')}`,

@@ -128,7 +128,7 @@ export const payCallback: Shape = async (connection, order) => {
   const notifyId = `ntf_${randomUUID()}`;
   await inTransaction(connection, async () => {
     await connection.query(
-      `SELECT order_id, pay_order_id, status, changed_order, answer
+      `SELECT order_id, pay_order_id, amount, currency, status, changed_order, answer
          FROM t_pay_notification WHERE notify_id = ?`,
       [notifyId],
     );
@@ -141,9 +141,19 @@ export const payCallback: Shape = async (connection, order) => {
     };
     await connection.query(
       `INSERT INTO t_pay_notification
-         (notify_id, order_id, pay_order_id, status, changed_order, answer, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(3))`,
-      [notifyId, order.id, order.payOrderId, 'SUCCESS', 1, JSON.stringify(answer)],
+         (notify_id, order_id, pay_order_id, amount, currency, status, changed_order, answer,
+          created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(3))`,
+      [
+        notifyId,
+        order.id,
+        order.payOrderId,
+        order.amount,
+        'EUR',
+        'SUCCESS',
+        1,
+        JSON.stringify(answer),
+      ],
     );
     await casUpdate(connection, order, notifyId);
     await outboxInsert(connection, order, notifyId);

@@ -16,6 +16,6 @@ export function settingsOf(stack: Stack): DemoSettings {
     kafkaBrokers: stack.kafkaBrokers,
     databasePrefix: stack.databasePrefix,
     topicPrefix: stack.topicPrefix,
-    opsToken: process.env.OPS_API_TOKEN,
+    opsToken: stack.opsApiToken,
   };
 }

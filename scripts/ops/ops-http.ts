@@ -6,9 +6,14 @@ export interface OpsResponse {
   body: unknown;
 }
 
-/** Calls a service's ops API over HTTP; the body is JSON both ways. */
+/**
+ * Calls a service's ops API over HTTP; the body is JSON both ways. The operator token comes
+ * from $OPS_API_TOKEN (never from the command line, where `ps` would show it).
+ */
 @Injectable()
 export class OpsHttp {
+  private readonly token = process.env.OPS_API_TOKEN;
+
   async call(
     method: 'GET' | 'POST',
     url: string,
@@ -19,7 +24,11 @@ export class OpsHttp {
     try {
       response = await fetch(url, {
         method,
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          ...(this.token && { authorization: `Bearer ${this.token}` }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });

@@ -98,6 +98,12 @@ export class ServiceProcess {
     this.child = child;
   }
 
+  /** Resolves with the exit code once the process has exited (null: killed by a signal). */
+  async exitCode(): Promise<number | null> {
+    if (!this.exited) throw new Error(`${this.spec.name} was never started`);
+    return this.exited;
+  }
+
   /** Resolves once GET /health answers 200; rejects if the process dies or time runs out. */
   async waitHealthy(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;

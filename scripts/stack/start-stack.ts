@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { consumerChannels, topicForAggregate } from '@app/contracts';
 import { KafkaMock } from '@app/testing';
 import { Kafka, logLevel } from 'kafkajs';
@@ -17,6 +18,11 @@ export interface StackOptions {
   topicPrefix?: string;
   ports?: Partial<Record<ServiceName, number>>;
   payCallbackSecret?: string;
+  /**
+   * The operator token every service expects (OPS_API_TOKEN). Default: $OPS_API_TOKEN, else a
+   * random one for this stack, which `Stack.opsApiToken` gives to tests and the demo.
+   */
+  opsApiToken?: string;
   /** Extra environment per service (retry timings in tests, for example). */
   env?: Partial<Record<ServiceName, Record<string, string>>>;
   log?: (line: string) => void;
@@ -31,6 +37,8 @@ export interface Stack {
   kafkaMock?: KafkaMock;
   topicPrefix: string;
   payCallbackSecret: string;
+  /** The operator token: `Authorization: Bearer <opsApiToken>` on operator routes. */
+  opsApiToken: string;
   stop(): Promise<void>;
 }
 
@@ -70,6 +78,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const topicPrefix = options.topicPrefix ?? process.env.TOPIC_PREFIX ?? 'trading.';
   const secret =
     options.payCallbackSecret ?? process.env.PAY_CALLBACK_SECRET ?? 'local-demo-secret-0123456789';
+  const opsApiToken =
+    options.opsApiToken ?? process.env.OPS_API_TOKEN ?? randomBytes(24).toString('base64url');
   const dbPrefix = options.databasePrefix ?? process.env.DATABASE_PREFIX ?? '';
   const ports = { ...DEFAULT_PORTS, ...portsFromEnv(), ...options.ports };
 
@@ -87,6 +97,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     TOPIC_PREFIX: topicPrefix,
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    OPS_API_TOKEN: opsApiToken,
   };
   const db = (name: string) => `${mysqlUrl}/${dbPrefix}${name}`;
   const specs: ServiceSpec[] = [
@@ -97,6 +108,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         ...common,
         DATABASE_URL: db('coupon_provider'),
         COUPON_PROVIDER_PORT: String(ports['coupon-provider']),
+        // Tests and the demo drop replies and fail grants through PUT /faults.
+        COUPON_FAULTS_ENABLED: 'true',
       },
     },
     {
@@ -158,6 +171,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     databasePrefix: dbPrefix,
     topicPrefix,
     payCallbackSecret: secret,
+    opsApiToken,
     async stop() {
       await Promise.all(Object.values(services).map((s) => s.stop()));
       await kafkaMock?.stop();

@@ -64,6 +64,7 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
     (
       await requestJson<{ sinceStart: Record<string, number> }>(
         `${url ?? chain.url(service)}/inbox/stats`,
+        { headers: chain.opsHeaders },
       )
     ).body.sinceStart;
 
@@ -257,7 +258,11 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
       partition: number;
     }>;
     const deadLetters = async (service: 'fulfillment-service' | 'accounting-service') =>
-      (await requestJson<Dlq>(`${chain.url(service)}/inbox/dead-letters`)).body;
+      (
+        await requestJson<Dlq>(`${chain.url(service)}/inbox/dead-letters`, {
+          headers: chain.opsHeaders,
+        })
+      ).body;
     for (const service of ['fulfillment-service', 'accounting-service'] as const) {
       await waitFor(async () => (await deadLetters(service)).length === poison.length, {
         description: `${service} dead-lettered the three poison messages`,
@@ -272,7 +277,10 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
     const [notJson] = (await deadLetters('accounting-service')).filter((m) => m.key === 'p1');
     const replay = await requestJson<{ replayed: unknown[] }>(
       `${chain.url('accounting-service')}/inbox/dead-letters/replay`,
-      { body: { messages: [{ partition: notJson.partition, offset: notJson.offset }] } },
+      {
+        body: { messages: [{ partition: notJson.partition, offset: notJson.offset }] },
+        headers: chain.opsHeaders,
+      },
     );
     expect(replay.body.replayed).toHaveLength(1);
     await waitFor(

@@ -359,6 +359,7 @@ describe('scenario 11: pay callbacks against the running order-service', () => {
 describe('scenario 12: the coupon provider commits a grant and drops its reply', () => {
   const faults = (settings: { dropReplyRate: number }) =>
     requestJson<{ droppedReplies: number }>(`${stack.url('coupon-provider')}/faults`, {
+      headers: stack.opsHeaders,
       method: 'PUT',
       body: settings,
     });

@@ -38,7 +38,7 @@ describe('observability, end to end', () => {
   const logs: LogLine[] = [];
   const url = (name: ServiceName) => stack.services[name].url;
   const metrics = async (name: ServiceName) => {
-    const response = await fetch(`${url(name)}/metrics`);
+    const response = await fetch(`${url(name)}/metrics`, { headers: chain.opsHeaders });
     expect(response.status).toBe(200);
     return response.text();
   };

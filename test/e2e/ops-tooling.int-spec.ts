@@ -14,8 +14,10 @@ import { runScript } from '../support/run-script';
 // Four services, a browser and a dozen CLI processes share a small machine with other suites.
 jest.setTimeout(180_000);
 
+/** The CLI's environment: the operator token of the stack once it runs. */
+let opsEnv: NodeJS.ProcessEnv = process.env;
 /** Runs `npm run ops -- ...args` as a script would: a process whose stdin is not a terminal. */
-const runOps = (...args: string[]) => runScript('scripts/ops.ts', args);
+const runOps = (...args: string[]) => runScript('scripts/ops.ts', args, opsEnv);
 
 const MYSQL_URL = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
 const SERVICES = [
@@ -89,9 +91,14 @@ describe('ops tooling against the running stack', () => {
   let browser: ReturnType<typeof launchChromium> | undefined;
   const url = (name: (typeof SERVICES)[number]) => stack.services[name].url;
   const timeline = async (id = orderId) =>
-    requestJson<Timeline>(`${url('order-service')}/orders/${id}/timeline`);
+    requestJson<Timeline>(`${url('order-service')}/orders/${id}/timeline`, {
+      headers: chain.opsHeaders,
+    });
   const openOps = async (): Promise<Page> => {
-    browser ??= launchChromium();
+    // The page asks for the token as a browser asks for a password (Basic); any user name.
+    browser ??= launchChromium({
+      httpCredentials: { username: 'operator', password: stack.opsApiToken },
+    });
     const page = await (await browser).context.newPage();
     await page.goto(`${url('order-service')}/ops`);
     return page;
@@ -103,6 +110,7 @@ describe('ops tooling against the running stack', () => {
     chain = await TradingStack.start({ env: { 'order-service': { PEER_TIMEOUT_MS: '1000' } } });
     stack = chain.stack;
     prefix = chain.prefix;
+    opsEnv = { ...process.env, OPS_API_TOKEN: stack.opsApiToken };
 
     const created = await requestJson<{ id: string }>(`${url('order-service')}/orders`, {
       body: { userId: 'u-ops', amount: 2000, currency: 'EUR' },
@@ -269,8 +277,9 @@ describe('ops tooling against the running stack', () => {
       runOps('outbox:requeue', ...service),
       runOps('dlq:replay', ...service, '--message', '12'),
       runOps('prune:outbox', ...service, '--older-than', 'soon'),
+      runOps('dlq:replay', ...service, '--error-code', 'EVENT_INVALID', '--yes'),
     ]);
-    expect(bad.map((r) => r.code)).toEqual([64, 64, 64, 64, 64, 64]);
+    expect(bad.map((r) => r.code)).toEqual([64, 64, 64, 64, 64, 64, 64]);
     expect(bad.map((r) => r.stderr)).toEqual([
       expect.stringContaining("unknown command 'explode'"),
       expect.stringContaining("required option '-s, --service <url>' not specified"),
@@ -278,6 +287,9 @@ describe('ops tooling against the running stack', () => {
       expect.stringContaining('outbox:requeue needs --id'),
       expect.stringContaining('must be PARTITION:OFFSET'),
       expect.stringContaining('must be a duration'),
+      expect.stringContaining(
+        'must be one of NOT_JSON, INVALID_EVENT, UNKNOWN_EVENT_TYPE, NON_RETRYABLE, RETRIES_EXHAUSTED',
+      ),
     ]);
   });
 
@@ -450,8 +462,10 @@ describe('ops tooling against the running stack', () => {
     const replay = await runOps('dlq:replay', ...fulfillment, '--message', ref, '--yes');
     expect(replay.code).toBe(0);
     expect(JSON.parse(replay.stdout)).toEqual({
+      matched: 1,
       replayed: [expect.objectContaining({ partition: letter.partition, offset: letter.offset })],
       skippedAlreadyReplayed: 0,
+      skippedNotOwnTopic: [],
     });
     // Still not JSON: the replayed copy is dead-lettered again, next to the original.
     await waitFor(async () => (await dlq()).length === 2, {
@@ -459,7 +473,12 @@ describe('ops tooling against the running stack', () => {
     });
     expect((await dlq()).find((m) => m.offset === letter.offset)?.replayedAt).not.toBeNull();
     const again = await runOps('dlq:replay', ...fulfillment, '--message', ref, '--yes');
-    expect(JSON.parse(again.stdout)).toEqual({ replayed: [], skippedAlreadyReplayed: 1 });
+    expect(JSON.parse(again.stdout)).toEqual({
+      matched: 1,
+      replayed: [],
+      skippedAlreadyReplayed: 1,
+      skippedNotOwnTopic: [],
+    });
   });
 
   it('shows a stopped service as unavailable instead of failing', async () => {

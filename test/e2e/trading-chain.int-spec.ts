@@ -8,7 +8,10 @@ const ORDERS = 30;
 
 /** Runs `npm run ops -- ...args` as an operator would; resolves with exit code and stdout. */
 async function ops(...args: string[]): Promise<{ code: number; stdout: string }> {
-  const { code, stdout } = await runScript('scripts/ops.ts', args);
+  const { code, stdout } = await runScript('scripts/ops.ts', args, {
+    ...process.env,
+    OPS_API_TOKEN: chain.stack.opsApiToken,
+  });
   return { code, stdout };
 }
 
@@ -54,6 +57,7 @@ describe('trading chain, end to end', () => {
     const stack = chain.stack;
     const provider = chain.provider;
     await requestJson(`${url('coupon-provider')}/faults`, {
+      headers: chain.opsHeaders,
       method: 'PUT',
       body: { dropReplyRate: 0.3 },
     });
@@ -89,6 +93,7 @@ describe('trading chain, end to end', () => {
       async () => {
         const report = await requestJson<{ paymentJournals: number; clean: boolean }>(
           `${url('accounting-service')}/ledger/reconciliation`,
+          { headers: chain.opsHeaders },
         );
         const done = await chain.query<{ n: number }>(
           'fulfillment_service',
@@ -130,7 +135,7 @@ describe('trading chain, end to end', () => {
       paidOrders: number;
       paymentJournals: number;
       mismatches: unknown[];
-    }>(`${url('accounting-service')}/ledger/reconciliation`);
+    }>(`${url('accounting-service')}/ledger/reconciliation`, { headers: chain.opsHeaders });
     expect(report.body).toMatchObject({
       clean: true,
       paidOrders: ORDERS,

@@ -6,8 +6,13 @@ import { BrowserContext, chromium } from 'playwright-core';
 /** Debian's chromium package; CI installs it with apt (no browser downloads). */
 export const CHROMIUM = '/usr/bin/chromium';
 
-/** A headless Chromium with a fresh profile; `close` removes the profile too. */
-export async function launchChromium(): Promise<{
+/**
+ * A headless Chromium with a fresh profile; `close` removes the profile too. `httpCredentials`
+ * answers a site's Basic challenge as a person typing them into the browser's prompt would.
+ */
+export async function launchChromium(
+  options: { httpCredentials?: { username: string; password: string } } = {},
+): Promise<{
   context: BrowserContext;
   close(): Promise<void>;
 }> {
@@ -20,6 +25,7 @@ export async function launchChromium(): Promise<{
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
+    httpCredentials: options.httpCredentials,
     args: [
       '--headless',
       '--no-sandbox',

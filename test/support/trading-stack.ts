@@ -126,6 +126,11 @@ export class TradingStack {
     return this.stack.services[name].url;
   }
 
+  /** `Authorization: Bearer <token>` for the operator routes of this stack's services. */
+  get opsHeaders(): Record<string, string> {
+    return { authorization: `Bearer ${this.stack.opsApiToken}` };
+  }
+
   async query<T = Record<string, unknown>>(
     database: ServiceDatabase | '',
     sql: string,

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { InboxTransport } from '@app/inbox';
+import { configureHttp } from '@app/runtime';
 
 /**
  * What the service adds to the Nest app before it starts: the OpenAPI document at /docs and
@@ -8,15 +8,12 @@ import { InboxTransport } from '@app/inbox';
  * and the integration tests, so both run the same wiring.
  */
 export function configureAccountingService(app: INestApplication): void {
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('accounting-service')
-      .setDescription(
-        'Double-entry ledger booked from trading events; the chart of accounts and the postings per event are in src/ledger/chart-of-accounts.ts',
-      )
-      .build(),
-  );
-  SwaggerModule.setup('docs', app, document);
+  configureHttp(app, {
+    globalValidation: false, // the Kafka handlers share the app's global pipes
+    bodyLimitBytes: 64 * 1024, // a replay may name up to 1,000 dead letters
+    title: 'accounting-service',
+    description:
+      'Double-entry ledger booked from trading events; the chart of accounts and the postings per event are in src/ledger/chart-of-accounts.ts',
+  });
   app.connectMicroservice({ strategy: app.get(InboxTransport) }, { inheritAppConfig: true });
 }

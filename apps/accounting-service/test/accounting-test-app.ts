@@ -1,3 +1,4 @@
+import { TEST_OPS_API_TOKEN } from '@app/testing';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@app/config';
@@ -34,6 +35,7 @@ export async function startAccountingApp(
     KAFKA_BROKERS: options.brokers.join(','),
     TOPIC_PREFIX: options.topicPrefix,
     LOG_LEVEL: 'error',
+    OPS_API_TOKEN: TEST_OPS_API_TOKEN,
   });
   const app = await NestFactory.create(
     AccountingServiceModule.forRoot(config, {

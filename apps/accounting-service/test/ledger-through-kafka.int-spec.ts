@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { consumerChannels, EventEnvelope } from '@app/contracts';
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/testing';
 import { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {
@@ -98,7 +98,9 @@ describe('accounting-service fed through Kafka', () => {
     app: AccountingTestApp,
     path: string,
   ): Promise<{ status: number; body: T }> {
-    const response = await fetch(`${app.url}${path}`);
+    const response = await fetch(`${app.url}${path}`, {
+      headers: { authorization: `Bearer ${TEST_OPS_API_TOKEN}` },
+    });
     return { status: response.status, body: (await response.json()) as T };
   }
 

@@ -28,7 +28,12 @@ export class CouponProviderModule {
           }),
         ),
       ],
-      controllers: [CouponsHttpController, CouponLookupHttpController, FaultsHttpController],
+      controllers: [
+        CouponsHttpController,
+        CouponLookupHttpController,
+        // The fault switch exists only where fault injection is switched on.
+        ...(config.COUPON_FAULTS_ENABLED ? [FaultsHttpController] : []),
+      ],
       providers: [
         { provide: FaultInjector, useFactory: () => new FaultInjector() },
         FaultInjectionInterceptor,

@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@app/config';
-import { TestEnvironment } from '@app/testing';
+import { TEST_OPS_API_TOKEN, TestEnvironment } from '@app/testing';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { CouponProviderConfig } from '../src/coupon-provider.config';
@@ -24,7 +24,12 @@ export async function startCouponProvider(
   databaseUrl?: string,
 ): Promise<RunningCouponProvider & { databaseUrl: string }> {
   const url = databaseUrl ?? (await env.createDatabase('coupons')).url;
-  const config = loadConfig(CouponProviderConfig, { DATABASE_URL: url, DB_POOL_SIZE: '20' });
+  const config = loadConfig(CouponProviderConfig, {
+    DATABASE_URL: url,
+    DB_POOL_SIZE: '20',
+    OPS_API_TOKEN: TEST_OPS_API_TOKEN,
+    COUPON_FAULTS_ENABLED: 'true',
+  });
   const app: INestApplication = await NestFactory.create(CouponProviderModule.forRoot(config), {
     logger: ['error'],
   });

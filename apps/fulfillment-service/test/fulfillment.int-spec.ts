@@ -13,7 +13,7 @@ import {
   readHeaders,
 } from '@app/contracts';
 import { CouponProviderClient } from '@app/coupon-client';
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/testing';
 import { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {
@@ -45,7 +45,10 @@ describe('fulfillment-service', () => {
   beforeAll(async () => {
     env = await startTestEnvironment();
     provider = await startCouponProvider(env);
-    coupons = new CouponProviderClient({ baseUrl: provider.baseUrl });
+    coupons = new CouponProviderClient({
+      baseUrl: provider.baseUrl,
+      operatorToken: TEST_OPS_API_TOKEN,
+    });
     prefix = `f${randomBytes(3).toString('hex')}.`;
     for (const [topic, partitions] of [
       [`${prefix}order.events`, 3],
@@ -60,6 +63,7 @@ describe('fulfillment-service', () => {
       KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
       TOPIC_PREFIX: prefix,
       COUPON_PROVIDER_URL: provider.baseUrl,
+      OPS_API_TOKEN: TEST_OPS_API_TOKEN,
       COUPON_PROVIDER_TIMEOUT_MS: '1000',
       FULFILLMENT_RETRY_BASE_MS: '20',
       FULFILLMENT_RETRY_MAX_MS: '100',
@@ -241,13 +245,25 @@ describe('fulfillment-service', () => {
     await publish(order.created, order.started, order.paid);
 
     await waitFor(async () => {
-      const response = await fetch(`${await app.getUrl()}/fulfillments/stuck`);
+      const response = await fetch(`${await app.getUrl()}/fulfillments/stuck`, {
+        headers: { authorization: `Bearer ${TEST_OPS_API_TOKEN}` },
+      });
       const stuck = (await response.json()) as Array<{ orderId: string; attempts: number }>;
       return stuck.some((s) => s.orderId === order.orderId && s.attempts === 4);
     });
     expect(await grantsFor(order.paid.eventKey)).toBe(0);
     expect(await outboxEvents(order.orderId)).toEqual([]);
     await coupons.setFaults({ failNextRequests: 0 });
+
+    // A bad limit is a 400 naming it, never a 500 from the query it would build.
+    for (const limit of ['-1', '0', 'abc', '1001', '1.5']) {
+      const response = await fetch(`${await app.getUrl()}/fulfillments/stuck?limit=${limit}`, {
+        headers: { authorization: `Bearer ${TEST_OPS_API_TOKEN}` },
+      });
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { fieldErrors: Array<{ path: string }> };
+      expect(body.fieldErrors.map((e) => e.path)).toEqual(['limit']);
+    }
   });
 
   it('compensates a done fulfillment when its order is cancelled: coupon revoked, FulfillmentReverted', async () => {

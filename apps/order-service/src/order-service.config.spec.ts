@@ -4,6 +4,7 @@ import { OrderServiceConfig } from './order-service.config';
 const base = {
   DATABASE_URL: 'mysql://root@127.0.0.1:3306/order_service',
   KAFKA_BROKERS: '127.0.0.1:9092',
+  OPS_API_TOKEN: 'an-operator-token-of-24-chars',
 };
 
 describe('OrderServiceConfig', () => {

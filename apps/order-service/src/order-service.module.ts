@@ -57,6 +57,7 @@ export class OrderServiceModule {
           accountingUrl: config.ACCOUNTING_SERVICE_URL.replace(/\/+$/, ''),
           couponProviderUrl: config.COUPON_PROVIDER_URL.replace(/\/+$/, ''),
           timeoutMs: config.PEER_TIMEOUT_MS,
+          opsApiToken: config.OPS_API_TOKEN,
         }),
       ],
       controllers: [OrdersHttpController, PaymentsHttpController],

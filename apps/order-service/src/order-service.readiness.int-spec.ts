@@ -4,7 +4,7 @@ import { Test } from '@nestjs/testing';
 import { loadConfig } from '@app/config';
 import { openMysqlDataSource } from '@app/database';
 import { OutboxCommitNotifier, OutboxPublisher, OutboxRelay, TopicBatch } from '@app/outbox';
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/testing';
 import { DataSource } from 'typeorm';
 import { OrderMigrations } from './migrations';
 import { OrderServiceConfig } from './order-service.config';
@@ -52,6 +52,7 @@ describe('order-service readiness with a stuck relay', () => {
       KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
       PAY_CALLBACK_SECRET: 'test-pay-callback-secret',
       HEALTH_RELAY_STALL_MS: '1000',
+      OPS_API_TOKEN: TEST_OPS_API_TOKEN,
     });
     const moduleRef = await Test.createTestingModule({
       imports: [OrderServiceModule.forRoot(config)],

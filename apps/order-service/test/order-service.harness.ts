@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@app/config';
 import { openMysqlDataSource } from '@app/database';
-import { TestEnvironment } from '@app/testing';
+import { TEST_OPS_API_TOKEN, TestEnvironment } from '@app/testing';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { OrderMigrations } from '../src/migrations';
@@ -36,6 +36,7 @@ export async function startOrderService(
     KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
     PAY_CALLBACK_SECRET: TEST_PAY_SECRET,
     DB_POOL_SIZE: '20',
+    OPS_API_TOKEN: TEST_OPS_API_TOKEN,
     ...(options.topicPrefix !== undefined && { TOPIC_PREFIX: options.topicPrefix }),
   });
   // Migrate first, as `main.js migrate` does before a deployment, so the relay finds its table.

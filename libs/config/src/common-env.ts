@@ -1,6 +1,17 @@
 import 'reflect-metadata';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
 
 /**
  * Variables every HTTP service with a database reads, Kafka or not (the coupon provider has no
@@ -39,6 +50,22 @@ export class ServiceEnv {
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
   LOG_LEVEL = 'log';
+
+  /**
+   * Bearer token of the operator routes (everything but /health, the customer API and signed
+   * callbacks), at least 24 characters. Required unless OPS_API_INSECURE=true. A secret: never
+   * logged or echoed.
+   */
+  @ValidateIf((env: ServiceEnv) => env.OPS_API_INSECURE !== true || env.OPS_API_TOKEN !== undefined)
+  @IsString({ message: 'OPS_API_TOKEN is required (or set OPS_API_INSECURE=true)' })
+  @MinLength(24, { message: 'OPS_API_TOKEN must be at least 24 characters long' })
+  OPS_API_TOKEN?: string;
+
+  /** `true` opens the operator routes without a token (local experiments only; logged). */
+  @IsOptional()
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean()
+  OPS_API_INSECURE = false;
 }
 
 /** Variables every service on Kafka reads. Each service's own config class extends this one. */

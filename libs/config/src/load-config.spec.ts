@@ -5,6 +5,7 @@ import { loadConfig } from './load-config';
 const valid = {
   DATABASE_URL: 'mysql://root:secret@127.0.0.1:3306/order_service',
   KAFKA_BROKERS: 'a:9092, b:9093',
+  OPS_API_TOKEN: 'an-operator-token-of-24-chars',
 };
 
 describe('loadConfig', () => {
@@ -42,5 +43,40 @@ describe('loadConfig', () => {
         /DB_LOCK_WAIT_TIMEOUT_S/,
       );
     }
+  });
+
+  describe('the operator token', () => {
+    const { OPS_API_TOKEN: token, ...withoutToken } = valid;
+
+    it('is required, and never echoed', () => {
+      expect(() => loadConfig(CommonEnv, withoutToken)).toThrow(/OPS_API_TOKEN is required/);
+      let error: unknown;
+      try {
+        loadConfig(CommonEnv, { ...withoutToken, OPS_API_TOKEN: 'short-token' });
+      } catch (e) {
+        error = e;
+      }
+      expect((error as Error).message).toMatch(/OPS_API_TOKEN must be at least 24 characters/);
+      expect((error as Error).message).not.toMatch(/short-token/);
+    });
+
+    it('is read as given when long enough', () => {
+      expect(loadConfig(CommonEnv, valid)).toMatchObject({
+        OPS_API_TOKEN: token,
+        OPS_API_INSECURE: false,
+      });
+    });
+
+    it('may be left out only with OPS_API_INSECURE=true, and is still checked when given', () => {
+      const insecure = loadConfig(CommonEnv, { ...withoutToken, OPS_API_INSECURE: 'true' });
+      expect(insecure).toMatchObject({ OPS_API_INSECURE: true });
+      expect(insecure.OPS_API_TOKEN).toBeUndefined();
+      expect(() =>
+        loadConfig(CommonEnv, { ...withoutToken, OPS_API_INSECURE: 'true', OPS_API_TOKEN: 'x' }),
+      ).toThrow(/OPS_API_TOKEN/);
+      expect(() => loadConfig(CommonEnv, { ...withoutToken, OPS_API_INSECURE: 'yes' })).toThrow(
+        /OPS_API_INSECURE/,
+      );
+    });
   });
 });

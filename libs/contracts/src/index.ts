@@ -5,7 +5,7 @@ export { defineEvent } from './event-definition';
 export type { EventDefinition, PayloadClass, PayloadOf } from './event-definition';
 export { EventRegistry } from './event-registry';
 export { envelopeHeaders, EventHeader, readHeaders } from './kafka-headers';
-export { EventValidationError, validatePlain } from './validation';
+export { EventValidationError, fieldErrorsOf, validatePlain } from './validation';
 export type { FieldError } from './validation';
 export {
   TRADING_EVENTS,

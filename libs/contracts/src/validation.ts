@@ -18,7 +18,7 @@ export interface FieldError {
 
 /** Thrown when an event or its payload is invalid; `fieldErrors` says which fields and why. */
 export class EventValidationError extends Error {
-  readonly code = 'EVENT_INVALID' as const;
+  readonly code = 'INVALID_EVENT' as const;
 
   constructor(
     readonly eventType: string,
@@ -73,7 +73,7 @@ export function validatePlain<T extends object>(
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
   });
-  return { value, errors: flatten(errors, pathPrefix) };
+  return { value, errors: fieldErrorsOf(errors, pathPrefix) };
 }
 
 /** Per class: its compiled check, or null when it has none (compileValidCheck). */
@@ -112,10 +112,11 @@ function instanceOf<T extends object>(cls: PayloadClass<T>, plain: object): T {
   return Object.assign(new cls(), plain);
 }
 
-function flatten(errors: ValidationError[], prefix: string): FieldError[] {
+/** class-validator's error tree as a flat list of field errors with dotted paths. */
+export function fieldErrorsOf(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((error) => {
     const path = prefix ? `${prefix}.${error.property}` : error.property;
     const own = error.constraints ? [{ path, constraints: error.constraints }] : [];
-    return [...own, ...flatten(error.children ?? [], path)];
+    return [...own, ...fieldErrorsOf(error.children ?? [], path)];
   });
 }

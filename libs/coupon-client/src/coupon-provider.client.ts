@@ -15,6 +15,8 @@ export interface CouponProviderClientOptions {
   baseUrl: string;
   /** Per-call timeout when the call does not give one. Default 5000 ms. */
   defaultTimeoutMs?: number;
+  /** Bearer token of the provider's operator routes (the fault switch); sent only to those. */
+  operatorToken?: string;
 }
 
 type Answer = { kind: 'answer'; status: number; body: unknown } | ({ kind: 'none' } & CallFailure);
@@ -27,6 +29,7 @@ type Answer = { kind: 'answer'; status: number; body: unknown } | ({ kind: 'none
 export class CouponProviderClient {
   private readonly baseUrl: string;
   private readonly defaultTimeoutMs: number;
+  private readonly operatorToken?: string;
 
   constructor(options: CouponProviderClientOptions) {
     let url: URL;
@@ -40,6 +43,7 @@ export class CouponProviderClient {
     }
     this.baseUrl = url.toString().replace(/\/$/, '');
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 5_000;
+    this.operatorToken = options.operatorToken;
     assertTimeout(this.defaultTimeoutMs);
   }
 
@@ -87,7 +91,10 @@ export class CouponProviderClient {
   }
 
   private async operatorCall(method: string, path: string, body?: object): Promise<unknown> {
-    const answer = await this.call(method, path, { body });
+    const headers: Record<string, string> = this.operatorToken
+      ? { authorization: `Bearer ${this.operatorToken}` }
+      : {};
+    const answer = await this.call(method, path, { body, headers });
     if (answer.kind === 'answer' && answer.status === 200) return answer.body;
     const detail = answer.kind === 'answer' ? `HTTP ${answer.status}` : answer.message;
     throw new CouponClientError('COUPON_CLIENT_CALL', `${method} ${path} failed: ${detail}`);

@@ -25,7 +25,9 @@ export { OnEvent, OnEventBatch } from './transport/on-event.decorator';
 export type { OnEventOptions } from './transport/on-event.decorator';
 /** Typed inbox errors; NonRetryableError sends a message straight to the dead-letter topic. */
 export { InboxError, NonRetryableError } from './inbox.errors';
-export type { InboxErrorCode } from './inbox.errors';
+export type { DeadLetterCode, InboxErrorCode } from './inbox.errors';
+/** Every inbox error code, and the ones a dead letter's inbox-error-code header can carry. */
+export { DEAD_LETTER_CODES, INBOX_ERROR_CODES } from './inbox.errors';
 /** Stats, dead-letter listing, replay and pruning. */
 export { InboxOperations } from './operations/inbox-operations';
 export type { DeadLetterMessage, ReplayRequest, ReplayResult } from './operations/inbox-operations';

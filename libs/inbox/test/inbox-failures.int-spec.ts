@@ -64,6 +64,83 @@ describe('Inbox failures', () => {
     });
   });
 
+  describe('when an envelope breaks its contract', () => {
+    it('dead-letters it as INVALID_EVENT, the code the README lists, and a replay by that code selects it', async () => {
+      const { topic, deadLetterTopic, app } = await setup('invalid');
+      try {
+        const invalid = orderEvent('created', 'invalid-1', 1);
+        const message = toMessage(invalid);
+        const value = JSON.parse(String(message.value)) as { payload: { amount: unknown } };
+        value.payload.amount = 'a lot';
+        await bed.producer.send({
+          topic,
+          messages: [{ ...message, value: JSON.stringify(value) }],
+        });
+        await waitFor(async () => (await topicSize(bed.env.kafka, deadLetterTopic)) === 1, {
+          description: 'invalid envelope dead-lettered',
+        });
+        const [dead] = await app.operations.listDeadLetters();
+        expect(dead).toMatchObject({ eventKey: invalid.eventKey, errorCode: 'INVALID_EVENT' });
+
+        const byCode = await app.operations.replay({ errorCode: 'INVALID_EVENT' });
+        expect(byCode.replayed).toEqual([
+          { partition: dead.partition, offset: dead.offset, targetTopic: topic },
+        ]);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
+  describe('when an operator sends a bad request', () => {
+    it('answers 400 with the failing fields, replays nothing, and publishes nowhere but its own topics', async () => {
+      const { topic, deadLetterTopic, app } = await setup('bad-input');
+      try {
+        const poison = { key: 'bad-input', value: '{not json' };
+        await bed.producer.send({ topic, messages: [poison] });
+        await waitFor(async () => (await topicSize(bed.env.kafka, deadLetterTopic)) === 1, {
+          description: 'poison dead-lettered',
+        });
+        const base = await app.app.getUrl();
+        const send = async (path: string, body?: unknown) => {
+          const response = await fetch(`${base}${path}`, {
+            method: body === undefined ? 'GET' : 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+          const answer = (await response.json()) as { fieldErrors?: Array<{ path: string }> };
+          return [response.status, answer.fieldErrors?.map((e) => e.path)];
+        };
+        const replay = (body: unknown) => send('/inbox/dead-letters/replay', body);
+        expect(await replay({ all: true, targetTopic: 'someone.elses.topic' })).toEqual([
+          400,
+          ['targetTopic'],
+        ]);
+        expect(await replay({ all: true, targetTopic: deadLetterTopic })).toEqual([
+          400,
+          ['targetTopic'],
+        ]);
+        expect(await replay({ errorCode: 'EVENT_INVALID' })).toEqual([400, ['errorCode']]);
+        expect(await replay({ messages: [{ partition: -1, offset: 'x' }] })).toEqual([
+          400,
+          ['messages.0.partition', 'messages.0.offset'],
+        ]);
+        expect(await replay({ all: 'yes' })).toEqual([400, ['all']]);
+        expect(await replay({})).toEqual([400, ['(root)']]);
+        expect(await send('/inbox/deliveries')).toEqual([400, ['aggregate']]);
+        expect(await send('/inbox/deliveries?aggregate=order')).toEqual([400, ['aggregate']]);
+        expect(await topicSize(bed.env.kafka, topic)).toBe(1); // nothing was replayed
+
+        expect(await replay({ all: true, targetTopic: topic })).toEqual([200, undefined]);
+        await waitFor(async () => (await topicSize(bed.env.kafka, topic)) === 2, {
+          description: "the poison replayed to the consumer's own topic",
+        });
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
   describe('when a handler rejects an event and the fix ships', () => {
     it('replays it from the dead-letter topic once, and not again unless asked', async () => {
       const { topic, deadLetterTopic, consumer, app } = await setup('replay');
@@ -113,7 +190,12 @@ describe('Inbox failures', () => {
         expect(await effectCount(rejected.eventKey)).toBe(1);
         expect(await effectCount(applied.eventKey)).toBe(1);
 
-        expect(await replay({ all: true })).toEqual({ replayed: [], skippedAlreadyReplayed: 2 });
+        expect(await replay({ all: true })).toEqual({
+          matched: 2,
+          replayed: [],
+          skippedAlreadyReplayed: 2,
+          skippedNotOwnTopic: [],
+        });
         const forced = await replay({ eventType: 'OrderCreated', includeReplayed: true });
         expect(forced.replayed).toHaveLength(2);
         await waitFor(async () => (await committedTotal(bed.env.kafka, consumer, topic)) === 6, {

@@ -15,3 +15,9 @@ export {
 } from './correlation/correlation-context';
 /** Registers the OpenTelemetry SDK (OTLP export when configured); flushes it at shutdown. */
 export { flushTracing, startTracing } from './tracing/start-tracing';
+/** Marks a route as open without the operator token (health, customer API, signed callbacks). */
+export { PublicRoute } from './auth/public-route.decorator';
+/** Where body parsers leave an unreadable body's error for the guard to answer after auth. */
+export { DEFERRED_BODY_ERROR } from './auth/deferred-body-error';
+/** The realm of the operator token's 401 challenges, and its OpenAPI security scheme name. */
+export { OPERATOR_REALM } from './auth/operator-auth.guard';

@@ -1,18 +1,21 @@
 import {
   DynamicModule,
   Inject,
+  Logger,
   MiddlewareConsumer,
   Module,
   NestModule,
   OnApplicationShutdown,
   Optional,
 } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR, Reflector } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { CommonEnv, ServiceEnv } from '@app/config';
 import { InboxMetrics } from '@app/inbox';
 import { OutboxOperations, OutboxRelay } from '@app/outbox';
+import { OperatorAuthGuard } from './auth/operator-auth.guard';
+import { OperatorToken } from './auth/operator-token';
 import { InboxObserverInterceptor } from './consumer/inbox-observer.interceptor';
 import { BrokerProbe } from './health/broker-probe';
 import { HealthHttpController } from './health/health.http.controller';
@@ -30,8 +33,8 @@ import { flushTracing } from './tracing/start-tracing';
 
 /**
  * Metrics (`GET /metrics`), health (`/health`, `/health/live`, `/health/ready`), JSON logs
- * with correlation and trace ids, and trace propagation through HTTP and inbox handlers for
- * one service. Outbox and inbox metrics and checks appear when OutboxModule or InboxModule is
+ * with correlation and trace ids, trace propagation through HTTP and inbox handlers, and the
+ * operator token that every HTTP route not marked @PublicRoute() needs, for one service. Outbox and inbox metrics and checks appear when OutboxModule or InboxModule is
  * in the app. Use the app logger with `app.useLogger(app.get(Logger))` (bootstrapService does).
  */
 @Module({})
@@ -39,13 +42,15 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
   constructor(@Optional() @Inject(BROKER_PROBE) private readonly broker?: BrokerProbe | null) {}
 
   /**
-   * The usual wiring from a service's validated environment: LOG_LEVEL, the Kafka brokers to
-   * probe (services on Kafka) and the HEALTH_* readiness thresholds.
+   * The usual wiring from a service's validated environment: LOG_LEVEL, OPS_API_TOKEN or
+   * OPS_API_INSECURE, the Kafka brokers to probe (services on Kafka) and the HEALTH_* readiness
+   * thresholds.
    */
   static forService(service: string, env: ServiceEnv & Partial<CommonEnv>): DynamicModule {
     return ObservabilityModule.forRoot({
       service,
       logLevel: env.LOG_LEVEL,
+      operatorAuth: { token: env.OPS_API_TOKEN, insecure: env.OPS_API_INSECURE },
       ...(env.KAFKA_BROKERS && {
         kafka: { brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID ?? service },
       }),
@@ -59,6 +64,7 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
 
   static forRoot(options: ObservabilityOptions): DynamicModule {
     const readiness = resolveReadiness(options.readiness);
+    const token = resolveOperatorToken(options.operatorAuth);
     return {
       module: ObservabilityModule,
       imports: [
@@ -100,6 +106,18 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
         },
         HttpObserverMiddleware,
         { provide: APP_INTERCEPTOR, useClass: InboxObserverInterceptor },
+        {
+          provide: APP_GUARD,
+          inject: [Reflector],
+          useFactory: (reflector: Reflector) => {
+            if (token === null) {
+              new Logger('OperatorAuth').warn(
+                'OPS_API_INSECURE=true: every operator route (outbox, inbox, ledger, fulfillments, timelines, /ops, /metrics) is open without a token',
+              );
+            }
+            return new OperatorAuthGuard(reflector, token);
+          },
+        },
       ],
       exports: [MetricsRegistry],
     };
@@ -113,6 +131,15 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
     await this.broker?.close();
     await flushTracing();
   }
+}
+
+/** The token to check, or null when the operator routes are knowingly open. */
+function resolveOperatorToken(auth: ObservabilityOptions['operatorAuth']): OperatorToken | null {
+  if (auth.token !== undefined) return new OperatorToken(auth.token);
+  if (auth.insecure === true) return null;
+  throw new Error(
+    'ObservabilityModule: the operator routes need a token (OPS_API_TOKEN) unless OPS_API_INSECURE=true',
+  );
 }
 
 function resolveReadiness(partial: Partial<ReadinessThresholds> = {}): ReadinessThresholds {

@@ -11,4 +11,9 @@ export interface ObservabilityOptions {
   kafka?: BrokerProbeOptions;
   /** Readiness thresholds; defaults in DEFAULT_READINESS. */
   readiness?: Partial<ReadinessThresholds>;
+  /**
+   * The operator token every route not marked @PublicRoute() needs (at least 24 characters), or
+   * `insecure: true` to open them all (logged as a warning). One of the two is required.
+   */
+  operatorAuth: { token?: string; insecure?: boolean };
 }

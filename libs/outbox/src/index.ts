@@ -43,8 +43,8 @@ export type { OutboxKafkaOptions } from './kafka-outbox-publisher';
 export { CreateOutboxTable1764700000000, OutboxMigrations } from './create-outbox-table.migration';
 /** Row statuses. */
 export { OutboxStatus } from './outbox-status';
-/** Typed outbox error with a `code`. */
-export { OutboxError } from './outbox.errors';
+/** Typed outbox error with a `code`, and every code as a list. */
+export { OUTBOX_ERROR_CODES, OutboxError } from './outbox.errors';
 export type { OutboxErrorCode } from './outbox.errors';
 /** SQL of the claim, exported so tests can EXPLAIN it. */
 export { CLAIM_DUE_NEW_SQL, CLAIM_EXPIRED_SQL } from './outbox-claimer';

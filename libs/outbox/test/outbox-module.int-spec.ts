@@ -82,4 +82,28 @@ describe('OutboxModule in a Nest app', () => {
     });
     expect(await all.json()).toEqual({ requeued: 0 });
   });
+
+  it('answers bad input with 400 and the failing fields, never a 500 or a silent default', async () => {
+    const send = async (path: string, body?: unknown) => {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const answer = (await response.json()) as { fieldErrors?: Array<{ path: string }> };
+      return [response.status, answer.fieldErrors?.map((e) => e.path)];
+    };
+    expect(await send('/outbox/dead?limit=abc')).toEqual([400, ['limit']]);
+    expect(await send('/outbox/dead?limit=-1')).toEqual([400, ['limit']]);
+    expect(await send('/outbox/dead?limit=1001')).toEqual([400, ['limit']]);
+    expect(await send('/outbox/dead?afterId=1%20OR%201')).toEqual([400, ['afterId']]);
+    expect(await send('/outbox/dead?limit=5&extra=1')).toEqual([400, ['extra']]);
+    expect(await send('/outbox/aggregates/order/42')).toEqual([400, ['type']]);
+    expect(await send('/outbox/prune', { olderThanMs: '1' })).toEqual([400, ['olderThanMs']]);
+    expect(await send('/outbox/prune', { olderThanMs: 1e300 })).toEqual([400, ['olderThanMs']]);
+    expect(await send('/outbox/dead/requeue', { ids: ['x'] })).toEqual([400, ['ids']]);
+    expect(await send('/outbox/dead/requeue', { all: 'true' })).toEqual([400, ['all']]);
+    expect(await send('/outbox/dead/requeue', { all: true, id: 1 })).toEqual([400, ['id']]);
+    expect(await send('/outbox/dead?limit=2')).toEqual([200, undefined]);
+  });
 });

@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DEFERRED_BODY_ERROR, OPERATOR_REALM } from '@app/observability';
 import { ClientErrorFilter } from './client-error.filter';
 
 /** How `configureHttp` sets up a service's HTTP surface. */
@@ -21,6 +22,12 @@ export interface HttpSurfaceOptions {
    * handlers that must verify a signature over the exact bytes before parsing them.
    */
   rawBodyPaths?: string[];
+  /**
+   * Validate every route's input with one global ValidationPipe (default true). An app that
+   * also runs Kafka handlers sets false, because global pipes and filters would reach those
+   * handlers too, and puts `validInput` on its routes' parameters instead.
+   */
+  globalValidation?: boolean;
 }
 
 /** One field that failed validation, as 400 responses list them. */
@@ -32,8 +39,11 @@ export interface HttpFieldError {
 /**
  * The HTTP conventions every service shares: a body size cap on every body (413), raw bytes
  * for signed routes, a global ValidationPipe that rejects unknown fields and answers 400 with
- * `fieldErrors`, and Swagger at /docs. Errors keep Nest's JSON shape, which never carries a
- * stack trace. Call before `listen` (bootstrapService's `configure` hook).
+ * `fieldErrors`, and Swagger at /docs, whose document marks every route as needing the
+ * operator token except those marked @PublicRoute() (ObservabilityModule's guard enforces it).
+ * A body the parsers cannot read is answered by that guard after authentication, so a caller
+ * without the token gets 401 whatever it sent. Errors keep Nest's JSON shape, which never
+ * carries a stack trace. Call before `listen` (bootstrapService's `configure` hook).
  */
 export function configureHttp(app: INestApplication, options: HttpSurfaceOptions): void {
   const limit = options.bodyLimitBytes ?? 16 * 1024;
@@ -48,23 +58,54 @@ export function configureHttp(app: INestApplication, options: HttpSurfaceOptions
   express.useBodyParser('json', { limit });
   // Any other content type is read as bytes too, so the cap holds for every body.
   express.useBodyParser('raw', { type: () => true, limit });
-
-  app.useGlobalFilters(new ClientErrorFilter(app.getHttpAdapter()));
-  app.useGlobalPipes(
-    new ValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
-      transform: true,
-      exceptionFactory: (errors) => invalidRequest('invalid request', flattenErrors(errors)),
-    }),
+  // An express error handler that calls next() without the error resumes routing: the guard
+  // answers the parse error once it has checked the token.
+  express.use(
+    (error: unknown, req: IncomingMessage, _res: unknown, next: (error?: unknown) => void) => {
+      if (!isBodyParserError(error)) return next(error);
+      (req as unknown as Record<symbol, unknown>)[DEFERRED_BODY_ERROR] = error;
+      next();
+    },
   );
 
+  if (options.globalValidation ?? true) {
+    app.useGlobalFilters(new ClientErrorFilter(app.getHttpAdapter()));
+    app.useGlobalPipes(validInput);
+  }
+  serveOpenApi(app, options);
+}
+
+/**
+ * The validation every service's HTTP input gets: unknown fields rejected, values converted to
+ * the DTO's types, 400 with `fieldErrors`. configureHttp makes it global; an app that also runs
+ * Kafka handlers (which must not get it) puts it on its routes' parameters instead.
+ */
+export const validInput = new ValidationPipe({
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+  transform: true,
+  exceptionFactory: (errors) => invalidRequest('invalid request', flattenErrors(errors)),
+});
+
+/**
+ * Swagger UI at /docs and the document at /docs-json. Every route needs the operator token
+ * unless marked @PublicRoute() (security `[{}]`), as ObservabilityModule's guard enforces.
+ */
+export function serveOpenApi(
+  app: INestApplication,
+  options: Pick<HttpSurfaceOptions, 'title' | 'description'>,
+): void {
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle(options.title)
       .setDescription(options.description ?? '')
+      .addBearerAuth(
+        { type: 'http', scheme: 'bearer', description: 'OPS_API_TOKEN' },
+        OPERATOR_REALM,
+      )
+      .addSecurityRequirements(OPERATOR_REALM)
       .build(),
   );
   SwaggerModule.setup('docs', app, document);
@@ -84,6 +125,12 @@ function flattenErrors(errors: ValidationError[], prefix = ''): HttpFieldError[]
     const own = error.constraints ? [{ path, constraints: error.constraints }] : [];
     return [...own, ...flattenErrors(error.children ?? [], path)];
   });
+}
+
+/** body-parser's errors carry an HTTP status and a `type` such as 'entity.parse.failed'. */
+function isBodyParserError(error: unknown): boolean {
+  const candidate = error as { status?: unknown; type?: unknown } | null;
+  return typeof candidate?.type === 'string' && typeof candidate.status === 'number';
 }
 
 function pathOf(req: IncomingMessage): string {

@@ -8,3 +8,6 @@ export { startTestEnvironment } from './test-environment';
 export type { TestEnvironment } from './test-environment';
 export { waitFor } from './wait-for';
 export type { WaitForOptions } from './wait-for';
+export { readMarkdownTable } from './markdown-table';
+/** The operator token (OPS_API_TOKEN) in-process test apps are configured with. */
+export const TEST_OPS_API_TOKEN = 'test-operator-token-0123456789';

@@ -1,11 +1,12 @@
 import { Command, Option } from 'nest-commander';
+import { DEAD_LETTER_CODES, DeadLetterCode } from '@app/inbox';
 import { invalidArgument, UsageError } from '../ops-errors';
 import { collect, ServiceCommand, ServiceOptions } from './service-command';
 
 interface DlqReplayOptions extends ServiceOptions {
   message?: string[];
   eventType?: string;
-  errorCode?: string;
+  errorCode?: DeadLetterCode;
   all?: boolean;
   includeReplayed?: boolean;
   targetTopic?: string;
@@ -34,9 +35,14 @@ export class DlqReplayCommand extends ServiceCommand<DlqReplayOptions> {
     return value;
   }
 
-  @Option({ flags: '--error-code <code>', description: 'dead letters with this error code' })
-  parseErrorCode(value: string): string {
-    return value;
+  @Option({
+    flags: '--error-code <code>',
+    description: `dead letters with this error code (${DEAD_LETTER_CODES.join(', ')})`,
+  })
+  parseErrorCode(value: string): DeadLetterCode {
+    const code = DEAD_LETTER_CODES.find((known) => known === value);
+    if (!code) throw invalidArgument(`must be one of ${DEAD_LETTER_CODES.join(', ')}`);
+    return code;
   }
 
   @Option({ flags: '--all', description: 'every dead letter' })

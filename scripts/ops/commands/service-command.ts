@@ -50,6 +50,9 @@ export abstract class ServiceCommand<O extends ServiceOptions = ServiceOptions> 
     process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
     if (status >= 400) {
       process.stderr.write(`${method} ${url}: HTTP ${status}\n`);
+      if (status === 401) {
+        process.stderr.write('set OPS_API_TOKEN to the operator token of the service\n');
+      }
       process.exitCode = EXIT.failed;
     }
   }

@@ -1,7 +1,9 @@
-import { BadRequestException, Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AggregateSelector, InboxDeliveryRecord, InboxOperations } from '@app/inbox';
+import { validInput } from '@app/runtime';
 import { LedgerQueries, OrderLedgerView } from './ledger.queries';
+import { LedgerTimelineQuery } from './ledger-timeline.dto';
 import { OrderIdPipe } from './order-id.pipe';
 
 /** The accounting-service's part of an order's timeline. */
@@ -24,16 +26,12 @@ export class LedgerTimelineHttpController {
 
   @Get('orders/:orderId/timeline')
   @ApiOperation({ summary: "An order's journals and the events the ledger's inbox received" })
-  @ApiQuery({ name: 'fulfillmentId', required: false, description: "the order's fulfillment" })
   async timeline(
     @Param('orderId', OrderIdPipe) orderId: string,
-    @Query('fulfillmentId') fulfillmentId?: string,
+    @Query(validInput) { fulfillmentId }: LedgerTimelineQuery,
   ): Promise<LedgerTimeline> {
     const aggregates: AggregateSelector[] = [{ aggregateType: 'Order', aggregateId: orderId }];
     if (fulfillmentId !== undefined) {
-      if (!/^\d{1,19}$/.test(fulfillmentId)) {
-        throw new BadRequestException('fulfillmentId must be a number');
-      }
       aggregates.push({ aggregateType: 'Fulfillment', aggregateId: fulfillmentId });
     }
     const [ledger, inbox] = await Promise.all([

@@ -1,11 +1,13 @@
 import { Controller, Get, NotFoundException, Param } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { PublicRoute } from '@app/observability';
 import { DataSource } from 'typeorm';
 import { CouponView } from './coupon.dto';
 import { CouponsRepository } from './coupons.repository';
 
 /** Reads one coupon by its code (the order timeline shows the grant). */
 @ApiTags('coupons')
+@PublicRoute()
 @Controller('coupons')
 export class CouponLookupHttpController {
   constructor(

@@ -21,6 +21,7 @@ import {
   ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { PublicRoute } from '@app/observability';
 import { invalidRequest } from '@app/runtime';
 import { FaultInjectionInterceptor } from '../faults/fault-injection.interceptor';
 import { CouponView, GrantCouponDto, GrantStats } from './coupon.dto';
@@ -28,8 +29,9 @@ import { CouponsService } from './coupons.service';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,190}$/;
 
-/** The simulated third party's coupon API. */
+/** The simulated third party's coupon API (a third party's own API: no operator token). */
 @ApiTags('coupons')
+@PublicRoute()
 @Controller('coupons')
 export class CouponsHttpController {
   constructor(private readonly coupons: CouponsService) {}

@@ -1,5 +1,5 @@
 import { CouponProviderClient, GrantRequest } from '@app/coupon-client';
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/testing';
 import { RunningCouponProvider, startCouponProvider } from '../../test/coupon-provider.harness';
 
 describe('coupon-provider through CouponProviderClient', () => {
@@ -28,7 +28,11 @@ describe('coupon-provider through CouponProviderClient', () => {
   beforeAll(async () => {
     env = await startTestEnvironment();
     provider = await startCouponProvider(env);
-    client = new CouponProviderClient({ baseUrl: provider.baseUrl, defaultTimeoutMs: 5_000 });
+    client = new CouponProviderClient({
+      baseUrl: provider.baseUrl,
+      defaultTimeoutMs: 5_000,
+      operatorToken: TEST_OPS_API_TOKEN,
+    });
   });
 
   afterAll(async () => {
@@ -63,11 +67,13 @@ describe('coupon-provider through CouponProviderClient', () => {
     expect(await grantsOf(request.idempotencyKey)).toBe(1);
   });
 
-  it('answers conflict (409) to the same key with other params, and grants nothing more', async () => {
+  it('answers conflict (409) to the same key with other params, and changes nothing', async () => {
     const request = grantRequest();
     await client.grant(request);
     const result = await client.grant({ ...request, value: 501 });
     expect(result).toMatchObject({ outcome: 'conflict' });
+    // A refused request leaves no trace, not even in the key's request count; a replay counts.
+    await client.grant(request);
     const stats = await client.stats();
     expect(stats.perKey.find((k) => k.idempotencyKey === request.idempotencyKey)).toEqual({
       idempotencyKey: request.idempotencyKey,
@@ -151,7 +157,10 @@ describe('coupon-provider through CouponProviderClient', () => {
     const before = await client.grant(request);
     await provider.close();
     provider = await startCouponProvider(env, provider.databaseUrl);
-    client = new CouponProviderClient({ baseUrl: provider.baseUrl });
+    client = new CouponProviderClient({
+      baseUrl: provider.baseUrl,
+      operatorToken: TEST_OPS_API_TOKEN,
+    });
     const after = await client.grant(request);
     expect(after).toMatchObject({ outcome: 'granted', replayed: true });
     expect(after.outcome === 'granted' && after.coupon).toEqual(

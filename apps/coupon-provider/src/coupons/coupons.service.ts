@@ -24,8 +24,12 @@ export class CouponsService {
     private readonly coupons: CouponsRepository,
   ) {}
 
-  /** Claims the key and grants in one transaction; a known key gets its coupon back. */
-  grant(key: string, params: GrantCouponDto): Promise<GrantOutcome> {
+  /**
+   * Claims the key and grants in one transaction; a known key gets its coupon back. A key
+   * reused with other parameters is refused and rolled back: the refusal leaves no trace (its
+   * request count included).
+   */
+  async grant(key: string, params: GrantCouponDto): Promise<GrantOutcome> {
     const paramsHash = createHash('sha256')
       .update(JSON.stringify([params.userId, params.orderId, params.value, params.currency]))
       .digest('hex');
@@ -33,7 +37,7 @@ export class CouponsService {
       const now = new Date();
       const claim = await this.coupons.claimKey(manager, key, paramsHash, newCouponCode(), now);
       if (!claim.claimedNow) {
-        if (claim.paramsHash !== paramsHash) return { kind: 'key-conflict' };
+        if (claim.paramsHash !== paramsHash) throw new KeyConflict();
         const coupon = await this.coupons.findCoupon(manager, claim.couponCode);
         if (!coupon) throw new Error(`coupon ${claim.couponCode} of key ${key} is missing`);
         return { kind: 'replayed', coupon };
@@ -48,6 +52,9 @@ export class CouponsService {
       };
       await this.coupons.insertCoupon(manager, coupon);
       return { kind: 'granted', coupon };
+    }).catch((error: unknown) => {
+      if (error instanceof KeyConflict) return { kind: 'key-conflict' } as const;
+      throw error;
     });
   }
 
@@ -63,6 +70,9 @@ export class CouponsService {
     return this.coupons.stats(this.dataSource.manager);
   }
 }
+
+/** Thrown inside the grant's transaction to roll back the key's request count. */
+class KeyConflict extends Error {}
 
 function newCouponCode(): string {
   const bytes = randomBytes(12);

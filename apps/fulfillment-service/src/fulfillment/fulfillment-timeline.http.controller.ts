@@ -1,8 +1,8 @@
-import { BadRequestException, Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { validInput } from '@app/runtime';
 import { FulfillmentTimeline, FulfillmentTimelineReader } from './fulfillment-timeline';
-
-const ORDER_ID = /^[1-9]\d{0,18}$/;
+import { OrderIdParams } from './fulfillments-http.dto';
 
 /** The fulfillment-service's part of an order's timeline, read by the order-service. */
 @ApiTags('fulfillments')
@@ -14,9 +14,7 @@ export class FulfillmentTimelineHttpController {
   @ApiOperation({
     summary: "An order's fulfillment transitions, its outbox rows and the order events received",
   })
-  timeline(@Param('orderId') orderId: string): Promise<FulfillmentTimeline> {
-    if (!ORDER_ID.test(orderId))
-      throw new BadRequestException('orderId must be a positive integer');
+  timeline(@Param(validInput) { orderId }: OrderIdParams): Promise<FulfillmentTimeline> {
     return this.reader.read(orderId);
   }
 }

@@ -1,8 +1,10 @@
-import { Controller, Get, NotFoundException, Param, ParseIntPipe, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, NotFoundException, Param, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { FulfillmentState } from './fulfillment';
+import { validInput } from '@app/runtime';
 import { FulfillmentRepository } from './fulfillment.repository';
+import { OrderIdParams, StuckQuery } from './fulfillments-http.dto';
 
 type FulfillmentView = Omit<FulfillmentState, 'nextAttemptAt'> & { nextAttemptAt: string | null };
 
@@ -24,18 +26,15 @@ export class FulfillmentsHttpController {
 
   @Get('stuck')
   @ApiOperation({ summary: 'FAILED fulfillments whose retries are used up: they need a person' })
-  @ApiQuery({ name: 'limit', required: false })
-  async stuck(
-    @Query('limit', new ParseIntPipe({ optional: true })) limit = 100,
-  ): Promise<FulfillmentView[]> {
-    const rows = await this.fulfillments.listStuck(this.dataSource.manager, Math.min(limit, 1000));
+  async stuck(@Query(validInput) query: StuckQuery): Promise<FulfillmentView[]> {
+    const rows = await this.fulfillments.listStuck(this.dataSource.manager, query.limit);
     return rows.map(view);
   }
 
   @Get('orders/:orderId')
   @ApiOperation({ summary: "An order's fulfillment" })
   @ApiOkResponse({ description: 'The fulfillment' })
-  async byOrder(@Param('orderId') orderId: string): Promise<FulfillmentView> {
+  async byOrder(@Param(validInput) { orderId }: OrderIdParams): Promise<FulfillmentView> {
     const found = await this.fulfillments.findByOrder(this.dataSource.manager, orderId);
     if (!found) throw new NotFoundException(`no fulfillment for order ${orderId}`);
     return view(found);

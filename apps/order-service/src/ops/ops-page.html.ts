@@ -2,7 +2,9 @@
  * The /ops page: one self-contained HTML document (no build step, no CDN). Its script reads
  * GET /ops/pipeline for the health panel and GET /orders/:id/timeline for the picture: an SVG
  * sequence chart with one column per service and one row per event, oldest at the top. All data
- * is written with textContent, never as HTML.
+ * is written with textContent, never as HTML. The page and its data need the operator token: a
+ * browser asks for it (Basic: any user name, the token as password) and sends it with these
+ * requests itself.
  */
 export const OPS_PAGE_HTML = `<!doctype html>
 <html lang="en">
@@ -116,7 +118,10 @@ export const OPS_PAGE_HTML = `<!doctype html>
   }
 
   function loadHealth() {
-    return fetch('/ops/pipeline').then(function (r) { return r.json(); }).then(renderHealth);
+    return fetch('/ops/pipeline').then(function (r) {
+      if (!r.ok) throw new Error('HTTP ' + r.status);
+      return r.json();
+    }).then(renderHealth);
   }
 
   function renderSections(timeline) {

@@ -1,5 +1,5 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { OPS_PAGE_HTML } from './ops-page.html';
 import { PipelineHealth, PipelineHealthReader } from './pipeline-health';
 
@@ -10,7 +10,8 @@ export class OpsPageHttpController {
   constructor(private readonly health: PipelineHealthReader) {}
 
   @Get()
-  @ApiExcludeEndpoint()
+  @ApiProduces('text/html')
+  @ApiOkResponse({ description: 'the page; a browser asks for the operator token (Basic)' })
   @Header('content-type', 'text/html; charset=utf-8')
   @Header('cache-control', 'no-store')
   page(): string {

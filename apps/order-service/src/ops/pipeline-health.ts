@@ -40,12 +40,13 @@ export class PipelineHealthReader {
   ) {}
 
   async read(): Promise<PipelineHealth> {
-    const { fulfillmentUrl, accountingUrl, timeoutMs } = this.peers;
+    const { fulfillmentUrl, accountingUrl, timeoutMs, opsApiToken: token } = this.peers;
+    const peer = { timeoutMs, token };
     const [own, fulfillmentOutbox, fulfillmentInbox, accountingInbox] = await Promise.all([
       this.ownOutbox(),
-      getPeerJson<OutboxHealth>(`${fulfillmentUrl}/outbox/stats`, timeoutMs),
-      getPeerJson<InboxHealth>(`${fulfillmentUrl}/inbox/stats`, timeoutMs),
-      getPeerJson<InboxHealth>(`${accountingUrl}/inbox/stats`, timeoutMs),
+      getPeerJson<OutboxHealth>(`${fulfillmentUrl}/outbox/stats`, peer),
+      getPeerJson<InboxHealth>(`${fulfillmentUrl}/inbox/stats`, peer),
+      getPeerJson<InboxHealth>(`${accountingUrl}/inbox/stats`, peer),
     ]);
     return {
       generatedAt: new Date().toISOString(),

@@ -21,6 +21,7 @@ import {
   ApiTags,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
+import { PublicRoute } from '@app/observability';
 import { invalidRequest } from '@app/runtime';
 import { CancelOrderDto, CreateOrderDto } from './order.dto';
 import { Order } from './order';
@@ -30,8 +31,9 @@ import { OrderView, toOrderView } from './order.view';
 const ORDER_ID = /^[1-9]\d{0,18}$/;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
 
-/** HTTP in, views out: maps the service's result values to status codes. */
+/** HTTP in, views out: maps the service's result values to status codes. The customer API. */
 @ApiTags('orders')
+@PublicRoute()
 @Controller('orders')
 export class OrdersHttpController {
   constructor(private readonly orders: OrdersService) {}

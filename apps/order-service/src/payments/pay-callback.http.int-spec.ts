@@ -248,6 +248,57 @@ describe('order-service HTTP: POST /payments/callback', () => {
     });
   });
 
+  describe('a processed notifyId that comes back with other values', () => {
+    async function notificationRow(notifyId: string): Promise<unknown> {
+      const [row] = await service.dataSource.query(
+        'SELECT * FROM t_pay_notification WHERE notify_id = ?',
+        [notifyId],
+      );
+      return row;
+    }
+
+    it.each([
+      ['amount', { amount: 1998 }],
+      ['currency', { currency: 'USD' }],
+      ['status', { status: 'FAILED' }],
+    ])(
+      'gets 422 for another %s, with a correct signature, and changes nothing',
+      async (field, change) => {
+        const order = await payingOrder();
+        const body = notification(order);
+        const { notifyId } = JSON.parse(body) as { notifyId: string };
+        expect((await callback(body)).status).toBe(200);
+        const stored = await notificationRow(notifyId);
+
+        const repeat = await callback(JSON.stringify({ ...JSON.parse(body), ...change }));
+        expect(repeat.status).toBe(422);
+        expect(repeat.body.message).toContain(field);
+        expect(await statusOf(order)).toBe('PAID');
+        expect(await eventsOf(order)).toEqual(['OrderCreated', 'OrderPaymentStarted', 'OrderPaid']);
+        expect(await notificationRow(notifyId)).toEqual(stored);
+        // The same bytes as the first copy still get the first answer.
+        expect((await callback(body)).status).toBe(200);
+      },
+    );
+
+    it('gets 422 whatever the timing: two copies with another status race, one wins, the other is refused', async () => {
+      const orders = await Promise.all(Array.from({ length: 6 }, () => payingOrder()));
+      for (const order of orders) {
+        const success = notification(order);
+        const failed = JSON.stringify({ ...JSON.parse(success), status: 'FAILED' });
+        const [a, b] = await Promise.all([callback(success), callback(failed)]);
+        expect([a.status, b.status].sort()).toEqual([200, 422]);
+        const winner = a.status === 200 ? 'PAID' : 'PAYMENT_FAILED';
+        expect(await statusOf(order)).toBe(winner);
+        expect(await eventsOf(order)).toEqual([
+          'OrderCreated',
+          'OrderPaymentStarted',
+          winner === 'PAID' ? 'OrderPaid' : 'OrderPaymentFailed',
+        ]);
+      }
+    });
+  });
+
   it('409 for SUCCESS on an order cancelled meanwhile, and no OrderPaid', async () => {
     const order = await payingOrder();
     await request(`${url}/orders/${order.id}/cancel`, { method: 'POST' });

@@ -7,6 +7,7 @@ import { OrdersRepository } from '../orders/orders.repository';
 import { retryOnConflict } from '../orders/retry-on-conflict';
 import { PayCallbackAnswer, PayCallbackDto } from './pay-callback.dto';
 import { PayNotificationsRepository } from './pay-notifications.repository';
+import { differingFields } from './repeat-notification';
 
 /** What happened to one verified, well-formed notification; the controller maps it to HTTP. */
 export type PayCallbackOutcome =
@@ -14,14 +15,18 @@ export type PayCallbackOutcome =
   | { kind: 'accepted'; answer: PayCallbackAnswer; repeat: boolean }
   | { kind: 'unknown-order' }
   | { kind: 'unknown-payment' }
-  /** Amount or currency differ from the order, or the notifyId was used for another payment. */
+  /**
+   * Amount or currency differ from the order, or the notifyId was processed with other values
+   * in a field the decision used (order, payment, amount, currency, status).
+   */
   | { kind: 'mismatch'; message: string }
   /** The order cannot take this verdict (e.g. SUCCESS for a CANCELLED order). */
   | { kind: 'conflict'; message: string };
 
 /**
  * Applies a payment notification exactly once. In one transaction: answer a processed
- * notifyId from its stored answer; otherwise decide in the aggregate, claim the notifyId
+ * notifyId from its stored answer when the repeat equals it in every decision field (422
+ * otherwise); otherwise decide in the aggregate, claim the notifyId
  * (primary key) together with the answer, compare-and-set the order and add its event to the
  * outbox. Concurrent copies collide on the notifyId or the order's version, roll back and
  * rerun, and then read the winner's answer: one transition, one event, the same answer.
@@ -48,8 +53,12 @@ export class PayCallbackService {
   ): Promise<PayCallbackOutcome> {
     const processed = await this.notifications.find(manager, notice.notifyId);
     if (processed) {
-      if (processed.orderId !== notice.orderId || processed.payOrderId !== notice.payOrderId) {
-        return { kind: 'mismatch', message: 'notifyId was already used for another payment' };
+      const differing = differingFields(processed, notice);
+      if (differing.length > 0) {
+        return {
+          kind: 'mismatch',
+          message: `notifyId was processed with another ${differing.join(', ')}`,
+        };
       }
       return { kind: 'accepted', answer: processed.answer, repeat: true };
     }
@@ -83,6 +92,8 @@ export class PayCallbackService {
       notifyId: notice.notifyId,
       orderId: order.id,
       payOrderId: notice.payOrderId,
+      amount: notice.amount,
+      currency: notice.currency,
       status: notice.status,
       changedOrder: transition.kind === 'changed',
       answer,

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { PayCallbackAnswer } from './pay-callback.dto';
+import { NotificationDecision } from './repeat-notification';
 
-/** A provider notification we processed, with the answer we gave. */
-export interface ProcessedNotification {
+/** A provider notification we processed: the fields the decision used and the answer we gave. */
+export interface ProcessedNotification extends NotificationDecision {
   notifyId: string;
-  orderId: string;
-  payOrderId: string;
-  status: 'SUCCESS' | 'FAILED';
   changedOrder: boolean;
   answer: PayCallbackAnswer;
 }
@@ -19,11 +17,13 @@ export class PayNotificationsRepository {
     const rows: Array<{
       order_id: string;
       pay_order_id: string;
+      amount: number | string;
+      currency: string;
       status: 'SUCCESS' | 'FAILED';
       changed_order: number;
       answer: string | object;
     }> = await manager.query(
-      `SELECT order_id, pay_order_id, status, changed_order, answer
+      `SELECT order_id, pay_order_id, amount, currency, status, changed_order, answer
          FROM t_pay_notification WHERE notify_id = ?`,
       [notifyId],
     );
@@ -33,6 +33,8 @@ export class PayNotificationsRepository {
       notifyId,
       orderId: String(row.order_id),
       payOrderId: row.pay_order_id,
+      amount: Number(row.amount),
+      currency: row.currency,
       status: row.status,
       changedOrder: Number(row.changed_order) === 1,
       answer: (typeof row.answer === 'string'
@@ -48,12 +50,15 @@ export class PayNotificationsRepository {
   async insert(manager: EntityManager, notification: ProcessedNotification): Promise<void> {
     await manager.query(
       `INSERT INTO t_pay_notification
-         (notify_id, order_id, pay_order_id, status, changed_order, answer, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(3))`,
+         (notify_id, order_id, pay_order_id, amount, currency, status, changed_order, answer,
+          created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(3))`,
       [
         notification.notifyId,
         notification.orderId,
         notification.payOrderId,
+        notification.amount,
+        notification.currency,
         notification.status,
         notification.changedOrder ? 1 : 0,
         JSON.stringify(notification.answer),

@@ -22,6 +22,7 @@ import {
   ApiUnauthorizedResponse,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
+import { PublicRoute } from '@app/observability';
 import { validatePlain } from '@app/contracts';
 import { invalidRequest } from '@app/runtime';
 import { PayCallbackAnswer, PayCallbackDto } from './pay-callback.dto';
@@ -39,6 +40,7 @@ export const PAY_CALLBACK_PATH = '/payments/callback';
  * (401), then JSON and fields (400), then the order (404/422/409); 200 only after the commit.
  */
 @ApiTags('payments')
+@PublicRoute() // the provider signs every callback instead
 @Controller('payments')
 export class PaymentsHttpController {
   constructor(
@@ -59,7 +61,11 @@ export class PaymentsHttpController {
   @ApiUnauthorizedResponse({ description: 'bad signature or timestamp outside ±300 s' })
   @ApiBadRequestResponse({ description: 'malformed JSON or invalid fields (fieldErrors)' })
   @ApiNotFoundResponse({ description: 'unknown order or payOrderId' })
-  @ApiUnprocessableEntityResponse({ description: 'amount or currency differ from the order' })
+  @ApiUnprocessableEntityResponse({
+    description:
+      'amount or currency differ from the order, or a processed notifyId came back with another ' +
+      'order, payment, amount, currency or status',
+  })
   @ApiConflictResponse({ description: 'the order cannot take this verdict' })
   @ApiPayloadTooLargeResponse()
   async callback(@Req() req: IncomingMessage & { body?: unknown }): Promise<PayCallbackAnswer> {

@@ -1,4 +1,4 @@
-import { BadRequestException, Controller, Get, NotFoundException, Param } from '@nestjs/common';
+import { Controller, Get, NotFoundException, Param } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiNotFoundResponse,
@@ -6,9 +6,8 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { OrderTimeline } from './order-timeline';
+import { OrderTimelineParams } from './order-timeline.dto';
 import { OrderTimelineService } from './order-timeline.service';
-
-const ORDER_ID = /^[1-9]\d{0,18}$/;
 
 /** GET /orders/:id/timeline: the order's causal chain across every service. */
 @ApiTags('orders')
@@ -22,8 +21,7 @@ export class OrderTimelineHttpController {
   })
   @ApiBadRequestResponse({ description: 'the id is not an order id' })
   @ApiNotFoundResponse()
-  async timeline(@Param('id') id: string): Promise<OrderTimeline> {
-    if (!ORDER_ID.test(id)) throw new BadRequestException('order id must be a positive integer');
+  async timeline(@Param() { id }: OrderTimelineParams): Promise<OrderTimeline> {
     const timeline = await this.timelines.read(id);
     if (!timeline) throw new NotFoundException('order not found');
     return timeline;

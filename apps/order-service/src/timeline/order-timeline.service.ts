@@ -28,12 +28,14 @@ export class OrderTimelineService {
     const order = await this.orders.findById(this.dataSource.manager, orderId);
     if (!order) return undefined;
     const { fulfillmentUrl, accountingUrl, couponProviderUrl, timeoutMs } = this.peers;
+    // Our services want the operator token; the coupon provider is a third party: never send it.
+    const ours = { timeoutMs, token: this.peers.opsApiToken };
     const [transitions, outbox, fulfillment] = await Promise.all([
       this.transitions.list(this.dataSource.manager, orderId),
       this.outbox.rowsOfAggregate('Order', orderId),
       getPeerJson<FulfillmentTimelineView>(
         `${fulfillmentUrl}/fulfillments/orders/${orderId}/timeline`,
-        timeoutMs,
+        ours,
       ),
     ]);
     const found = fulfillment.status === 'ok' ? fulfillment.data.fulfillment : null;
@@ -47,12 +49,12 @@ export class OrderTimelineService {
         : couponCode
           ? getPeerJson<CouponGrantView | null>(
               `${couponProviderUrl}/coupons/${encodeURIComponent(couponCode)}`,
-              timeoutMs,
+              { timeoutMs },
             )
           : ({ status: 'ok', data: null } as PeerSection<CouponGrantView | null>),
       getPeerJson<LedgerTimelineView>(
         `${accountingUrl}/ledger/orders/${orderId}/timeline${found ? `?fulfillmentId=${found.id}` : ''}`,
-        timeoutMs,
+        ours,
       ),
     ]);
     const sections = { order: { transitions, outbox }, fulfillment, coupon, accounting };

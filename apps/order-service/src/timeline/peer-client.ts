@@ -7,24 +7,30 @@ export interface PeerOptions {
   accountingUrl: string;
   couponProviderUrl: string;
   timeoutMs: number;
+  /** The operator token the fulfillment and accounting services expect (this service's own). */
+  opsApiToken?: string;
 }
 
 /** Injection token of PeerOptions. */
 export const PEER_OPTIONS = Symbol('PEER_OPTIONS');
 
 /**
- * GETs JSON from another service with a timeout. A refused connection, a timeout or an answer
- * other than 2xx (or 404 when `notFoundAs` is given) becomes `unavailable` with the reason: a
- * service that is down must not turn the caller's page into a 500.
+ * GETs JSON from another service with a timeout, with the operator token when given. A refused
+ * connection, a timeout or an answer other than 2xx (or 404 when `notFoundAs` is given) becomes
+ * `unavailable` with the reason: a service that is down must not turn the caller's page into a
+ * 500.
  */
 export async function getPeerJson<T>(
   url: string,
-  timeoutMs: number,
-  notFoundAs?: { value: T },
+  options: { timeoutMs: number; token?: string; notFoundAs?: { value: T } },
 ): Promise<PeerSection<T>> {
+  const { timeoutMs, token, notFoundAs } = options;
   try {
     const response = await fetch(url, {
-      headers: { accept: 'application/json' },
+      headers: {
+        accept: 'application/json',
+        ...(token !== undefined && { authorization: `Bearer ${token}` }),
+      },
       signal: AbortSignal.timeout(timeoutMs),
     });
     if (response.status === 404 && notFoundAs) return { status: 'ok', data: notFoundAs.value };

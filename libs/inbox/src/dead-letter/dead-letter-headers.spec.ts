@@ -1,6 +1,6 @@
-import { deadLetterHeaders, withoutInboxHeaders } from './dead-letter-headers';
+import { DeadLetterReason, deadLetterHeaders, withoutInboxHeaders } from './dead-letter-headers';
 
-const reason = {
+const reason: DeadLetterReason = {
   error: 'boom',
   errorCode: 'NOT_JSON',
   attempts: 1,

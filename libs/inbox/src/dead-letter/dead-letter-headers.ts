@@ -1,4 +1,5 @@
 import { IHeaders } from 'kafkajs';
+import { DeadLetterCode } from '../inbox.errors';
 
 /** Headers the inbox adds to a dead-lettered message; replay removes them again. */
 export const DeadLetterHeader = {
@@ -18,7 +19,7 @@ const INBOX_HEADER_PREFIX = 'inbox-';
 /** Why and where a message failed. */
 export interface DeadLetterReason {
   error: string;
-  errorCode: string;
+  errorCode: DeadLetterCode;
   attempts: number;
   consumer: string;
   topic: string;

@@ -37,13 +37,27 @@ export interface ReplayRequest {
   all?: boolean;
   /** Replay messages that were replayed before too. Default false. */
   includeReplayed?: boolean;
-  /** Publish here instead of each message's source topic. */
+  /** Publish here instead of each message's source topic; one of the consumer's topics. */
   targetTopic?: string;
 }
 
+/** A dead letter named by its place in the dead-letter topic. */
+export interface DeadLetterRef {
+  partition: number;
+  offset: string;
+}
+
+/** What a replay did, message by message; nothing selected is left out of it. */
 export interface ReplayResult {
-  replayed: Array<{ partition: number; offset: string; targetTopic: string }>;
+  /** Dead letters the selectors matched. */
+  matched: number;
+  replayed: Array<DeadLetterRef & { targetTopic: string }>;
+  /** Matched, replayed before, and `includeReplayed` not set. */
   skippedAlreadyReplayed: number;
+  /** Matched, but naming no source topic of this consumer (and no targetTopic was given). */
+  skippedNotOwnTopic: Array<DeadLetterRef & { sourceTopic: string | null }>;
+  /** The publish that failed; the replay stopped there (the rest was not tried). */
+  failed?: DeadLetterRef & { targetTopic: string; error: string };
 }
 
 /**
@@ -68,6 +82,11 @@ export class InboxOperations {
     });
   }
 
+  /** The topics this consumer reads: the only ones a replay may publish to. */
+  get topics(): readonly string[] {
+    return this.options.topics;
+  }
+
   async listDeadLetters(): Promise<DeadLetterMessage[]> {
     const raw = await readWholeTopic(this.kafka, this.options.deadLetterTopic);
     const replayed = await this.replayTimes();
@@ -78,6 +97,13 @@ export class InboxOperations {
     const { messages, eventType, errorCode, all } = request;
     if (!all && !messages?.length && !eventType && !errorCode) {
       throw new InboxError('INVALID_OPTIONS', 'replay needs messages, eventType, errorCode or all');
+    }
+    const ownTopics = new Set(this.topics);
+    if (request.targetTopic !== undefined && !ownTopics.has(request.targetTopic)) {
+      throw new InboxError(
+        'INVALID_OPTIONS',
+        `targetTopic must be one of this consumer's topics: ${[...ownTopics].join(', ')}`,
+      );
     }
     const wanted = new Set(messages?.map((m) => `${m.partition}:${m.offset}`));
     const raw = await readWholeTopic(this.kafka, this.options.deadLetterTopic);
@@ -93,32 +119,55 @@ export class InboxOperations {
       (m) => request.includeReplayed || !replayedBefore.has(`${m.partition}:${m.offset}`),
     );
     const result: ReplayResult = {
+      matched: selected.length,
       replayed: [],
       skippedAlreadyReplayed: selected.length - fresh.length,
+      skippedNotOwnTopic: [],
     };
-    if (fresh.length === 0) return result;
+    const targetOf = (m: RawDeadLetter) =>
+      request.targetTopic ?? m.headers[DeadLetterHeader.sourceTopic];
+    const replayable = fresh.filter((m) => {
+      const target = targetOf(m);
+      if (target !== undefined && ownTopics.has(target)) return true;
+      result.skippedNotOwnTopic.push({
+        partition: m.partition,
+        offset: m.offset,
+        sourceTopic: target ?? null,
+      });
+      return false;
+    });
+    if (replayable.length === 0) return result;
 
     const producer = this.kafka.producer({ allowAutoTopicCreation: false });
     await producer.connect();
     try {
-      for (const m of fresh) {
-        const targetTopic = request.targetTopic ?? m.headers[DeadLetterHeader.sourceTopic];
-        if (!targetTopic) continue;
+      for (const m of replayable) {
+        const targetTopic = targetOf(m) as string;
         // Publish first, then record: a crash between the two replays again, which the inbox absorbs.
-        await producer.send({
-          topic: targetTopic,
-          acks: -1,
-          messages: [
-            {
-              key: m.key,
-              value: m.value,
-              headers: {
-                ...withoutInboxHeaders(m.headers),
-                [DeadLetterHeader.replayOf]: `${this.options.deadLetterTopic}/${m.partition}@${m.offset}`,
+        const sent = await producer
+          .send({
+            topic: targetTopic,
+            acks: -1,
+            messages: [
+              {
+                key: m.key,
+                value: m.value,
+                headers: {
+                  ...withoutInboxHeaders(m.headers),
+                  [DeadLetterHeader.replayOf]: `${this.options.deadLetterTopic}/${m.partition}@${m.offset}`,
+                },
               },
-            },
-          ],
-        });
+            ],
+          })
+          .then(
+            () => undefined,
+            (error: Error) => error,
+          );
+        if (sent) {
+          const { partition, offset } = m;
+          result.failed = { partition, offset, targetTopic, error: sent.message };
+          break;
+        }
         await this.dataSource.query(
           `INSERT INTO t_inbox_dlq_replay (consumer, dlq_topic, dlq_partition, dlq_offset, target_topic, replayed_at)
            VALUES (?, ?, ?, ?, ?, ?)

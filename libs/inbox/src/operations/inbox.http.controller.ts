@@ -1,51 +1,20 @@
-import {
-  BadRequestException,
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Post,
-  Query,
-  ValidationPipe,
-} from '@nestjs/common';
-import { Type } from 'class-transformer';
-import {
-  IsArray,
-  IsBoolean,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { Body, Controller, Get, HttpCode, HttpException, Post, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { InboxError } from '../inbox.errors';
-import { AggregateSelector, InboxDeliveryRecord } from './inbox-deliveries';
+import { InboxDeliveryRecord } from './inbox-deliveries';
+import {
+  aggregatesOf,
+  DeliveriesQuery,
+  inboxInput,
+  invalidInboxRequest,
+  ReplayDeadLettersDto,
+} from './inbox-http.dto';
 import { DeadLetterMessage, InboxOperations, ReplayResult } from './inbox-operations';
 import { InboxStats } from './inbox-stats';
 
-class DeadLetterRef {
-  @IsInt() @Min(0) partition!: number;
-  @Matches(/^\d{1,19}$/) offset!: string;
-}
-
-/** Body of POST /inbox/dead-letters/replay; at least one selector. */
-class ReplayDeadLettersDto {
-  @IsOptional()
-  @IsArray()
-  @ValidateNested({ each: true })
-  @Type(() => DeadLetterRef)
-  messages?: DeadLetterRef[];
-  @IsOptional() @IsString() eventType?: string;
-  @IsOptional() @IsString() errorCode?: string;
-  @IsOptional() @IsBoolean() all?: boolean;
-  @IsOptional() @IsBoolean() includeReplayed?: boolean;
-  @IsOptional() @IsString() targetTopic?: string;
-}
-
-const strict = new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true });
-
 /** The inbox's operator API: stats, dead letters, replay, prune. */
+@ApiTags('inbox')
+@ApiBadRequestResponse({ description: 'invalid input (fieldErrors)' })
 @Controller('inbox')
 export class InboxHttpController {
   constructor(private readonly operations: InboxOperations) {}
@@ -55,10 +24,10 @@ export class InboxHttpController {
     return this.operations.stats();
   }
 
-  /** `?aggregate=Order:42&aggregate=Fulfillment:7`: the inbox rows of those aggregates' events. */
+  /** The inbox rows of those aggregates' events. */
   @Get('deliveries')
-  deliveries(@Query('aggregate') aggregate?: string | string[]): Promise<InboxDeliveryRecord[]> {
-    return this.operations.deliveriesOf(aggregatesOf(aggregate));
+  deliveries(@Query(inboxInput) query: DeliveriesQuery): Promise<InboxDeliveryRecord[]> {
+    return this.operations.deliveriesOf(aggregatesOf(query));
   }
 
   @Get('dead-letters')
@@ -66,17 +35,33 @@ export class InboxHttpController {
     return this.operations.listDeadLetters();
   }
 
+  /**
+   * Republishes the selected dead letters to their source topic (or `targetTopic`, one of the
+   * consumer's topics), and says what became of each selected one. 503 with the same report
+   * when a publish failed (the replay stopped there).
+   */
   @Post('dead-letters/replay')
   @HttpCode(200)
-  async replay(@Body(strict) body: ReplayDeadLettersDto): Promise<ReplayResult> {
+  @ApiOkResponse({ description: 'matched, replayed and skipped dead letters' })
+  async replay(@Body(inboxInput) body: ReplayDeadLettersDto): Promise<ReplayResult> {
+    const { topics } = this.operations;
+    if (body.targetTopic !== undefined && !topics.includes(body.targetTopic)) {
+      const rule = `targetTopic must be one of this consumer's topics: ${topics.join(', ')}`;
+      throw invalidInboxRequest(rule, [{ path: 'targetTopic', constraints: { isOwnTopic: rule } }]);
+    }
+    let result: ReplayResult;
     try {
-      return await this.operations.replay(body);
+      result = await this.operations.replay(body);
     } catch (error) {
       if (error instanceof InboxError && error.code === 'INVALID_OPTIONS') {
-        throw new BadRequestException(error.message);
+        throw invalidInboxRequest(error.message, [
+          { path: '(root)', constraints: { selector: error.message } },
+        ]);
       }
       throw error;
     }
+    if (result.failed) throw new HttpException({ statusCode: 503, ...result }, 503);
+    return result;
   }
 
   @Post('prune')
@@ -84,16 +69,4 @@ export class InboxHttpController {
   async prune(): Promise<{ deleted: number }> {
     return { deleted: await this.operations.prune() };
   }
-}
-
-function aggregatesOf(query: string | string[] | undefined): AggregateSelector[] {
-  const values = query === undefined ? [] : [query].flat();
-  if (values.length === 0 || values.length > 20) {
-    throw new BadRequestException('give 1 to 20 aggregate=Type:id parameters');
-  }
-  return values.map((value) => {
-    const match = /^([A-Z][A-Za-z0-9]{1,31}):([A-Za-z0-9_-]{1,64})$/.exec(value);
-    if (!match) throw new BadRequestException(`aggregate must be Type:id, got "${value}"`);
-    return { aggregateType: match[1], aggregateId: match[2] };
-  });
 }

@@ -5,6 +5,7 @@ import { context } from '@opentelemetry/api';
 import { KafkaMessage } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { classifyFailure, failureCode } from '../classify-failure';
+import { deadLetterCode } from '../dead-letter/dead-letter-code';
 import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';
 import { decodeEvent } from '../decode-event';
 import { InboxBatchProcessor } from '../gate/inbox-batch-processor';
@@ -155,7 +156,7 @@ export class MessageRunner {
       message,
       {
         error: error?.message ?? String(failure.error),
-        errorCode: failureCode(failure.error),
+        errorCode: deadLetterCode(failure.error),
         attempts: failure.attempts,
         consumer: this.options.consumer,
         topic: position.topic,

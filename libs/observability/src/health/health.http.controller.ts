@@ -12,6 +12,7 @@ import { DataSource } from 'typeorm';
 import { BROKER_PROBE, READINESS_THRESHOLDS } from '../observability.tokens';
 import { BrokerProbe } from './broker-probe';
 import { ReadinessThresholds } from './readiness-thresholds';
+import { PublicRoute } from '../auth/public-route.decorator';
 import { relayStall } from './relay-stall';
 
 /**
@@ -21,6 +22,7 @@ import { relayStall } from './relay-stall';
  * which start-up scripts wait for.
  */
 @ApiTags('health')
+@PublicRoute()
 @Controller('health')
 export class HealthHttpController {
   constructor(

@@ -1,0 +1,112 @@
+import { BadRequestException, ValidationPipe } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { fieldErrorsOf, FieldError } from '@app/contracts';
+import { DEAD_LETTER_CODES, DeadLetterCode } from '../inbox.errors';
+
+const AGGREGATE = /^([A-Z][A-Za-z0-9]{1,31}):([A-Za-z0-9_-]{1,64})$/;
+
+/** A 400 whose body names every failing field, as the services' global pipe answers. */
+export function invalidInboxRequest(
+  message: string,
+  fieldErrors: FieldError[],
+): BadRequestException {
+  return new BadRequestException({ statusCode: 400, error: 'Bad Request', message, fieldErrors });
+}
+
+/**
+ * Validates the /inbox routes' input on its own, so the controller is safe in any app: unknown
+ * fields, wrong types and out-of-range values are 400 with `fieldErrors`.
+ */
+export const inboxInput = new ValidationPipe({
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+  transform: true,
+  exceptionFactory: (errors) => invalidInboxRequest('invalid request', fieldErrorsOf(errors)),
+});
+
+/** Query of GET /inbox/deliveries: `?aggregate=Order:42&aggregate=Fulfillment:7`. */
+export class DeliveriesQuery {
+  @ApiProperty({ type: [String], example: ['Order:42'], minItems: 1, maxItems: 20 })
+  @Transform(({ value }: { value: unknown }) => (value === undefined ? value : [value].flat()))
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @Matches(AGGREGATE, { each: true, message: 'aggregate must be Type:id, e.g. Order:42' })
+  aggregate!: string[];
+}
+
+/** A dead letter by its place in the dead-letter topic. */
+export class DeadLetterRefDto {
+  @ApiProperty({ minimum: 0, maximum: 100_000 })
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  partition!: number;
+
+  @ApiProperty({ example: '12', pattern: '^\\d{1,19}$' })
+  @Matches(/^\d{1,19}$/, { message: 'offset must be a decimal offset' })
+  offset!: string;
+}
+
+/** Body of POST /inbox/dead-letters/replay; at least one selector. */
+export class ReplayDeadLettersDto {
+  @ApiPropertyOptional({ type: [DeadLetterRefDto], maxItems: 1000 })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => DeadLetterRefDto)
+  messages?: DeadLetterRefDto[];
+
+  @ApiPropertyOptional({ example: 'OrderPaid' })
+  @IsOptional()
+  @Matches(/^[A-Za-z][A-Za-z0-9._-]{0,127}$/, { message: 'eventType must be an event type name' })
+  eventType?: string;
+
+  @ApiPropertyOptional({ enum: DEAD_LETTER_CODES })
+  @IsOptional()
+  @IsIn(DEAD_LETTER_CODES)
+  errorCode?: DeadLetterCode;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsBoolean()
+  all?: boolean;
+
+  @ApiPropertyOptional({ description: 'replay ones replayed before too' })
+  @IsOptional()
+  @IsBoolean()
+  includeReplayed?: boolean;
+
+  @ApiPropertyOptional({ description: "one of the consumer's topics" })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9._-]{1,249}$/, { message: 'targetTopic must be a topic name' })
+  targetTopic?: string;
+}
+
+/** Turns `Type:id` selectors into their parts (DeliveriesQuery validated them). */
+export function aggregatesOf(
+  query: DeliveriesQuery,
+): Array<{ aggregateType: string; aggregateId: string }> {
+  return query.aggregate.map((value) => {
+    const [, aggregateType, aggregateId] = AGGREGATE.exec(value) as RegExpExecArray;
+    return { aggregateType, aggregateId };
+  });
+}
