@@ -1,4 +1,4 @@
-import { ConsumerFacts, OrderBatch } from '../src';
+import { ConsumerFacts, FulfillmentFacts, OrderBatch } from '../src';
 
 const at = new Date('2026-12-03T08:00:00Z');
 const ORDER_EVENTS = ['OrderCreated', 'OrderPaymentStarted', 'OrderPaid'];
@@ -19,7 +19,7 @@ export function healthyBatch(): OrderBatch {
       (eventType, i) => ({ version: i + 1, eventType }),
     ),
   }));
-  const fulfillments = ['1', '2'].map((orderId) => ({
+  const fulfillments: FulfillmentFacts[] = ['1', '2'].map((orderId) => ({
     id: `1${orderId}`,
     orderId,
     status: 'DONE',
@@ -51,19 +51,17 @@ export function healthyBatch(): OrderBatch {
     aggregateTypes,
     gateStart: 'version-1',
     pruned: false,
-    gates: new Map([
+    gates: new Map<string, { lastVersion: number; parkedCount: number }>([
       ...orders.map((o) => [`Order:${o.id}`, { lastVersion: 3, parkedCount: 0 }] as const),
-      ...(aggregateTypes.includes('Fulfillment')
-        ? (['11', '12'] as const).map(
-            (id) => [`Fulfillment:${id}`, { lastVersion: 1, parkedCount: 0 }] as const,
-          )
-        : []),
+      ...(aggregateTypes.includes('Fulfillment') ? ['11', '12'] : []).map(
+        (id) => [`Fulfillment:${id}`, { lastVersion: 1, parkedCount: 0 }] as const,
+      ),
     ]),
-    inbox: new Map([
+    inbox: new Map<string, string>([
       ...keys.map((k) => [k, k.startsWith('OrderCreated') ? 'ignored' : 'applied'] as const),
-      ...(aggregateTypes.includes('Fulfillment')
-        ? ['11', '12'].map((id) => [`FulfillmentDone:${id}:1`, 'applied'] as const)
-        : []),
+      ...(aggregateTypes.includes('Fulfillment') ? ['11', '12'] : []).map(
+        (id) => [`FulfillmentDone:${id}:1`, 'applied'] as const,
+      ),
     ]),
     parked: [],
   });
