@@ -52,5 +52,5 @@ export { decideVersion } from './gate/version-decision';
 export type { GateStart, VersionDecision } from './gate/version-decision';
 /** What became of a delivered message. */
 export type { InboxOutcome } from './gate/inbox-processor';
-/** Schema migrations (t_inbox, t_inbox_version, t_inbox_parked, t_inbox_dlq_replay). */
+/** Schema migrations (t_inbox, t_inbox_version, t_inbox_parked, t_inbox_dlq_replay, t_inbox_prune). */
 export { InboxMigrations } from './migrations';

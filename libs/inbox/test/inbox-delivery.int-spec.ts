@@ -177,9 +177,27 @@ describe('Inbox delivery', () => {
               ])) as Array<{ n: string }>
             )[0].n,
           );
+        const watermark = () =>
+          bed.dataSource.query(
+            'SELECT pruned_before, pruned_through_id FROM t_inbox_prune WHERE consumer = ?',
+            [consumer],
+          ) as Promise<Array<{ pruned_before: Date; pruned_through_id: string }>>;
         expect(await app.operations.prune()).toBe(0); // all inside the window
-        expect(await app.operations.prune(new Date(Date.now() + 120_000))).toBe(5);
+        expect(await watermark()).toEqual([]); // nothing pruned, no watermark
+        const [{ maxApplied }] = (await bed.dataSource.query(
+          "SELECT MAX(id) AS maxApplied FROM t_inbox WHERE consumer = ? AND outcome <> 'parked'",
+          [consumer],
+        )) as Array<{ maxApplied: string }>;
+        const now = new Date(Date.now() + 120_000);
+        expect(await app.operations.prune(now)).toBe(5);
         expect(await inboxRows()).toBe(1);
+        // The watermark says what retention removed: everything before the cutoff, up to that id.
+        expect(await watermark()).toEqual([
+          {
+            pruned_before: new Date(now.getTime() - 60_000),
+            pruned_through_id: String(maxApplied),
+          },
+        ]);
         expect((await app.operations.stats()).parkedNow).toBe(1);
       } finally {
         await app.close();

@@ -15,8 +15,10 @@ export function formatInvariantReport(report: InvariantReport): string {
     for (const id of v.ids.slice(0, SHOWN_IDS)) lines.push(`      ${id}`);
     if (v.ids.length > SHOWN_IDS) lines.push(`      ... and ${v.ids.length - SHOWN_IDS} more`);
   }
+  for (const n of report.notCheckable)
+    lines.push(`  - ${n.rule}: ${n.count} not checkable after retention (${n.reason})`);
   lines.push(
-    `observed: ${o.paidOrders} paid orders, ${o.topicMessages} topic messages, ` +
+    `observed: ${o.orders} orders, ${o.paidOrders} paid, ${o.topicMessages} topic messages, ` +
       `${o.duplicateDeliveries} duplicate deliveries (absorbed), ${o.deadOutboxRows.length} DEAD ` +
       `outbox rows, ${o.parkedEvents.length} parked, ${o.deadLetteredEvents.length} dead-lettered, ` +
       `${o.inFlightEvents.length + o.unsentOutboxRows.length + o.pendingFulfillments.length} in flight`,

@@ -73,6 +73,11 @@ export class MismatchDto implements Mismatch {
       'DUPLICATE_PAYMENT_JOURNAL',
       'UNBALANCED_JOURNAL',
       'BALANCE_MISMATCH',
+      'REFUND_WITHOUT_PAYMENT',
+      'REFUND_OF_STALE_CANCEL',
+      'REFUND_AMOUNT_MISMATCH',
+      'DUPLICATE_REFUND',
+      'REVOKE_WITHOUT_GRANT',
     ],
   })
   kind!: MismatchKind;

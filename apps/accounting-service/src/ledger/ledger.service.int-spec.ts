@@ -252,6 +252,15 @@ describe('LedgerService', () => {
       await dataSource.query(
         `UPDATE t_account SET balance = balance + 1 WHERE code = '1100' AND currency = 'EUR'`,
       );
+      // A stale OrderCancelled (version 2, before the payment's 3) booked as a refund of an
+      // order that stayed paid, and a coupon reversal with no grant to reverse.
+      await runTransaction(dataSource, (m) => ledger.bookOrderPaid(m, orderPaid('304', 800)));
+      await runTransaction(dataSource, (m) =>
+        ledger.bookOrderCancelled(m, orderCancelled('304', 2)),
+      );
+      await runTransaction(dataSource, (m) =>
+        ledger.bookFulfillmentReverted(m, fulfillmentReverted('305', 10)),
+      );
 
       const report = await reconciliation.reconcile();
 
@@ -267,10 +276,12 @@ describe('LedgerService', () => {
           'BALANCE_MISMATCH 1100',
           'BALANCE_MISMATCH 4000',
           'DUPLICATE_PAYMENT_JOURNAL 303',
+          'REFUND_OF_STALE_CANCEL 304',
+          'REVOKE_WITHOUT_GRANT 305',
         ].sort(),
       );
       const clearing = report.mismatches.find((m) => m.accountCode === '1100');
-      expect(clearing).toMatchObject({ expected: '5000', actual: '5001' });
+      expect(clearing).toMatchObject({ expected: '5800', actual: '5801' });
     });
   });
 });

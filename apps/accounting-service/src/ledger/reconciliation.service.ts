@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { refundMismatches, revokeMismatches } from './refund-reconciliation';
 import { DataSource, EntityManager } from 'typeorm';
 
 /** The kinds of disagreement reconciliation looks for. */
@@ -8,7 +9,12 @@ export type MismatchKind =
   | 'PAYMENT_AMOUNT_MISMATCH'
   | 'DUPLICATE_PAYMENT_JOURNAL'
   | 'UNBALANCED_JOURNAL'
-  | 'BALANCE_MISMATCH';
+  | 'BALANCE_MISMATCH'
+  | 'REFUND_WITHOUT_PAYMENT'
+  | 'REFUND_OF_STALE_CANCEL'
+  | 'REFUND_AMOUNT_MISMATCH'
+  | 'DUPLICATE_REFUND'
+  | 'REVOKE_WITHOUT_GRANT';
 
 /** One disagreement; money is a decimal string of minor units. */
 export interface Mismatch {
@@ -37,7 +43,9 @@ export interface ReconciliationReport {
 const LIMIT_PER_CHECK = 500;
 
 /**
- * Compares the paid orders seen in OrderPaid events with the payment journals, checks that
+ * Compares the paid orders seen in OrderPaid events with the payment journals and the refunds
+ * (a refund is owed by a cancel later than the payment, for its amount, once) and coupon
+ * reversals with the grants they reverse, checks that
  * every journal's lines balance and match its header, and that every balance equals the sum
  * of its lines. All checks read one consistent snapshot (a read-only REPEATABLE READ
  * transaction: here the snapshot is what we want, no write depends on it), so bookings
@@ -56,6 +64,8 @@ export class ReconciliationService {
         duplicatePaymentJournal,
         unbalancedJournal,
         balanceMismatch,
+        (m) => refundMismatches(m, LIMIT_PER_CHECK + 1),
+        (m) => revokeMismatches(m, LIMIT_PER_CHECK + 1),
       ]);
       const [counts]: Array<{ paid: string; payments: string; journals: string }> =
         await manager.query(

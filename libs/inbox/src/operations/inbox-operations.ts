@@ -266,9 +266,26 @@ export class InboxOperations {
   /**
    * Deletes inbox rows older than the dedup window, `pruneChunkSize` rows per statement so no
    * statement holds many locks. Parked rows stay: their inbox row is their only duplicate guard.
+   * Before deleting, it records the watermark (t_inbox_prune: the cutoff and the highest id it
+   * may delete), so that an auditor can tell a pruned row from a lost one; a crash between the
+   * two leaves the watermark ahead of the deletes, never behind.
    */
   async prune(now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - this.options.dedupWindowMs);
+    const [{ through }] = (await this.dataSource.query(
+      `SELECT MAX(id) AS through FROM t_inbox
+       WHERE consumer = ? AND processed_at < ? AND outcome <> 'parked'`,
+      [this.options.consumer, cutoff],
+    )) as Array<{ through: string | number | null }>;
+    if (through === null) return 0;
+    await this.dataSource.query(
+      `INSERT INTO t_inbox_prune (consumer, pruned_before, pruned_through_id, pruned_at)
+       VALUES (?, ?, ?, ?)
+       ON DUPLICATE KEY UPDATE pruned_before = GREATEST(pruned_before, VALUES(pruned_before)),
+         pruned_through_id = GREATEST(pruned_through_id, VALUES(pruned_through_id)),
+         pruned_at = VALUES(pruned_at)`,
+      [this.options.consumer, cutoff, String(through), now],
+    );
     let deleted = 0;
     for (;;) {
       const result = (await this.dataSource.query(

@@ -1,81 +1,106 @@
-import { Violation } from '../invariant-report';
-import { appliedKeys, groupBy, Rule, violation } from './rule-context';
+import { eventKeyOf } from '@app/contracts';
+import { BatchRule, gatePassed, groupBy, versionOf } from './batch-rule';
+
+const FULFILLMENT = 'fulfillment-service';
 
 /**
- * Every OrderPaid the fulfillment consumer applied is reflected by exactly one fulfillment, and
- * every fulfillment belongs to an order that reached PAID.
+ * Paid orders ↔ fulfillments, both ways. Once the fulfillment consumer's gate passed an
+ * order's OrderPaid, the order has exactly one fulfillment, under that event's key, still
+ * granting or granted (or cancelled / reverted when the order was cancelled after payment).
+ * Every fulfillment belongs to a paid order, except the CANCELLED marker written on purpose
+ * when an order is cancelled before any payment (it must belong to a cancelled order).
  */
-export const fulfillmentPerPaidOrder: Rule = ({ snapshot }) => {
-  const violations: Violation[] = [];
-  const byOrder = groupBy(snapshot.fulfillments, (f) => f.orderId);
-  const applied = appliedKeys(snapshot, 'fulfillment-service', 'OrderPaid');
-  const orderOf = (eventKey: string) => eventKey.split(':')[1];
-  const wrong = [...applied].filter((key) => (byOrder.get(orderOf(key))?.length ?? 0) !== 1);
-  if (wrong.length > 0)
-    violations.push(
-      violation(
+export const fulfillmentPerPaidOrder: BatchRule = (batch, { findings, quiescent }) => {
+  const byOrder = groupBy(batch.fulfillments, (f) => f.orderId);
+  for (const order of batch.orders) {
+    const fulfillments = byOrder.get(order.id) ?? [];
+    if (fulfillments.length > 1)
+      findings.violate(
         'paid-order-has-one-fulfillment',
-        `${wrong.length} applied OrderPaid events do not have exactly one fulfillment`,
-        wrong.map((key) => `${key}: ${byOrder.get(orderOf(key))?.length ?? 0} fulfillments`),
-      ),
-    );
-  const paid = new Set(snapshot.orders.filter((o) => o.paidAt !== null).map((o) => o.id));
-  const orphans = snapshot.fulfillments.filter((f) => !paid.has(f.orderId));
-  if (orphans.length > 0)
-    violations.push(
-      violation(
-        'fulfillment-has-paid-order',
-        `${orphans.length} fulfillments belong to orders that never reached PAID`,
-        orphans.map((f) => `fulfillment of order ${f.orderId} (${f.status})`),
-      ),
-    );
-  return violations;
+        `order ${order.id}: ${fulfillments.length} fulfillments`,
+      );
+    const paidVersion = versionOf(order.history, 'OrderPaid');
+    const cancelledVersion = versionOf(order.history, 'OrderCancelled');
+    const cancelledAfterPayment =
+      paidVersion !== undefined && cancelledVersion !== undefined && cancelledVersion > paidVersion;
+    if (order.paidAt !== null && paidVersion !== undefined) {
+      const grantKey = eventKeyOf('OrderPaid', order.id, paidVersion);
+      const passed = gatePassed(batch, FULFILLMENT, `Order:${order.id}`, paidVersion);
+      const mine = fulfillments.filter((f) => f.grantKey === grantKey);
+      if (passed && mine.length !== 1)
+        findings.violate(
+          'paid-order-has-one-fulfillment',
+          `${grantKey}: passed the gate, ${mine.length} fulfillments under its key`,
+        );
+    }
+    for (const f of fulfillments) {
+      const id = `fulfillment ${f.id} of order ${order.id} (${f.status})`;
+      if (f.grantKey === '') {
+        if (f.status !== 'CANCELLED' || order.status !== 'CANCELLED')
+          findings.violate(
+            'fulfillment-has-paid-order',
+            `${id}: cancellation marker, order ${order.status}`,
+          );
+        continue;
+      }
+      const expectedKey =
+        paidVersion === undefined ? undefined : eventKeyOf('OrderPaid', order.id, paidVersion);
+      if (order.paidAt === null || (expectedKey !== undefined && f.grantKey !== expectedKey))
+        findings.violate(
+          'fulfillment-has-paid-order',
+          `${id}: granted for ${f.grantKey}, order ${order.status}${order.paidAt ? '' : ', never paid'}`,
+        );
+      else if ((f.status === 'CANCELLED' || f.status === 'REVERTED') && !cancelledAfterPayment)
+        findings.violate(
+          'fulfillment-has-paid-order',
+          `${id}: order ${order.status}, not cancelled`,
+        );
+      if (f.status === 'INIT' || f.status === 'FAILED') {
+        findings.list('pendingFulfillments', `order ${order.id} ${f.status}`);
+        if (quiescent) findings.violate('nothing-in-flight', `fulfillment ${id}`);
+      }
+    }
+  }
 };
 
 /**
- * Every DONE (or later REVERTED) fulfillment has exactly one coupon at the provider, under its
- * idempotency key and with its code; REVERTED ones a REVOKED coupon.
+ * Fulfillments ↔ coupons: a DONE (REVERTED) fulfillment has exactly one coupon under its
+ * grant key, with its code, GRANTED (REVOKED); a cancelled one has no granted coupon; at rest,
+ * one still granting has none either.
  */
-export const couponPerDoneFulfillment: Rule = ({ snapshot, quiescent }) => {
-  const byKey = groupBy(snapshot.coupons, (c) => c.idempotencyKey);
-  const wrong: string[] = [];
-  for (const f of snapshot.fulfillments) {
-    if (f.status !== 'DONE' && f.status !== 'REVERTED') continue;
-    const coupons = byKey.get(f.grantKey) ?? [];
-    const coupon = coupons[0];
-    if (coupons.length !== 1 || !f.couponCode || coupon.couponCode !== f.couponCode) {
-      wrong.push(`order ${f.orderId}: ${coupons.length} coupons for ${f.grantKey}`);
-      continue;
-    }
-    // A revoke lands at the provider before the fulfillment commits REVERTED; a DONE one read
-    // before a revoke may meet a REVOKED coupon unless nothing is moving.
-    const expected = f.status === 'REVERTED' ? 'REVOKED' : quiescent ? 'GRANTED' : coupon.status;
-    if (coupon.status !== expected)
-      wrong.push(`order ${f.orderId}: fulfillment ${f.status}, coupon ${coupon.status}`);
-  }
-  return wrong.length === 0
-    ? []
-    : [
-        violation(
+export const couponPerDoneFulfillment: BatchRule = (batch, { findings, quiescent }) => {
+  const byKey = groupBy(batch.coupons, (c) => c.idempotencyKey);
+  for (const f of batch.fulfillments) {
+    const coupons = f.grantKey === '' ? [] : (byKey.get(f.grantKey) ?? []);
+    const id = `order ${f.orderId} (fulfillment ${f.id} ${f.status})`;
+    if (f.status === 'DONE' || f.status === 'REVERTED') {
+      const [coupon] = coupons;
+      if (coupons.length !== 1 || coupon.couponCode !== f.couponCode) {
+        findings.violate(
           'done-fulfillment-has-one-coupon',
-          `${wrong.length} granted fulfillments do not match exactly one coupon`,
-          wrong,
-        ),
-      ];
-};
-
-/** No idempotency key produced two grants at the coupon provider. */
-export const oneGrantPerKey: Rule = ({ snapshot }) => {
-  const doubled = [...groupBy(snapshot.coupons, (c) => c.idempotencyKey)].filter(
-    ([, coupons]) => coupons.length > 1,
-  );
-  return doubled.length === 0
-    ? []
-    : [
-        violation(
-          'one-grant-per-idempotency-key',
-          `${doubled.length} idempotency keys produced more than one coupon`,
-          doubled.map(([key, c]) => `${key}: ${c.map((x) => x.couponCode).join(', ')}`),
-        ),
-      ];
+          `${id}: ${coupons.length} coupons under ${f.grantKey}${
+            coupons.length === 1 ? `, code ${coupon.couponCode} instead of ${f.couponCode}` : ''
+          }`,
+        );
+        continue;
+      }
+      // A revoke lands at the provider before the fulfillment commits REVERTED; a DONE one read
+      // before a revoke may meet a REVOKED coupon unless nothing is moving.
+      const expected = f.status === 'REVERTED' ? 'REVOKED' : quiescent ? 'GRANTED' : coupon.status;
+      if (coupon.status !== expected)
+        findings.violate(
+          'done-fulfillment-has-one-coupon',
+          `${id}: coupon ${coupon.couponCode} ${coupon.status}`,
+        );
+    } else {
+      const granted = coupons.filter((c) => c.status === 'GRANTED');
+      // A coupon granted for a fulfillment still INIT or FAILED is a grant whose commit is on
+      // its way on a live system; at rest, or once cancelled, it is a coupon nobody accounts for.
+      if (granted.length > 0 && (f.status === 'CANCELLED' || quiescent))
+        findings.violate(
+          'done-fulfillment-has-one-coupon',
+          `${id}: coupon ${granted.map((c) => c.couponCode).join(', ')} GRANTED`,
+        );
+    }
+  }
 };

@@ -1,120 +1,123 @@
-import { Violation } from '../invariant-report';
-import { appliedKeys, distinctEvents, groupBy, Rule, violation } from './rule-context';
+import { eventKeyOf } from '@app/contracts';
+import { InvariantRule } from '../invariant-report';
+import { JournalFacts, OrderBatch, OrderFacts } from '../order-batch';
+import { BatchRule, gatePassed, groupBy, RuleContext, versionOf } from './batch-rule';
+
+const LEDGER = 'accounting-service';
+
+/** One journal the ledger owes for an event, once its gate passed that event. */
+interface Expected {
+  rule: InvariantRule;
+  kind: string;
+  sourceEventKey: string;
+  amount: number;
+  currency: string;
+  /** The consumer's gate passed the event: the journal must exist now. */
+  due: boolean;
+}
 
 /**
- * Exactly one PAYMENT journal per OrderPaid the ledger applied, none for an order that never
- * reached PAID, and each books the order's amount and currency.
+ * Journals ↔ the events that owe them, both ways, per order: the OrderPaid a PAYMENT for the
+ * order's amount; an OrderCancelled after an OrderPaid a REFUND of the amount paid; each
+ * FulfillmentDone (Reverted) of value a COUPON_GRANT (COUPON_REVOKE) of the coupon's value.
+ * A journal due (its event passed the ledger's gate) must exist once; a journal no event owes
+ * (a refund of an order that stayed paid, a second coupon grant) is a violation.
  */
-export const paymentJournalPerPaidOrder: Rule = ({ snapshot }) => {
-  const violations: Violation[] = [];
-  const payments = snapshot.journals.filter((j) => j.kind === 'PAYMENT');
-  const byOrder = groupBy(payments, (j) => j.orderId);
-  const applied = appliedKeys(snapshot, 'accounting-service', 'OrderPaid');
-  const orderOf = (eventKey: string) => eventKey.split(':')[1];
-  const wrongCount = [...applied].filter((key) => (byOrder.get(orderOf(key))?.length ?? 0) !== 1);
-  const doubled = [...byOrder].filter(([, js]) => js.length > 1).map(([orderId]) => orderId);
-  const wrong = new Set([...wrongCount.map(orderOf), ...doubled]);
-  if (wrong.size > 0)
-    violations.push(
-      violation(
+export const journalsPerEvent: BatchRule = (batch, context) => {
+  const journals = groupBy(batch.journals, (j) => j.orderId);
+  const fulfillments = groupBy(batch.fulfillments, (f) => f.orderId);
+  for (const order of batch.orders) {
+    if (order.history.length === 0) {
+      context.findings.notCheckable(
         'paid-order-has-one-payment-journal',
-        `${wrong.size} paid orders do not have exactly one payment journal`,
-        [...wrong].map((id) => `order ${id}: ${byOrder.get(id)?.length ?? 0} payment journals`),
-      ),
-    );
-  const orders = new Map(snapshot.orders.map((o) => [o.id, o]));
-  const mismatched = payments.filter((j) => {
-    const order = orders.get(j.orderId);
-    return !order?.paidAt || order.amount !== j.totalDebit || order.currency !== j.currency;
-  });
-  if (mismatched.length > 0)
-    violations.push(
-      violation(
-        'payment-journal-matches-order',
-        `${mismatched.length} payment journals book no paid order or another amount`,
-        mismatched.map((j) => {
-          const o = orders.get(j.orderId);
-          const paid = o?.paidAt ? `${o.amount} ${o.currency}` : 'not paid';
-          return `journal ${j.id} (order ${j.orderId}): booked ${j.totalDebit} ${j.currency}, order ${paid}`;
-        }),
-      ),
-    );
-  return violations;
-};
-
-/** Exactly one COUPON_GRANT journal per applied FulfillmentDone with a coupon of value. */
-export const couponGrantJournals: Rule = ({ snapshot }) => {
-  const events = distinctEvents(snapshot.topicMessages);
-  const applied = appliedKeys(snapshot, 'accounting-service', 'FulfillmentDone');
-  const grants = groupBy(
-    snapshot.journals.filter((j) => j.kind === 'COUPON_GRANT'),
-    (j) => j.sourceEventKey,
-  );
-  const wrong: string[] = [];
-  for (const key of applied) {
-    const value = Number(events.get(key)?.payload?.couponValue ?? NaN);
-    const expected = value > 0 ? 1 : 0;
-    const actual = grants.get(key)?.length ?? 0;
-    // Without the event's payload (pruned from the topic) the value is unknown: at most one.
-    if (Number.isNaN(value) ? actual > 1 : actual !== expected)
-      wrong.push(`${key}: ${actual} coupon journals`);
+        'order older than its event history (t_order_transition)',
+      );
+      continue;
+    }
+    const expected = expectedJournals(batch, order);
+    for (const f of fulfillments.get(order.id) ?? []) {
+      for (const [version, eventType, kind, rule] of [
+        [1, 'FulfillmentDone', 'COUPON_GRANT', 'coupon-grant-has-one-journal'],
+        [2, 'FulfillmentReverted', 'COUPON_REVOKE', 'coupon-revoke-has-one-journal'],
+      ] as const) {
+        if (f.eventVersion < version || f.couponValue <= 0) continue;
+        expected.push({
+          rule,
+          kind,
+          sourceEventKey: eventKeyOf(eventType, f.id, version),
+          amount: f.couponValue,
+          currency: f.currency,
+          due: gatePassed(batch, LEDGER, `Fulfillment:${f.id}`, version),
+        });
+      }
+    }
+    compare(order.id, expected, journals.get(order.id) ?? [], context);
   }
-  for (const [key, journals] of grants)
-    if (!applied.has(key)) wrong.push(`${key}: ${journals.length} journals, event not applied`);
-  return wrong.length === 0
-    ? []
-    : [
-        violation(
-          'coupon-grant-has-one-journal',
-          `${wrong.length} FulfillmentDone events do not have the coupon journals they should`,
-          wrong,
-        ),
-      ];
 };
 
-/** Every journal is balanced: at least two lines, one currency, debits = credits = its totals. */
-export const balancedJournals: Rule = ({ snapshot }) => {
-  const unbalanced = snapshot.journals.filter((j) => {
-    const debits = j.lines.reduce((sum, l) => sum + l.debit, 0);
-    const credits = j.lines.reduce((sum, l) => sum + l.credit, 0);
-    return (
-      j.lines.length < 2 ||
-      j.lines.some((l) => l.currency !== j.currency) ||
-      debits !== credits ||
-      debits !== j.totalDebit ||
-      credits !== j.totalCredit
-    );
+function expectedJournals(batch: OrderBatch, order: OrderFacts): Expected[] {
+  const paid = versionOf(order.history, 'OrderPaid');
+  const cancelled = versionOf(order.history, 'OrderCancelled');
+  const expected: Expected[] = [];
+  if (paid === undefined || order.paidAt === null) return expected;
+  const owed = { amount: order.amount, currency: order.currency };
+  expected.push({
+    rule: 'paid-order-has-one-payment-journal',
+    kind: 'PAYMENT',
+    sourceEventKey: eventKeyOf('OrderPaid', order.id, paid),
+    ...owed,
+    due: gatePassed(batch, LEDGER, `Order:${order.id}`, paid),
   });
-  return unbalanced.length === 0
-    ? []
-    : [
-        violation(
-          'journal-is-balanced',
-          `${unbalanced.length} journals are not balanced`,
-          unbalanced.map((j) => `journal ${j.id} (${j.kind}, order ${j.orderId})`),
-        ),
-      ];
+  if (cancelled !== undefined && cancelled > paid)
+    expected.push({
+      rule: 'refund-matches-cancelled-payment',
+      kind: 'REFUND',
+      sourceEventKey: eventKeyOf('OrderCancelled', order.id, cancelled),
+      ...owed,
+      due: gatePassed(batch, LEDGER, `Order:${order.id}`, cancelled),
+    });
+  return expected;
+}
+
+const RULE_OF_KIND: Record<string, InvariantRule> = {
+  PAYMENT: 'payment-journal-matches-order',
+  REFUND: 'refund-matches-cancelled-payment',
+  COUPON_GRANT: 'coupon-grant-has-one-journal',
+  COUPON_REVOKE: 'coupon-revoke-has-one-journal',
 };
 
-/** Every account balance equals the sum of its journal lines (debits minus credits). */
-export const balancesMatchLines: Rule = ({ snapshot }) => {
-  const sums = new Map<string, number>();
-  for (const line of snapshot.journals.flatMap((j) => j.lines)) {
-    const key = `${line.accountCode} ${line.currency}`;
-    sums.set(key, (sums.get(key) ?? 0) + line.debit - line.credit);
+function compare(
+  orderId: string,
+  expected: Expected[],
+  journals: JournalFacts[],
+  { findings }: RuleContext,
+): void {
+  const bySource = groupBy(journals, (j) => j.sourceEventKey);
+  for (const e of expected) {
+    const found = (bySource.get(e.sourceEventKey) ?? []).filter((j) => j.kind === e.kind);
+    if (found.length > 1 || (e.due && found.length === 0))
+      findings.violate(e.rule, `${e.sourceEventKey}: ${found.length} ${e.kind} journals`);
+    for (const j of found)
+      if (j.totalDebit !== e.amount || j.currency !== e.currency)
+        findings.violate(
+          e.kind === 'PAYMENT' ? 'payment-journal-matches-order' : e.rule,
+          `journal ${j.id} (${j.kind}, order ${orderId}): ${j.totalDebit} ${j.currency}, owed ${e.amount} ${e.currency}`,
+        );
   }
-  const wrong = snapshot.accounts
-    .map((a) => ({ key: `${a.code} ${a.currency}`, balance: a.balance }))
-    .filter(({ key, balance }) => balance !== (sums.get(key) ?? 0));
-  return wrong.length === 0
-    ? []
-    : [
-        violation(
-          'balance-equals-journal-lines',
-          `${wrong.length} account balances differ from the sum of their lines`,
-          wrong.map(
-            ({ key, balance }) => `${key}: balance ${balance}, lines ${sums.get(key) ?? 0}`,
-          ),
-        ),
-      ];
-};
+  const owed = new Set(expected.map((e) => `${e.kind} ${e.sourceEventKey}`));
+  const perKind = groupBy(journals, (j) => j.kind);
+  for (const j of journals) {
+    const rule = RULE_OF_KIND[j.kind];
+    if (!rule || owed.has(`${j.kind} ${j.sourceEventKey}`)) continue;
+    findings.violate(
+      rule,
+      `journal ${j.id} (${j.kind}, order ${orderId}, from ${j.sourceEventKey}): no event owes it`,
+    );
+  }
+  const payments = perKind.get('PAYMENT')?.length ?? 0;
+  if (payments > 1)
+    findings.violate(
+      'paid-order-has-one-payment-journal',
+      `order ${orderId}: ${payments} PAYMENT journals`,
+    );
+}

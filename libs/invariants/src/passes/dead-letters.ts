@@ -1,0 +1,36 @@
+import { EventHeader } from '@app/contracts';
+import { DeadLetterHeader } from '@app/inbox/dead-letter/dead-letter-headers';
+import { topicRanges, streamTopic } from '../read/topic-reader';
+import { CheckContext } from './check-context';
+
+/** What one consumer dead-lettered: by event key, and by the position of the source message. */
+export interface DeadLetters {
+  keys: Set<string>;
+  positions: Set<string>;
+}
+
+/**
+ * Reads a consumer's dead-letter topic (a shared one is filtered by consumer). It is held in
+ * memory: a DLQ holds what failed, which an operator must keep small.
+ */
+export async function readDeadLetters(
+  context: CheckContext,
+  topic: string,
+  consumer: string,
+): Promise<DeadLetters> {
+  const admin = context.kafka.admin();
+  await admin.connect();
+  const ranges = await topicRanges(admin, [topic]).finally(() => admin.disconnect());
+  const dead: DeadLetters = { keys: new Set(), positions: new Set() };
+  await streamTopic(context.kafka, topic, ranges.get(topic) ?? [], async (_, messages) => {
+    for (const { headers: h } of messages) {
+      if ((h[DeadLetterHeader.consumer] ?? consumer) !== consumer) continue;
+      const key = h[EventHeader.eventKey];
+      if (key) dead.keys.add(key);
+      dead.positions.add(
+        `${h[DeadLetterHeader.sourceTopic]}:${h[DeadLetterHeader.sourcePartition]}:${h[DeadLetterHeader.sourceOffset]}`,
+      );
+    }
+  });
+  return dead;
+}
