@@ -11,7 +11,7 @@ import 'reflect-metadata';
 import { startTestEnvironment } from '@app/testing';
 import { openOutboxDatabase } from '../libs/outbox/test/outbox-test-kit';
 import { purged } from './lib/purged';
-import { BenchResult, percentile, writeResults } from './lib/results';
+import { percentile, writeResults } from './lib/results';
 import {
   loadPeer,
   PEER_EVENT,
@@ -20,12 +20,10 @@ import {
   PeerTuning,
   startPeer,
 } from './peers/nestjs-outbox-peer';
+import { PEER, peerResults } from './peers/peer-results';
 import { Bench, EVENTS, log, relayRate, sleep, writeEvents } from './relay/relay-bench-kit';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const PEER = '@fullstackhouse/nestjs-outbox 4.1.2 (TypeORM driver, MySQL)';
-/** The relay's rate over the peer's; the issue's target. */
-const TARGET = 20;
 /**
  * The peer's README example polls every 30 s, 10 events per poll; for a throughput run it is
  * tuned as a user chasing throughput would: a 20 ms poll (the relay's poll interval here), 100
@@ -65,7 +63,12 @@ async function main(): Promise<void> {
           `${runs.peer[round - 1].toFixed(0)} events/s`,
       );
     }
-    writeResults('peers', results(percentile(runs.relay, 50), percentile(runs.peer, 50)));
+    const relay = percentile(runs.relay, 50);
+    const peerRateMedian = percentile(runs.peer, 50);
+    writeResults(
+      'peers',
+      peerResults({ relay, peer: peerRateMedian, events: EVENTS, rounds: ROUNDS, tuning: TUNING }),
+    );
   } finally {
     await outbox?.close();
     await dataSource.destroy();
@@ -105,34 +108,6 @@ async function peerRate(
   while (outbox.published() - before < events.length) await sleep(5);
   while ((await outbox.stored()) > 0) await sleep(5);
   return events.length / (Number(process.hrtime.bigint() - started) / 1e9);
-}
-
-function results(relay: number, peer: number): BenchResult[] {
-  const settings =
-    `pollingInterval ${TUNING.pollingInterval} ms, maxEventsPerPoll ${TUNING.maxEventsPerPoll}, ` +
-    `pool ${TUNING.poolSize}, default middlewares off`;
-  return [
-    {
-      metric: `relay throughput vs ${PEER}, ${EVENTS} events, median of ${ROUNDS} alternating rounds`,
-      value: relay,
-      unit: 'events/s',
-      baseline: `${PEER}, a kafkajs listener per event (${settings})`,
-      baselineValue: peer,
-      ratio: relay / peer,
-      target: `>= ${TARGET}x the peer`,
-      met: relay / peer >= TARGET,
-    },
-    {
-      metric: `${PEER} throughput (${settings})`,
-      value: peer,
-      unit: 'events/s',
-      baseline: 'the relay, same run',
-      baselineValue: relay,
-      ratio: peer / relay,
-      target: 'informational',
-      met: true,
-    },
-  ];
 }
 
 main().catch((error: unknown) => {
