@@ -46,7 +46,7 @@ export async function runRawChain(
   accounts: LedgerAccounts,
 ): Promise<RawChainRun> {
   if (orders < lanes) throw new Error(`${orders} orders cannot feed ${lanes} lanes`);
-  // The accounts exist before the first booking, as they do after the stack's first minutes:
+  // The accounts exist before the first booking, as they do once the ledger has booked anything:
   // the services' insert-on-first-use branch is a one-off, not part of an order's cost.
   await pools.accounting.query(
     `INSERT IGNORE INTO t_account (code, currency, name, type, balance, version, created_at, updated_at)
