@@ -3,17 +3,27 @@
  * started by scripts/stack/start-stack.ts. First the maximum: a burst of pay callbacks and
  * the rate at which their payment journals get booked. Then callbacks at a fixed rate of half
  * that maximum (open loop), the time from each callback to its payment journal being booked
- * (p50/p99/max), and the peak RSS of each service process under that load.
+ * (p50/p99/max), and the peak RSS of each service process under that load. Between the two, in
+ * the same run: the raw whole-chain baseline, every database statement of the burst's orders'
+ * lives run by raw mysql2 at the burst's concurrency, with no services and no broker.
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
-import { createConnection, createPool } from 'mysql2/promise';
+import { waitFor } from '@app/testing';
+import { createConnection, createPool, Pool } from 'mysql2/promise';
+import { Accounts } from '../apps/accounting-service/src/ledger/chart-of-accounts';
+import { AccountingMigrations } from '../apps/accounting-service/src/migrations';
+import { CouponMigrations } from '../apps/coupon-provider/src/migrations';
+import { FulfillmentMigrations } from '../apps/fulfillment-service/src/migrations';
+import { OrderMigrations } from '../apps/order-service/src/migrations';
 import { mapConcurrently } from '../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../scripts/demo/pay-provider';
 import { Stack, startStack } from '../scripts/stack/start-stack';
 import { freePort } from '../test/support/free-port';
 import { JournalWatcher } from './e2e/journal-watcher';
+import { RawChainRun, runRawChain } from './e2e/raw-chain';
+import { createRawChainDatabases, RawChainDatabases } from './e2e/raw-chain-databases';
 import { createPayingOrders, PayingOrder } from './e2e/paying-orders';
 import { e2eResults } from './e2e/e2e-results';
 import { RssSampler } from './e2e/rss';
@@ -27,8 +37,25 @@ import { spread } from './lib/stats';
 
 const MAX_ORDERS = Number(process.env.BENCH_E2E_MAX_ORDERS ?? 600);
 const STEADY_SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 15);
+/** Orders of the raw whole-chain baseline (default: as many as the burst). */
+const RAW_ORDERS = Number(process.env.BENCH_E2E_RAW_ORDERS ?? MAX_ORDERS);
+/** Callbacks in flight in the burst, and lanes of the raw baseline. */
+const IN_FLIGHT = 16;
 const LOAD_SHARE = 0.5;
 const MYSQL_URL = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
+/** What the raw whole-chain baseline needs of the services: their schemas and the ledger's chart. */
+const RAW_CHAIN_MIGRATIONS = {
+  order: OrderMigrations,
+  fulfillment: FulfillmentMigrations,
+  accounting: AccountingMigrations,
+  coupon: CouponMigrations,
+};
+const LEDGER_ACCOUNTS = {
+  paymentClearing: Accounts.PAYMENT_CLEARING,
+  salesRevenue: Accounts.SALES_REVENUE,
+  couponExpense: Accounts.COUPON_EXPENSE,
+  couponLiability: Accounts.COUPON_LIABILITY,
+};
 const DATABASES = ['order_service', 'fulfillment_service', 'accounting_service', 'coupon_provider'];
 
 /** Delivers one callback per order; resolves with each one's send time (performance.now()). */
@@ -53,6 +80,7 @@ async function main(): Promise<void> {
   const prefix = `bench_e2e_${randomBytes(3).toString('hex')}_`;
   const logs: string[] = [];
   let stack: Stack | undefined;
+  let raw: RawChainDatabases | undefined;
   const accounting = createPool({
     uri: `${MYSQL_URL}/${prefix}accounting_service`,
     connectionLimit: 1,
@@ -64,6 +92,13 @@ async function main(): Promise<void> {
     timezone: 'Z',
   });
   try {
+    // Created (and migrated) first, so that their writes are long flushed when they are used.
+    raw = await createRawChainDatabases(
+      MYSQL_URL,
+      `${prefix}raw_`,
+      IN_FLIGHT,
+      RAW_CHAIN_MIGRATIONS,
+    );
     stack = await startStack({
       mysqlUrl: MYSQL_URL,
       databasePrefix: prefix,
@@ -91,15 +126,16 @@ async function main(): Promise<void> {
     const watcher = new JournalWatcher(accounting);
     watcher.start();
 
-    // The maximum: a burst, 16 callbacks in flight, until the last payment journal is booked.
+    // The maximum: a burst, IN_FLIGHT callbacks in flight, until the last payment journal is booked.
     const burst = await createPayingOrders(orderUrl, MAX_ORDERS);
     progress(`${burst.length} orders PAYING; burst of callbacks…`);
     // CPU used per callback during the burst, by process: on a small machine, what saturates.
     const cpuMeter = CpuMeter.withBenchAndDatabase(pids);
     cpuMeter.start();
+    const cpuStarted = performance.now();
     const burstStartEpoch = Date.now();
     const burstSent = await deliverAll(provider, burst, async (send) => {
-      await mapConcurrently(burst, 16, (_, i) => send(i));
+      await mapConcurrently(burst, IN_FLIGHT, (_, i) => send(i));
     });
     const answeredSeconds = (performance.now() - Math.min(...burstSent)) / 1000;
     await watcher.waitForAll(
@@ -109,15 +145,17 @@ async function main(): Promise<void> {
     const lastBooked = Math.max(...burst.map((o) => watcher.seenAt.get(o.id)!));
     const maxRate = burst.length / ((lastBooked - Math.min(...burstSent)) / 1000);
     const rate = LOAD_SHARE * maxRate;
+    // CPU is read once the whole chain is done with the burst: the coupon journals come last.
+    await waitForCouponJournals(accounting, burst.length);
     const cpuPerCallback = Object.fromEntries(
       Object.entries(cpuMeter.read()).map(([name, ms]) => [name, ms / burst.length]),
     );
-    const burstWallMs = lastBooked - Math.min(...burstSent);
+    const cpuWallMs = performance.now() - cpuStarted;
     progress(
       `burst CPU ms per callback: ${Object.entries(cpuPerCallback)
         .map(([n, ms]) => `${n} ${ms.toFixed(2)}`)
         .join(', ')}; ` +
-        `wall ${(burstWallMs / burst.length).toFixed(2)} ms per callback on ${cpus().length} CPUs`,
+        `wall ${(cpuWallMs / burst.length).toFixed(2)} ms per callback on ${cpus().length} CPUs`,
     );
     const burstStages = await stageTimes(
       orderDb,
@@ -136,6 +174,13 @@ async function main(): Promise<void> {
     progress(
       `maximum ${maxRate.toFixed(0)} callbacks/s booked end to end; steady at ${rate.toFixed(0)}/s`,
     );
+
+    // The raw whole-chain baseline, while the stack stands idle.
+    progress(`raw whole-chain statements: ${RAW_ORDERS} orders, ${IN_FLIGHT} at once…`);
+    const rawChain = await runRawChain(raw.pools, RAW_ORDERS, IN_FLIGHT, LEDGER_ACCOUNTS);
+    await raw.close();
+    raw = undefined;
+    progress(describeRawChain(rawChain));
 
     // The steady load: open loop at half the maximum.
     const count = Math.max(1, Math.round(rate * STEADY_SECONDS));
@@ -177,7 +222,8 @@ async function main(): Promise<void> {
       burstSize: burst.length,
       answeredRate: burst.length / burstSeconds.answered,
       cpuPerCallback,
-      machineMsPerCallback: (burstWallMs / burst.length) * cpus().length,
+      rawChain,
+      machineMsPerCallback: (cpuWallMs / burst.length) * cpus().length,
       cpuCount: cpus().length,
       stages,
       booked,
@@ -192,10 +238,36 @@ async function main(): Promise<void> {
     await accounting.end();
     await orderDb.end();
     await stack?.stop();
+    await raw?.close();
     const admin = await createConnection({ uri: MYSQL_URL });
     for (const db of DATABASES) await admin.query(`DROP DATABASE IF EXISTS \`${prefix}${db}\``);
     await admin.end();
   }
+}
+
+/** Waits until the accounting database holds `count` coupon journals (one per paid order). */
+async function waitForCouponJournals(accounting: Pool, count: number): Promise<void> {
+  await waitFor(
+    async () => {
+      const [[row]] = (await accounting.query(
+        "SELECT COUNT(*) AS n FROM t_journal WHERE kind = 'COUPON_GRANT'",
+      )) as unknown as [[{ n: number | string }]];
+      return Number(row.n) >= count;
+    },
+    { timeoutMs: 120_000, intervalMs: 20, description: `${count} coupon journals booked` },
+  );
+}
+
+function describeRawChain(run: RawChainRun): string {
+  const perOrder = (cpu: Record<string, number>) =>
+    Object.entries(cpu)
+      .map(([name, ms]) => `${name} ${(ms / run.orders).toFixed(2)}`)
+      .join(', ');
+  return (
+    `raw whole chain: ${(run.orders / (run.toPaying.seconds + run.fromCallback.seconds)).toFixed(0)} orders/s ` +
+    `(up to PAYING ${(run.orders / run.toPaying.seconds).toFixed(0)}/s, CPU ms per order ${perOrder(run.toPaying.cpuMs)}; ` +
+    `from the callback on ${(run.orders / run.fromCallback.seconds).toFixed(0)}/s, CPU ms per order ${perOrder(run.fromCallback.cpuMs)})`
+  );
 }
 
 main().catch((error) => {

@@ -14,7 +14,7 @@ import { markdownTable } from './lib/markdown';
 import { progress } from './lib/progress';
 import { BenchResult, printTable, RESULTS_DIR } from './lib/results';
 
-const PARTS = ['relay', 'consumer', 'db', 'http', 'e2e'] as const;
+const PARTS = ['relay', 'peers', 'consumer', 'db', 'http', 'e2e'] as const;
 
 function runPart(part: string): Promise<number> {
   return new Promise((resolve) => {

@@ -16,7 +16,8 @@ export interface BenchResult {
   met: boolean;
 }
 
-export const RESULTS_DIR = join(__dirname, '..', 'results');
+/** bench/results, or BENCH_RESULTS_DIR (a smoke run's figures kept out of the committed ones). */
+export const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? join(__dirname, '..', 'results');
 
 /** Writes `bench/results/<part>.json` and prints the results as a table. */
 export function writeResults(part: string, results: BenchResult[]): string {

@@ -12,8 +12,8 @@ import {
 import { orderCreated } from '../../libs/outbox/test/outbox-test-kit';
 import { purged } from '../lib/purged';
 
-/** Events in the throughput runs. */
-export const EVENTS = 10_000;
+/** Events in the throughput runs (BENCH_RELAY_EVENTS: fewer for a quick check of the script). */
+export const EVENTS = Number(process.env.BENCH_RELAY_EVENTS ?? 10_000);
 export const SILENT = { log: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** One database, one topic, and the id range of the EVENTS rows every run publishes. */
