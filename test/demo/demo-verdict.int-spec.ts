@@ -13,6 +13,7 @@ function demoDriver(chain: TradingStack, args: string[] = []) {
     ACCOUNTING_SERVICE_URL: chain.url('accounting-service'),
     COUPON_PROVIDER_URL: chain.url('coupon-provider'),
     PAY_CALLBACK_SECRET: chain.stack.payCallbackSecret,
+    OPS_API_TOKEN: chain.stack.opsApiToken,
     MYSQL_URL,
     KAFKA_BROKERS: chain.stack.kafkaBrokers.join(','),
     DATABASE_PREFIX: chain.prefix,
