@@ -70,7 +70,10 @@ async function main(): Promise<boolean> {
       process.stdout.write(`  failed ${c.check}: ${c.what}\n`);
     const line = verdictLine(outcome.checks, orders);
     if (flags.keep) {
-      process.stdout.write(`${line}\nthe stack keeps running for ${opsUrl}; Ctrl-C stops it\n`);
+      process.stdout.write(
+        `${line}\nthe stack keeps running for ${opsUrl} (the browser asks for a user name, any, and\n` +
+          `the operator token as password: ${stack.opsApiToken}); Ctrl-C stops it\n`,
+      );
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
