@@ -200,7 +200,10 @@ export async function plantViolations(
     "DELETE FROM t_inbox WHERE consumer = 'accounting-service' AND event_key = ?",
     [`OrderPaymentStarted:${c}:2`],
   );
-  plant('every-event-accounted-for', `accounting-service OrderPaymentStarted:${c}:2: passed the gate, no inbox row`);
+  plant(
+    'every-event-accounted-for',
+    `accounting-service OrderPaymentStarted:${c}:2: passed the gate, no inbox row`,
+  );
   plant(
     'versions-applied-in-order',
     `accounting-service Order:${c}: version 2 missing (last applied 3)`,

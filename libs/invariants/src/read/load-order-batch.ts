@@ -6,7 +6,7 @@ import {
   OutboxFacts,
 } from '../order-batch';
 import { dateOrNull, num, Row, str, strOrNull } from './database-snapshot';
-import { DeploymentSnapshot } from './deployment-snapshot';
+import { ConsumerState, DeploymentSnapshot } from './deployment-snapshot';
 
 /**
  * Gathers what every service holds about one page of orders (rows from t_order), each
@@ -18,11 +18,24 @@ export async function loadOrderBatch(
   orderRows: Row[],
 ): Promise<OrderBatch> {
   const ids = orderRows.map((r) => str(r.id));
-  const history = await deployment.order.query(
-    `SELECT order_id, version, event_type FROM t_order_transition WHERE order_id IN (?)
-     ORDER BY order_id, version`,
-    [ids],
-  );
+  // Each database has its own connection: what one page needs from each is asked at once.
+  const [history, fulfillmentRows, journalRows] = await Promise.all([
+    deployment.order.query(
+      `SELECT order_id, version, event_type FROM t_order_transition WHERE order_id IN (?)
+       ORDER BY order_id, version`,
+      [ids],
+    ),
+    deployment.fulfillment.query(
+      `SELECT id, order_id, status, grant_key, coupon_code, coupon_value, currency, event_version,
+         next_attempt_at FROM t_fulfillment WHERE order_id IN (?)`,
+      [ids],
+    ),
+    deployment.accounting.query(
+      `SELECT id, kind, order_id, source_event_key, currency, total_debit FROM t_journal
+       WHERE order_id IN (?)`,
+      [ids],
+    ),
+  ]);
   const historyOf = new Map<string, OrderFacts['history']>();
   for (const h of history) {
     const list = historyOf.get(str(h.order_id)) ?? [];
@@ -37,36 +50,10 @@ export async function loadOrderBatch(
     paidAt: dateOrNull(r.paid_at),
     history: historyOf.get(str(r.id)) ?? [],
   }));
-  const fulfillments = (
-    await deployment.fulfillment.query(
-      `SELECT id, order_id, status, grant_key, coupon_code, coupon_value, currency, event_version,
-         next_attempt_at FROM t_fulfillment WHERE order_id IN (?)`,
-      [ids],
-    )
-  ).map(toFulfillment);
+  const fulfillments = fulfillmentRows.map(toFulfillment);
   const fulfillmentIds = fulfillments.map((f) => f.id);
   const grantKeys = fulfillments.map((f) => f.grantKey).filter((k) => k !== '');
-  const coupons = (
-    await whenAny(grantKeys, (keys) =>
-      deployment.coupons.query(
-        `SELECT coupon_code, idempotency_key, order_id, status FROM t_coupon
-         WHERE idempotency_key IN (?)`,
-        [keys],
-      ),
-    )
-  ).map((r) => ({
-    couponCode: str(r.coupon_code),
-    idempotencyKey: str(r.idempotency_key),
-    orderId: str(r.order_id),
-    status: str(r.status),
-  }));
-  const journals = (
-    await deployment.accounting.query(
-      `SELECT id, kind, order_id, source_event_key, currency, total_debit FROM t_journal
-       WHERE order_id IN (?)`,
-      [ids],
-    )
-  ).map((r) => ({
+  const journals = journalRows.map((r) => ({
     id: str(r.id),
     kind: str(r.kind),
     orderId: str(r.order_id),
@@ -74,10 +61,6 @@ export async function loadOrderBatch(
     currency: str(r.currency),
     totalDebit: num(r.total_debit),
   }));
-  const outbox = [
-    ...(await outboxOf(deployment, 'order-service', 'Order', ids)),
-    ...(await outboxOf(deployment, 'fulfillment-service', 'Fulfillment', fulfillmentIds)),
-  ];
   const aggregateIds: Record<string, string[]> = { Order: ids, Fulfillment: fulfillmentIds };
   const eventKeys = [
     ...orders.flatMap((o) => o.history.map((e) => `${e.eventType}:${o.id}:${e.version}`)),
@@ -87,53 +70,76 @@ export async function loadOrderBatch(
         .map((type, i) => `${type}:${f.id}:${i + 1}`),
     ),
   ];
-  const consumers: ConsumerFacts[] = [];
-  for (const c of deployment.consumers) {
-    const facts: ConsumerFacts = {
-      name: c.name,
-      aggregateTypes: c.aggregateTypes,
-      gateStart: c.gateStart ?? 'version-1',
-      pruned: c.prunedBefore !== null,
-      gates: new Map(),
-      inbox: new Map(),
-      parked: [],
-    };
-    for (const type of c.aggregateTypes) {
-      await whenAny(aggregateIds[type], async (idsOfType) => {
-        const gates = await c.db.query(
-          `SELECT aggregate_id, last_version, parked_count FROM t_inbox_version
-           WHERE consumer = ? AND aggregate_type = ? AND aggregate_id IN (?)`,
-          [c.name, type, idsOfType],
-        );
-        for (const g of gates)
-          facts.gates.set(`${type}:${str(g.aggregate_id)}`, {
-            lastVersion: num(g.last_version),
-            parkedCount: num(g.parked_count),
-          });
-        const parked = await c.db.query(
-          `SELECT aggregate_id, aggregate_version, event_key FROM t_inbox_parked
-           WHERE consumer = ? AND aggregate_type = ? AND aggregate_id IN (?)`,
-          [c.name, type, idsOfType],
-        );
-        for (const p of parked)
-          facts.parked.push({
-            aggregate: `${type}:${str(p.aggregate_id)}`,
-            version: num(p.aggregate_version),
-            eventKey: str(p.event_key),
-          });
-        return [];
-      });
-    }
-    const inbox = await whenAny(eventKeys, (keys) =>
-      c.db.query('SELECT event_key, outcome FROM t_inbox WHERE consumer = ? AND event_key IN (?)', [
-        c.name,
-        keys,
-      ]),
-    );
-    for (const r of inbox) facts.inbox.set(str(r.event_key), str(r.outcome));
-    consumers.push(facts);
-  }
+  const [couponRows, orderOutbox, fulfillmentOutbox, ...consumers] = await Promise.all([
+    whenAny(grantKeys, (keys) =>
+      deployment.coupons.query(
+        `SELECT coupon_code, idempotency_key, order_id, status FROM t_coupon
+         WHERE idempotency_key IN (?)`,
+        [keys],
+      ),
+    ),
+    outboxOf(deployment, 'order-service', 'Order', ids),
+    outboxOf(deployment, 'fulfillment-service', 'Fulfillment', fulfillmentIds),
+    ...deployment.consumers.map((c) => consumerFacts(c, aggregateIds, eventKeys)),
+  ]);
+  const coupons = couponRows.map((r) => ({
+    couponCode: str(r.coupon_code),
+    idempotencyKey: str(r.idempotency_key),
+    orderId: str(r.order_id),
+    status: str(r.status),
+  }));
+  const outbox = [...orderOutbox, ...fulfillmentOutbox];
   return { orders, fulfillments, coupons, journals, outbox, consumers };
+}
+
+/** One consumer's gate, parked events and inbox rows for the aggregates and events of a page. */
+async function consumerFacts(
+  c: ConsumerState,
+  aggregateIds: Record<string, string[]>,
+  eventKeys: string[],
+): Promise<ConsumerFacts> {
+  const facts: ConsumerFacts = {
+    name: c.name,
+    aggregateTypes: c.aggregateTypes,
+    gateStart: c.gateStart ?? 'version-1',
+    pruned: c.prunedBefore !== null,
+    gates: new Map(),
+    inbox: new Map(),
+    parked: [],
+  };
+  for (const type of c.aggregateTypes) {
+    const idsOfType = aggregateIds[type];
+    if (idsOfType.length === 0) continue;
+    const gates = await c.db.query(
+      `SELECT aggregate_id, last_version, parked_count FROM t_inbox_version
+       WHERE consumer = ? AND aggregate_type = ? AND aggregate_id IN (?)`,
+      [c.name, type, idsOfType],
+    );
+    for (const g of gates)
+      facts.gates.set(`${type}:${str(g.aggregate_id)}`, {
+        lastVersion: num(g.last_version),
+        parkedCount: num(g.parked_count),
+      });
+    const parked = await c.db.query(
+      `SELECT aggregate_id, aggregate_version, event_key FROM t_inbox_parked
+       WHERE consumer = ? AND aggregate_type = ? AND aggregate_id IN (?)`,
+      [c.name, type, idsOfType],
+    );
+    for (const p of parked)
+      facts.parked.push({
+        aggregate: `${type}:${str(p.aggregate_id)}`,
+        version: num(p.aggregate_version),
+        eventKey: str(p.event_key),
+      });
+  }
+  const inbox = await whenAny(eventKeys, (keys) =>
+    c.db.query('SELECT event_key, outcome FROM t_inbox WHERE consumer = ? AND event_key IN (?)', [
+      c.name,
+      keys,
+    ]),
+  );
+  for (const r of inbox) facts.inbox.set(str(r.event_key), str(r.outcome));
+  return facts;
 }
 
 function toFulfillment(r: Row): FulfillmentFacts {

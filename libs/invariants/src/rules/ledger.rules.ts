@@ -1,6 +1,6 @@
 import { eventKeyOf } from '@app/contracts';
 import { InvariantRule } from '../invariant-report';
-import { JournalFacts, OrderBatch } from '../order-batch';
+import { JournalFacts, OrderBatch, OrderFacts } from '../order-batch';
 import { BatchRule, gatePassed, groupBy, RuleContext, versionOf } from './batch-rule';
 
 const LEDGER = 'accounting-service';
@@ -34,7 +34,7 @@ export const journalsPerEvent: BatchRule = (batch, context) => {
       );
       continue;
     }
-    const expected = expectedJournals(batch, order.id);
+    const expected = expectedJournals(batch, order);
     for (const f of fulfillments.get(order.id) ?? []) {
       for (const [version, eventType, kind, rule] of [
         [1, 'FulfillmentDone', 'COUPON_GRANT', 'coupon-grant-has-one-journal'],
@@ -55,8 +55,7 @@ export const journalsPerEvent: BatchRule = (batch, context) => {
   }
 };
 
-function expectedJournals(batch: OrderBatch, orderId: string): Expected[] {
-  const order = batch.orders.find((o) => o.id === orderId)!;
+function expectedJournals(batch: OrderBatch, order: OrderFacts): Expected[] {
   const paid = versionOf(order.history, 'OrderPaid');
   const cancelled = versionOf(order.history, 'OrderCancelled');
   const expected: Expected[] = [];
