@@ -11,7 +11,7 @@ export const INVARIANT_RULES = {
   'sent-event-is-in-topic':
     'outbox rows marked SENT ⊆ messages in the topics, above each partition’s low watermark',
   'topic-message-has-outbox-row':
-    'messages in the topics ⊆ outbox rows, or (pruned) events their aggregate recorded',
+    'messages of the chain’s event types in the topics ⊆ outbox rows, or (pruned) events their aggregate recorded',
   'paid-order-has-one-fulfillment':
     'OrderPaid events the fulfillment gate passed ↔ fulfillments, exactly one each, under the event’s key',
   'fulfillment-has-paid-order':

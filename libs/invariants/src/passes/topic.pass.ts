@@ -1,10 +1,12 @@
-import { EventHeader } from '@app/contracts';
+import { EventHeader, TRADING_EVENTS } from '@app/contracts';
 import { num, str } from '../read/database-snapshot';
 import { ConsumerState } from '../read/deployment-snapshot';
 import { KeyHashSet } from '../read/key-hash-set';
 import { streamTopic, TopicMessage } from '../read/topic-reader';
 import { CheckContext } from './check-context';
 import { DeadLetters, readDeadLetters } from './dead-letters';
+
+const CHAIN_EVENTS = new Set<string>(TRADING_EVENTS.map((e) => e.eventType));
 
 /**
  * Streams each event topic once. Per batch: its event keys go to the topic's key set (for the
@@ -51,8 +53,13 @@ async function messagesHaveOutboxRows(
   const { deployment, findings, targets } = context;
   const before = context.rangesBefore.get(topic)?.find((r) => r.partition === partition);
   // Messages produced after the snapshots opened may come from rows the snapshots cannot see.
+  // A message of a type the chain does not have is foreign: the consumers dead-letter it.
   const checked = messages.filter(
-    (m) => m.headers[EventHeader.eventKey] && before && m.offset < before.high,
+    (m) =>
+      m.headers[EventHeader.eventKey] &&
+      CHAIN_EVENTS.has(m.headers[EventHeader.eventType] ?? '') &&
+      before &&
+      m.offset < before.high,
   );
   if (checked.length === 0) return;
   const isOrder = topic === targets.topics.order;
