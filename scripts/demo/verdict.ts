@@ -77,12 +77,11 @@ export function judgeRun(
     check: 'ledger-reconciled',
     what: state.ledger.clean ? '' : `reconciliation found ${state.ledger.mismatches} mismatches`,
   });
-  const byRule = new Map<string, string[]>();
   for (const v of invariants.violations) {
-    byRule.set(v.rule, [...(byRule.get(v.rule) ?? []), v.message]);
-  }
-  for (const [rule, messages] of byRule) {
-    checks.push({ check: `invariant ${rule}`, what: list(messages) });
+    checks.push({
+      check: `invariant ${v.rule}`,
+      what: v.ids.length > 0 ? `${v.message}: ${list(v.ids)}` : v.message,
+    });
   }
   return checks;
 }

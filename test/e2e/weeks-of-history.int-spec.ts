@@ -95,6 +95,7 @@ describe('The invariant checker on weeks of history', () => {
     // Reconciliation, the ledger's own check, finds the refund of an order that stayed paid.
     const reconciled = await requestJson<{ mismatches: Array<Record<string, unknown>> }>(
       `${chain.url('accounting-service')}/ledger/reconciliation`,
+      { headers: chain.opsHeaders },
     );
     expect(reconciled.body.mismatches).toContainEqual(
       expect.objectContaining({ kind: 'REFUND_OF_STALE_CANCEL', ...staleRefund }),

@@ -48,12 +48,16 @@ export class DeploymentHistory {
   /** Retention as the services run it: inbox rows past the dedup window, SENT outbox rows. */
   async prune(olderThanDays = 7): Promise<void> {
     for (const service of ['fulfillment-service', 'accounting-service'] as const) {
-      const pruned = await requestJson(`${this.chain.url(service)}/inbox/prune`, { body: {} });
+      const pruned = await requestJson(`${this.chain.url(service)}/inbox/prune`, {
+        body: {},
+        headers: this.chain.opsHeaders,
+      });
       expect(pruned.status).toBe(200);
     }
     for (const service of ['order-service', 'fulfillment-service'] as const) {
       const pruned = await requestJson(`${this.chain.url(service)}/outbox/prune`, {
         body: { olderThanMs: olderThanDays * DAY_MS },
+        headers: this.chain.opsHeaders,
       });
       expect(pruned.status).toBe(200);
     }
@@ -205,18 +209,22 @@ export class DeploymentHistory {
     const set = await requestJson(`${this.chain.url('coupon-provider')}/faults`, {
       method: 'PUT',
       body: { errorRate },
+      headers: this.chain.opsHeaders,
     });
     expect(set.status).toBe(200);
   }
 
   async deadLetters(service: 'fulfillment-service' | 'accounting-service'): Promise<unknown[]> {
-    const listed = await requestJson<unknown[]>(`${this.chain.url(service)}/inbox/dead-letters`);
+    const listed = await requestJson<unknown[]>(`${this.chain.url(service)}/inbox/dead-letters`, {
+      headers: this.chain.opsHeaders,
+    });
     return listed.body;
   }
 
   async replayDeadLetters(service: 'fulfillment-service' | 'accounting-service'): Promise<void> {
     const replayed = await requestJson(`${this.chain.url(service)}/inbox/dead-letters/replay`, {
       body: { all: true },
+      headers: this.chain.opsHeaders,
     });
     expect(replayed.status).toBe(200);
   }
