@@ -7,6 +7,7 @@ export type InboxErrorCode =
   | 'UNKNOWN_EVENT_TYPE'
   | 'NON_RETRYABLE'
   | 'RETRIES_EXHAUSTED'
+  | 'DEPENDENCY_UNAVAILABLE'
   | 'TOPIC_MISSING'
   | 'STOPPING';
 

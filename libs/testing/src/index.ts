@@ -8,3 +8,5 @@ export { startTestEnvironment } from './test-environment';
 export type { TestEnvironment } from './test-environment';
 export { waitFor } from './wait-for';
 export type { WaitForOptions } from './wait-for';
+/** A loopback TCP proxy a test can cut and heal: a dependency outage without stopping it. */
+export { TcpProxy } from './tcp-proxy';

@@ -161,6 +161,10 @@ export class InboxOperations {
       parkedNow: Number(parked[0].n),
       openGaps: await this.openGaps(),
       deadLetterTopicMessages: await this.deadLetterCount(),
+      blocked: {
+        seconds: this.metrics.blocks.blockedSeconds(),
+        partitions: this.metrics.blocks.list(),
+      },
       sinceStart: {
         applied: outcomes.applied,
         ignored: outcomes.ignored,
@@ -170,6 +174,7 @@ export class InboxOperations {
         drained: this.metrics.drained,
         retries: this.metrics.retries,
         deadLettered: this.metrics.deadLettered,
+        pauses: this.metrics.pauses,
       },
     };
   }

@@ -17,6 +17,7 @@ import { InboxError } from '../inbox.errors';
 import { InboxBatchContext, InboxContext } from './inbox-context';
 import { InboxMetrics } from './inbox-metrics';
 import { MessageRunner } from './message-runner';
+import { failureCode } from '../classify-failure';
 import { InboxHandlerExtras } from './on-event.decorator';
 import { ensureTopics } from './ensure-topics';
 
@@ -130,6 +131,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
       attempt = 0;
       this.metrics.clearLag();
+      this.metrics.blocks.clearAll();
       const owned = Object.entries(payload.memberAssignment)
         .map(([topic, partitions]) => `${topic} [${partitions.join(',')}]`)
         .join('; ');
@@ -177,11 +179,16 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
    * One partition's batch, in order. The offset after a settled message is committed every
    * `offsetCommitEvery` messages and at the end of the batch: committing less often than every
    * message only widens what a crash redelivers, and the inbox absorbs redeliveries.
+   *
+   * When a message is blocked by a transient failure, the partition is paused (its fetches
+   * stop, the group and the other partitions go on), what settled before is committed, and
+   * the partition resumes after a backoff: kafkajs fetches again from the first message not
+   * resolved, which is the blocked one.
    */
   private async consumeBatch(
     consumer: Consumer,
     runner: MessageRunner,
-    { batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload,
+    { batch, resolveOffset, heartbeat, isRunning, isStale, pause }: EachBatchPayload,
   ): Promise<void> {
     const { topic, partition } = batch;
     let settled: string | undefined;
@@ -210,7 +217,18 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
           headers: readHeaders(message.headers),
         },
       }));
-      await runner.settleTogether(chunk, control);
+      try {
+        await runner.settleTogether(chunk, control);
+      } catch (error) {
+        if (!(error instanceof InboxError && error.code === 'DEPENDENCY_UNAVAILABLE')) throw error;
+        await commit();
+        this.pausePartition(topic, partition, error, pause);
+        return;
+      }
+      if (this.metrics.blocks.isBlocked(topic, partition)) {
+        this.metrics.blocks.clear(topic, partition);
+        this.log.log(`${topic}/${partition} is making progress again; unblocked`);
+      }
       settled = chunk[chunk.length - 1].message.offset;
       resolveOffset(settled);
       this.metrics.recordLag(topic, partition, Number(batch.highWatermark) - Number(settled) - 1);
@@ -223,6 +241,29 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       }
     }
     await commit();
+  }
+
+  /** Pauses a partition blocked by a transient failure and resumes it after a backoff. */
+  private pausePartition(
+    topic: string,
+    partition: number,
+    error: InboxError,
+    pause: EachBatchPayload['pause'],
+  ): void {
+    const cause = error.cause as Error | undefined;
+    const reason = `${failureCode(cause)}: ${cause?.message ?? error.message}`;
+    const waitMs = this.metrics.blocks.fail(topic, partition, reason);
+    this.metrics.pauses += 1;
+    const resume = pause();
+    this.log.warn(
+      `${topic}/${partition} paused: ${error.message}; retrying in ${waitMs} ms (blocked for ${this.metrics.blocks.blockedSeconds().toFixed(1)} s)`,
+    );
+    const timer = setTimeout(() => {
+      const index = this.timers.indexOf(timer);
+      if (index >= 0) this.timers.splice(index, 1);
+      if (!this.stopping) resume();
+    }, waitMs);
+    this.timers.push(timer);
   }
 
   /** Handlers are fixed once Nest has registered them; resolving a pattern is not free. */

@@ -4,7 +4,7 @@ import { LoggerService } from '@nestjs/common';
 import { context } from '@opentelemetry/api';
 import { KafkaMessage } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { classifyFailure, failureCode } from '../classify-failure';
+import { failureCode } from '../classify-failure';
 import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';
 import { decodeEvent } from '../decode-event';
 import { InboxBatchProcessor } from '../gate/inbox-batch-processor';
@@ -30,6 +30,10 @@ interface Failure {
  * heartbeats), or the dead-letter topic when it cannot be applied. Once `settle` returns, the
  * message's offset may be committed; never before, so a crash anywhere leads to redelivery,
  * which the inbox absorbs.
+ *
+ * A failure the classifier calls transient never dead-letters: once the in-place retries are
+ * spent, `settle` throws InboxError DEPENDENCY_UNAVAILABLE and the transport pauses the
+ * partition and tries the message again later, for as long as it takes.
  */
 export class MessageRunner {
   constructor(
@@ -88,6 +92,11 @@ export class MessageRunner {
         }
         return;
       } catch (error) {
+        // A dependency is down (after runTransaction's own retries): each message would fail
+        // alike, so the partition is paused at the first of them instead.
+        if (this.options.classifyFailure(error) === 'transient') {
+          throw blocked(error, `a batch of ${deliveries.length}`);
+        }
         this.metrics.batchFallbacks += 1;
         this.logger.warn(
           `batch of ${deliveries.length} failed (${failureCode(error)}); settling its messages one by one`,
@@ -121,7 +130,11 @@ export class MessageRunner {
         this.metrics.count(result.outcome, result.drained, (performance.now() - started) / 1000);
         return undefined;
       } catch (error) {
-        if (classifyFailure(error) === 'permanent') return { error, attempts: attempt };
+        const kind = this.options.classifyFailure(error);
+        if (kind === 'permanent') return { error, attempts: attempt };
+        if (attempt >= retry.maxAttempts && kind === 'transient') {
+          throw blocked(error, envelope.eventKey);
+        }
         if (attempt >= retry.maxAttempts) {
           const exhausted = new InboxError(
             'RETRIES_EXHAUSTED',
@@ -176,4 +189,13 @@ export class MessageRunner {
       throw new InboxError('STOPPING', 'the consumer is stopping; the message will be redelivered');
     }
   }
+}
+
+/** The error that tells the transport to pause the partition and try again later. */
+function blocked(error: unknown, what: string): InboxError {
+  return new InboxError(
+    'DEPENDENCY_UNAVAILABLE',
+    `${what} failed for a transient reason (${failureCode(error)}): ${(error as Error)?.message ?? String(error)}`,
+    { cause: error },
+  );
 }

@@ -51,6 +51,28 @@ export class InboxMetricsCollector {
       () => metrics.batchFallbacks,
     );
 
+    mirror(
+      'inbox_partition_pauses_total',
+      'Times a partition was paused because a dependency (database, broker) was unavailable',
+      () => metrics.pauses,
+    );
+    new Gauge({
+      name: 'inbox_blocked_seconds',
+      help: 'Seconds since the oldest partition of this consumer was blocked by a transient failure (0 when none is)',
+      registers,
+      collect() {
+        this.set(metrics.blocks.blockedSeconds());
+      },
+    });
+    new Gauge({
+      name: 'inbox_blocked_partitions',
+      help: 'Partitions paused now because a dependency is unavailable',
+      registers,
+      collect() {
+        this.set(metrics.blocks.list().length);
+      },
+    });
+
     const latency = new Histogram({
       name: 'inbox_processing_seconds',
       help: 'Time of the inbox transaction that settled a message (gate, handler, commit), by outcome',
