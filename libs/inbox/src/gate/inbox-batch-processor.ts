@@ -100,11 +100,13 @@ export class InboxBatchProcessor {
     effects: EffectQueue,
   ): Promise<ProcessResult> {
     const handler = this.lookup(envelope.eventType);
-    const ungated = handler !== undefined && !handler.versionGate;
+    const held = this.single.holds(envelope);
+    const ungated = handler !== undefined && !handler.versionGate && !held;
     if (ungated) effects.add(handler, envelope, delivery);
     const seenBefore = !state.isNew || state.dirty;
     const last = seenBefore ? state.lastVersion : undefined;
-    const decision = decideVersion(last, envelope.aggregateVersion, this.gateStart);
+    let decision = decideVersion(last, envelope.aggregateVersion, this.gateStart);
+    if (decision === 'apply' && held) decision = 'park';
     if (decision === 'stale') {
       if (!ungated) await this.store.setOutcome(manager, envelope.eventKey, 'stale');
       return { outcome: ungated ? 'applied' : 'stale', drained: 0 };

@@ -175,6 +175,8 @@ export class InboxOperations {
         retries: this.metrics.retries,
         deadLettered: this.metrics.deadLettered,
         pauses: this.metrics.pauses,
+        unknownEventTypes: this.metrics.unknownEventTypes,
+        heldNewerSchema: this.metrics.heldNewerSchema,
       },
     };
   }

@@ -36,5 +36,9 @@ export interface InboxStats {
     deadLettered: number;
     /** Times a partition was paused for a transient failure. */
     pauses: number;
+    /** Events of a type this consumer does not know, recorded and skipped. */
+    unknownEventTypes: number;
+    /** Events held (parked) for a schema version newer than this consumer knows. */
+    heldNewerSchema: number;
   };
 }

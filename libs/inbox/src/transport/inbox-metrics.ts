@@ -30,6 +30,10 @@ export class InboxMetrics {
   deadLettered = 0;
   /** Batches that failed and were settled message by message. */
   batchFallbacks = 0;
+  /** Events of a type this consumer's registry does not know: recorded and skipped. */
+  unknownEventTypes = 0;
+  /** Events held (parked) because their schema version is newer than this consumer knows. */
+  heldNewerSchema = 0;
   /** Times a partition was paused because a dependency was down. */
   pauses = 0;
   /** Partitions paused now for a transient failure, and since when. */

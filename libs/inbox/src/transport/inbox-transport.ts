@@ -1,4 +1,4 @@
-import { readHeaders } from '@app/contracts';
+import { EventEnvelope, readHeaders } from '@app/contracts';
 import { allowsMultipleStatements } from '@app/database';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
@@ -20,6 +20,8 @@ import { MessageRunner } from './message-runner';
 import { failureCode } from '../classify-failure';
 import { InboxHandlerExtras } from './on-event.decorator';
 import { ensureTopics } from './ensure-topics';
+import { InboxHousekeeping } from './inbox-housekeeping';
+import { isNewerSchema } from '../decode-event';
 
 /**
  * The Nest transport that feeds `@OnEvent` and `@OnEventBatch` handlers from Kafka through the
@@ -35,6 +37,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
   private producer?: Producer;
   private stopping = false;
   private readonly timers: NodeJS.Timeout[] = [];
+  private housekeeping?: InboxHousekeeping;
   private readonly handlerCache = new Map<string, InboxHandler | undefined>();
 
   constructor(
@@ -63,6 +66,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
   async close(): Promise<void> {
     this.stopping = true;
     for (const timer of this.timers.splice(0)) clearInterval(timer);
+    this.housekeeping?.stop();
     await this.consumer?.disconnect();
     await this.producer?.disconnect();
     this.consumer = undefined;
@@ -87,7 +91,11 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     await this.producer.connect();
     const store = new InboxStore(options.consumer, allowsMultipleStatements(this.dataSource));
     const lookup = (eventType: string) => this.handlerFor(eventType);
-    const processor = new InboxProcessor(store, lookup, options.gateStart);
+    // An event of a newer schema than this process knows is held (parked) when a handler of
+    // this consumer would apply it; a type nobody here handles is recorded and skipped.
+    const holds = (envelope: EventEnvelope) =>
+      lookup(envelope.eventType) !== undefined && isNewerSchema(envelope, options.registry);
+    const processor = new InboxProcessor(store, lookup, options.gateStart, holds);
     const runner = new MessageRunner(
       this.dataSource,
       processor,
@@ -105,7 +113,16 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       () => this.stopping,
     );
     await this.runConsumer(runner);
-    this.startHousekeeping();
+    this.housekeeping = new InboxHousekeeping(
+      options,
+      this.dataSource,
+      store,
+      processor,
+      this.operations,
+      this.metrics,
+      this.log,
+    );
+    this.housekeeping.start();
     this.log.log(
       `consumer ${options.consumer} reading ${options.topics.join(', ')}; dead letters to ${options.deadLetterTopic}`,
     );
@@ -322,37 +339,6 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
           `${pattern} has both @OnEventBatch handlers and handlers taking one event (@OnEvent, @EventPattern); declare one kind per event type`,
         );
       }
-    }
-  }
-
-  private startHousekeeping(): void {
-    const { gapCheckIntervalMs, pruneIntervalMs } = this.options;
-    if (gapCheckIntervalMs > 0) {
-      this.timers.push(setInterval(() => void this.reportGaps(), gapCheckIntervalMs).unref());
-    }
-    if (pruneIntervalMs > 0) {
-      this.timers.push(setInterval(() => void this.prune(), pruneIntervalMs).unref());
-    }
-  }
-
-  private async reportGaps(): Promise<void> {
-    try {
-      for (const gap of await this.operations.openGaps()) {
-        this.log.warn(
-          `open gap: ${gap.aggregateType} ${gap.aggregateId} applied up to ${gap.lastAppliedVersion ?? 'none'}, waiting with ${gap.parkedVersions.join(',')} since ${gap.oldestParkedAt}`,
-        );
-      }
-    } catch (error) {
-      this.log.error(`gap check failed: ${(error as Error).message}`);
-    }
-  }
-
-  private async prune(): Promise<void> {
-    try {
-      const deleted = await this.operations.prune();
-      if (deleted > 0) this.log.log(`pruned ${deleted} inbox rows`);
-    } catch (error) {
-      this.log.error(`prune failed: ${(error as Error).message}`);
     }
   }
 }

@@ -6,9 +6,9 @@ import { KafkaMessage } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { failureCode } from '../classify-failure';
 import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';
-import { decodeEvent } from '../decode-event';
+import { decodeEvent, isNewerSchema, isUnknownType } from '../decode-event';
 import { InboxBatchProcessor } from '../gate/inbox-batch-processor';
-import { Delivery, InboxProcessor } from '../gate/inbox-processor';
+import { Delivery, InboxOutcome, InboxProcessor } from '../gate/inbox-processor';
 import { InboxError } from '../inbox.errors';
 import { DeliveryPosition, ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from './inbox-metrics';
@@ -85,7 +85,10 @@ export class MessageRunner {
           this.batchProcessor.process(manager, items),
         );
         const seconds = (performance.now() - started) / 1000;
-        for (const result of results) this.metrics.count(result.outcome, result.drained, seconds);
+        for (const [i, result] of results.entries()) {
+          this.metrics.count(result.outcome, result.drained, seconds);
+          this.countUnreadable(envelopes[i], result.outcome);
+        }
         for (const { position } of deliveries) {
           const { topic, partition, offset } = position;
           await this.options.hooks.afterTransactionCommit?.({ topic, partition, offset });
@@ -128,6 +131,7 @@ export class MessageRunner {
           { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
         );
         this.metrics.count(result.outcome, result.drained, (performance.now() - started) / 1000);
+        this.countUnreadable(envelope, result.outcome);
         return undefined;
       } catch (error) {
         const kind = this.options.classifyFailure(error);
@@ -182,6 +186,22 @@ export class MessageRunner {
       },
     );
     this.metrics.deadLettered += 1;
+  }
+
+  /** Events this consumer could not read in full: skipped (unknown type) or held (newer schema). */
+  private countUnreadable(envelope: EventEnvelope, outcome: InboxOutcome): void {
+    const { registry } = this.options;
+    if (outcome === 'ignored' && isUnknownType(envelope, registry)) {
+      this.metrics.unknownEventTypes += 1;
+      this.logger.log(
+        `${envelope.eventKey}: event type ${envelope.eventType} is unknown here; recorded and skipped`,
+      );
+    } else if (outcome === 'parked' && isNewerSchema(envelope, registry)) {
+      this.metrics.heldNewerSchema += 1;
+      this.logger.warn(
+        `${envelope.eventKey}: schema version ${envelope.schemaVersion} is newer than this consumer knows; held (parked) with its aggregate's later events until a consumer that knows it runs`,
+      );
+    }
   }
 
   private throwIfStopping(): void {

@@ -56,6 +56,16 @@ export class InboxMetricsCollector {
       'Times a partition was paused because a dependency (database, broker) was unavailable',
       () => metrics.pauses,
     );
+    mirror(
+      'inbox_unknown_event_types_total',
+      'Events of a type this consumer does not know: recorded in the inbox and skipped, not dead-lettered',
+      () => metrics.unknownEventTypes,
+    );
+    mirror(
+      'inbox_held_newer_schema_total',
+      'Events parked because their schema version is newer than this consumer knows',
+      () => metrics.heldNewerSchema,
+    );
     new Gauge({
       name: 'inbox_blocked_seconds',
       help: 'Seconds since the oldest partition of this consumer was blocked by a transient failure (0 when none is)',
