@@ -3,6 +3,7 @@ export type OutboxErrorCode =
   | 'OUTBOX_NO_TRANSACTION'
   | 'OUTBOX_INVALID_OPTIONS'
   | 'OUTBOX_KEY_CONFLICT'
+  | 'OUTBOX_VERSION_TAKEN'
   | 'OUTBOX_INVALID_FILTER';
 
 /** A typed outbox error; `code` says which rule was broken. */
