@@ -1,7 +1,6 @@
 import { EventRegistry, tradingEventRegistry } from '@app/contracts';
 import { logLevel } from 'kafkajs';
 import { classifyFailure, FailureClassifier } from './classify-failure';
-import { GateStart } from './gate/version-decision';
 import { InboxError } from './inbox.errors';
 
 /** How a failing message is retried before it goes to the dead-letter topic. */
@@ -66,8 +65,6 @@ export interface InboxModuleOptions {
   classifyFailure?: FailureClassifier;
   /** Pause between retry rounds of a partition blocked by a transient failure. */
   blockedBackoff?: Partial<InboxBlockedBackoff>;
-  /** How the version gate treats an aggregate it has never seen. Default 'version-1'. */
-  gateStart?: GateStart;
   /** A parked event older than this is an open gap in stats and logs. Default 60 s. */
   gapAlertMs?: number;
   /** How often open gaps are logged. Default 30 s; 0 turns the check off. */
@@ -118,7 +115,6 @@ export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxO
     retry: { maxAttempts: 8, baseDelayMs: 50, maxDelayMs: 5_000, ...options.retry },
     classifyFailure: options.classifyFailure ?? classifyFailure,
     blockedBackoff: { baseDelayMs: 500, maxDelayMs: 15_000, ...options.blockedBackoff },
-    gateStart: options.gateStart ?? 'version-1',
     gapAlertMs: options.gapAlertMs ?? 60_000,
     gapCheckIntervalMs: options.gapCheckIntervalMs ?? 30_000,
     dedupWindowMs: options.dedupWindowMs ?? 7 * 24 * 3_600_000,
@@ -142,9 +138,6 @@ export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxO
   }
   if (typeof resolved.classifyFailure !== 'function') {
     problems.push('classifyFailure must be a function');
-  }
-  if (!['version-1', 'first-seen'].includes(resolved.gateStart)) {
-    problems.push("gateStart must be 'version-1' or 'first-seen'");
   }
   const positive: Array<[string, number]> = [
     ['retry.maxAttempts', resolved.retry.maxAttempts],

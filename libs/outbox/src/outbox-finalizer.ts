@@ -83,13 +83,18 @@ export class OutboxFinalizer {
     );
   }
 
-  /** Shutdown: every row this relay still leases goes back to NEW for another relay. */
-  async releaseAllOf(owner: string): Promise<number> {
+  /**
+   * Shutdown: every row still leased under one of `tokens` (this relay's leases) goes back to
+   * NEW for another relay. By token, not by owner: two processes started with one instance id
+   * would otherwise hand back each other's rows mid-send.
+   */
+  async releaseLeases(tokens: string[]): Promise<number> {
+    if (tokens.length === 0) return 0;
     return this.update(
       `UPDATE t_outbox SET status = 'NEW', lease_owner = NULL, lease_token = NULL,
          lease_until = NULL, updated_at = UTC_TIMESTAMP(3), next_retry_at = UTC_TIMESTAMP(3)
-       WHERE status = 'SENDING' AND lease_owner = ?`,
-      [owner],
+       WHERE status = 'SENDING' AND lease_token IN (?)`,
+      [tokens],
     );
   }
 

@@ -135,7 +135,9 @@ export class OutboxRelay {
     await this.loop;
     this.loop = undefined;
     try {
-      if (this.db.isInitialized) await this.finalizer.releaseAllOf(this.instanceId);
+      if (this.db.isInitialized) {
+        await this.finalizer.releaseLeases(this.claimer.liveLeaseTokens());
+      }
     } catch (error) {
       // The leases expire by themselves; another relay claims the rows then.
       this.logger.warn?.(`could not release leases on stop: ${String(error)}`);
@@ -319,8 +321,8 @@ export class OutboxRelay {
   }
 
   /**
-   * Hands a claim's rows back as NEW, due now. stop() also releases by owner, so a failure here
-   * only delays those rows.
+   * Hands a claim's rows back as NEW, due now. stop() also releases this relay's live leases,
+   * so a failure here only delays those rows.
    */
   private async releaseClaim({ rows, token }: Claim): Promise<void> {
     await this.finalizer

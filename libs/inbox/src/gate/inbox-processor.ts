@@ -2,7 +2,7 @@ import { envelopeHeaders, EventEnvelope } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { DeliveryPosition } from '../inbox.options';
 import { InboxStore } from './inbox-store';
-import { decideVersion, GateStart } from './version-decision';
+import { decideVersion } from './version-decision';
 
 /** A message's position and its Kafka headers. */
 export interface Delivery extends DeliveryPosition {
@@ -60,7 +60,6 @@ export class InboxProcessor {
   constructor(
     private readonly store: InboxStore,
     private readonly lookup: HandlerLookup,
-    private readonly gateStart: GateStart,
     /** Events held back (parked) although their turn came; see HoldRule. */
     readonly holds: HoldRule = () => false,
   ) {}
@@ -90,7 +89,7 @@ export class InboxProcessor {
 
     const { aggregateType, aggregateId, aggregateVersion } = envelope;
     const row = await this.store.lockVersion(manager, aggregateType, aggregateId);
-    let decision = decideVersion(row?.lastVersion, aggregateVersion, this.gateStart);
+    let decision = decideVersion(row?.lastVersion, aggregateVersion);
     if (decision === 'apply' && held) decision = 'park';
     if (decision === 'stale') {
       if (!ungated) await this.store.setOutcome(manager, envelope.eventKey, 'stale');

@@ -95,17 +95,11 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     // this consumer would apply it; a type nobody here handles is recorded and skipped.
     const holds = (envelope: EventEnvelope) =>
       lookup(envelope.eventType) !== undefined && isNewerSchema(envelope, options.registry);
-    const processor = new InboxProcessor(store, lookup, options.gateStart, holds);
+    const processor = new InboxProcessor(store, lookup, holds);
     const runner = new MessageRunner(
       this.dataSource,
       processor,
-      new InboxBatchProcessor(
-        store,
-        new InboxBatchStore(options.consumer),
-        processor,
-        lookup,
-        options.gateStart,
-      ),
+      new InboxBatchProcessor(store, new InboxBatchStore(options.consumer), processor, lookup),
       new DeadLetterPublisher(this.producer, options.deadLetterTopic),
       options,
       this.metrics,
