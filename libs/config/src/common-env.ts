@@ -110,6 +110,16 @@ export class CommonEnv extends ServiceEnv {
   @Max(600_000)
   INBOX_BLOCKED_BACKOFF_MAX_MS?: number;
 
+  /**
+   * Services that consume: a parked event older than this (ms) is an open gap in
+   * /inbox/stats, /health/details and the inbox_open_gaps metric. Default 60000.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  INBOX_GAP_ALERT_MS?: number;
+
   /** Services with an outbox: run its relay in this process. Default true. */
   @IsOptional()
   @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))

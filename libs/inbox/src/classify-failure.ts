@@ -59,6 +59,9 @@ function isTransientKafkaError(error: unknown): boolean {
 
 /** A short code naming a failure, for the dead-letter headers and logs. */
 export function failureCode(error: unknown): string {
+  // kafkajs protocol errors carry the broker's numeric code and its name as `type`.
+  const type = (error as { type?: unknown } | null)?.type;
+  if (typeof type === 'string' && type.length > 0) return type;
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.length > 0) return code;
   if (typeof code === 'number') return String(code);

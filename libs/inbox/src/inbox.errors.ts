@@ -8,6 +8,7 @@ export type InboxErrorCode =
   | 'NON_RETRYABLE'
   | 'RETRIES_EXHAUSTED'
   | 'DEPENDENCY_UNAVAILABLE'
+  | 'DEAD_LETTER_REJECTED'
   | 'TOPIC_MISSING'
   | 'STOPPING';
 

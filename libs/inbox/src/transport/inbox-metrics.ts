@@ -34,6 +34,8 @@ export class InboxMetrics {
   unknownEventTypes = 0;
   /** Events held (parked) because their schema version is newer than this consumer knows. */
   heldNewerSchema = 0;
+  /** Dead-letter publishes the broker refused for good (topic deleted, not authorized, too large). */
+  deadLetterRejections = 0;
   /** Times a partition was paused because a dependency was down. */
   pauses = 0;
   /** Partitions paused now for a transient failure, and since when. */

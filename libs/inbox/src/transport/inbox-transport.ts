@@ -231,7 +231,11 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       try {
         await runner.settleTogether(chunk, control);
       } catch (error) {
-        if (!(error instanceof InboxError && error.code === 'DEPENDENCY_UNAVAILABLE')) throw error;
+        if (!isBlocking(error)) throw error;
+        // Blocked at chunk[0]: the lag counts it and everything after it, and keeps growing
+        // with each retry round's fetch.
+        const blockedAt = Number(chunk[0].message.offset);
+        this.metrics.recordLag(topic, partition, Number(batch.highWatermark) - blockedAt);
         await commit();
         this.pausePartition(topic, partition, error, pause);
         return;
@@ -266,9 +270,14 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     const waitMs = this.metrics.blocks.fail(topic, partition, reason);
     this.metrics.pauses += 1;
     const resume = pause();
-    this.log.warn(
-      `${topic}/${partition} paused: ${error.message}; retrying in ${waitMs} ms (blocked for ${this.metrics.blocks.blockedSeconds().toFixed(1)} s)`,
-    );
+    const line = `${topic}/${partition} paused: ${error.message}; retrying in ${waitMs} ms (blocked for ${this.metrics.blocks.blockedSeconds().toFixed(1)} s)`;
+    if (error.code === 'DEAD_LETTER_REJECTED') {
+      // Nothing heals this by itself: say so loudly, once per round.
+      this.metrics.deadLetterRejections += 1;
+      this.log.error(line);
+    } else {
+      this.log.warn(line);
+    }
     const timer = setTimeout(() => {
       const index = this.timers.indexOf(timer);
       if (index >= 0) this.timers.splice(index, 1);
@@ -335,6 +344,14 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       }
     }
   }
+}
+
+/** A failure that pauses the partition instead of failing the consumer. */
+function isBlocking(error: unknown): error is InboxError {
+  return (
+    error instanceof InboxError &&
+    (error.code === 'DEPENDENCY_UNAVAILABLE' || error.code === 'DEAD_LETTER_REJECTED')
+  );
 }
 
 /** The inbox settings of each handler in a Nest handler chain (defaults for plain patterns). */

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { InboxMetrics, InboxOutcome } from '@app/inbox';
+import { InboxMetrics, InboxOperations, InboxOutcome } from '@app/inbox';
 import { MetricsRegistry } from './metrics-registry';
 
 /**
@@ -8,8 +8,22 @@ import { MetricsRegistry } from './metrics-registry';
  * the high watermark of the last batch fetched.
  */
 export class InboxMetricsCollector {
-  constructor(registry: MetricsRegistry, metrics: InboxMetrics) {
+  constructor(registry: MetricsRegistry, metrics: InboxMetrics, operations?: InboxOperations) {
     const registers = [registry];
+    if (operations) {
+      new Gauge({
+        name: 'inbox_open_gaps',
+        help: 'Aggregates whose next version has been missing for longer than the gap alert time (events parked behind it)',
+        registers,
+        async collect() {
+          // Keeps its last value when the database cannot be read at this scrape.
+          await operations.openGaps().then(
+            (gaps) => this.set(gaps.length),
+            () => undefined,
+          );
+        },
+      });
+    }
     new Counter({
       name: 'inbox_messages_total',
       help: 'Messages settled by the inbox, by outcome: applied (processed), duplicate (skipped), parked (early, waiting for an earlier version), stale, ignored',
@@ -55,6 +69,11 @@ export class InboxMetricsCollector {
       'inbox_partition_pauses_total',
       'Times a partition was paused because a dependency (database, broker) was unavailable',
       () => metrics.pauses,
+    );
+    mirror(
+      'inbox_dead_letter_rejected_total',
+      'Dead-letter publishes the broker refused for good (topic deleted, not authorized, message too large); the partition stays paused until fixed',
+      () => metrics.deadLetterRejections,
     );
     mirror(
       'inbox_unknown_event_types_total',
