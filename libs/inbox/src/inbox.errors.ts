@@ -9,6 +9,7 @@ export type InboxErrorCode =
   | 'RETRIES_EXHAUSTED'
   | 'DEPENDENCY_UNAVAILABLE'
   | 'DEAD_LETTER_REJECTED'
+  | 'SKIP_REFUSED'
   | 'TOPIC_MISSING'
   | 'STOPPING';
 

@@ -39,6 +39,8 @@ export { InboxOperations } from './operations/inbox-operations';
 export type { DeadLetterMessage, ReplayRequest, ReplayResult } from './operations/inbox-operations';
 /** Shapes of GET /inbox/deliveries: an aggregate's events as this inbox took them in. */
 export type { AggregateSelector, InboxDeliveryRecord } from './operations/inbox-deliveries';
+/** Shapes of POST /inbox/gaps/skip: skip an aggregate's missing version on purpose. */
+export type { SkipVersionRequest, SkipVersionResult } from './operations/skip-version';
 /** Shapes of GET /inbox/stats. */
 export type { InboxStats, OpenGap } from './operations/inbox-stats';
 /** The /inbox HTTP controller (registered by InboxModule). */

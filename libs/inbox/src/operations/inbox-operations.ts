@@ -10,6 +10,7 @@ import { INBOX_OPTIONS } from '../inbox.tokens';
 import { InboxMetrics } from '../transport/inbox-metrics';
 import { AggregateSelector, findDeliveries, InboxDeliveryRecord } from './inbox-deliveries';
 import { InboxStats, OpenGap } from './inbox-stats';
+import { DrainParked, skipVersion, SkipVersionRequest, SkipVersionResult } from './skip-version';
 
 /** A dead-lettered message, with why and where it failed. */
 export interface DeadLetterMessage {
@@ -55,6 +56,7 @@ export interface ReplayResult {
 @Injectable()
 export class InboxOperations {
   private readonly kafka: Kafka;
+  private drain?: DrainParked;
 
   constructor(
     @Inject(INBOX_OPTIONS) private readonly options: ResolvedInboxOptions,
@@ -66,6 +68,19 @@ export class InboxOperations {
       brokers: options.kafka.brokers,
       logLevel: options.kafka.logLevel ?? logLevel.WARN,
     });
+  }
+
+  /**
+   * Marks the missing version of an aggregate as skipped on purpose (see skip-version.ts):
+   * audited, and its parked successors drained in the same transaction.
+   */
+  skipVersion(request: SkipVersionRequest): Promise<SkipVersionResult> {
+    return skipVersion(this.dataSource, this.options.consumer, request, this.drain);
+  }
+
+  /** The transport hands in how to drain parked events once it runs (it owns the handlers). */
+  attachDrainer(drain: DrainParked): void {
+    this.drain = drain;
   }
 
   async listDeadLetters(): Promise<DeadLetterMessage[]> {

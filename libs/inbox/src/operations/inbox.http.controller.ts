@@ -1,6 +1,7 @@
 import {
   BadRequestException,
   Body,
+  ConflictException,
   Controller,
   Get,
   HttpCode,
@@ -15,6 +16,7 @@ import {
   IsInt,
   IsOptional,
   IsString,
+  Length,
   Matches,
   Min,
   ValidateNested,
@@ -23,6 +25,7 @@ import { InboxError } from '../inbox.errors';
 import { AggregateSelector, InboxDeliveryRecord } from './inbox-deliveries';
 import { DeadLetterMessage, InboxOperations, ReplayResult } from './inbox-operations';
 import { InboxStats } from './inbox-stats';
+import { SkipVersionResult } from './skip-version';
 
 class DeadLetterRef {
   @IsInt() @Min(0) partition!: number;
@@ -43,9 +46,18 @@ class ReplayDeadLettersDto {
   @IsOptional() @IsString() targetTopic?: string;
 }
 
+/** Body of POST /inbox/gaps/skip. */
+class SkipVersionDto {
+  @Matches(/^[A-Z][A-Za-z0-9]{1,31}$/) aggregateType!: string;
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/) aggregateId!: string;
+  @IsInt() @Min(1) version!: number;
+  @IsString() @Length(3, 500) reason!: string;
+  @IsOptional() @Matches(/^[A-Za-z0-9._@-]{1,64}$/) skippedBy?: string;
+}
+
 const strict = new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true });
 
-/** The inbox's operator API: stats, dead letters, replay, prune. */
+/** The inbox's operator API: stats, deliveries, dead letters, replay, skipping a gap, prune. */
 @Controller('inbox')
 export class InboxHttpController {
   constructor(private readonly operations: InboxOperations) {}
@@ -74,6 +86,20 @@ export class InboxHttpController {
     } catch (error) {
       if (error instanceof InboxError && error.code === 'INVALID_OPTIONS') {
         throw new BadRequestException(error.message);
+      }
+      throw error;
+    }
+  }
+
+  /** Skips the missing version of an aggregate on purpose: audited, successors drained. */
+  @Post('gaps/skip')
+  @HttpCode(200)
+  async skip(@Body(strict) body: SkipVersionDto): Promise<SkipVersionResult> {
+    try {
+      return await this.operations.skipVersion(body);
+    } catch (error) {
+      if (error instanceof InboxError && error.code === 'SKIP_REFUSED') {
+        throw new ConflictException(error.message);
       }
       throw error;
     }

@@ -96,6 +96,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     const holds = (envelope: EventEnvelope) =>
       lookup(envelope.eventType) !== undefined && isNewerSchema(envelope, options.registry);
     const processor = new InboxProcessor(store, lookup, holds);
+    this.operations.attachDrainer((manager, type, id) => processor.drainReady(manager, type, id));
     const runner = new MessageRunner(
       this.dataSource,
       processor,
