@@ -71,6 +71,21 @@ export class OutboxFinalizer {
     );
   }
 
+  /**
+   * Extends the lease of rows still leased under `token` to `leaseMs` from now (while their
+   * send is in flight). Answers how many rows it still holds: fewer than asked means another
+   * relay took some over after the lease expired.
+   */
+  async extendLease(ids: string[], token: string, leaseMs: number): Promise<number> {
+    if (ids.length === 0) return 0;
+    return this.update(
+      `UPDATE t_outbox SET lease_until = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND),
+         next_retry_at = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND)
+       WHERE id IN (?) AND lease_token = ? AND status = 'SENDING'`,
+      [leaseMs * 1000, leaseMs * 1000, ids, token],
+    );
+  }
+
   /** Hands rows back unsent (NEW, due now or after `delayMs`), keeping their retry count. */
   async release(ids: string[], token: string, delayMs = 0): Promise<number> {
     if (ids.length === 0) return 0;
