@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CheckInvariantsCommand } from './commands/check-invariants.command';
 import { DlqListCommand } from './commands/dlq-list.command';
 import { DlqReplayCommand } from './commands/dlq-replay.command';
+import { GapSkipCommand } from './commands/gap-skip.command';
 import { InboxStatsCommand } from './commands/inbox-stats.command';
 import { OutboxDeadCommand } from './commands/outbox-dead.command';
 import { OutboxRequeueCommand } from './commands/outbox-requeue.command';
@@ -22,6 +23,7 @@ import { OpsHttp } from './ops-http';
     InboxStatsCommand,
     DlqListCommand,
     DlqReplayCommand,
+    GapSkipCommand,
     PruneOutboxCommand,
     PruneInboxCommand,
     CheckInvariantsCommand,

@@ -89,7 +89,12 @@ export class TradingStack {
    * output line of the services too (they are kept in `logs` either way).
    */
   static async start(
-    options: { env?: StackOptions['env']; log?: (line: string) => void } = {},
+    options: {
+      env?: StackOptions['env'];
+      log?: (line: string) => void;
+      /** `host:port` a service reaches the database server through (a TcpProxy), per service. */
+      databaseVia?: Partial<Record<ServiceName, string>>;
+    } = {},
   ): Promise<TradingStack> {
     for (const name of SERVICES) {
       if (!existsSync(serviceMain(name)))
@@ -98,11 +103,21 @@ export class TradingStack {
     const prefix = `t${randomBytes(3).toString('hex')}_`;
     const log = new TestLog(prefix);
     try {
-      const env = {
-        ...options.env,
-        'fulfillment-service': { ...FAST_FULFILLMENT, ...options.env?.['fulfillment-service'] },
-        'accounting-service': { ...FAST_GROUP, ...options.env?.['accounting-service'] },
-      };
+      const env: StackOptions['env'] = { ...options.env };
+      for (const [name, hostPort] of Object.entries(options.databaseVia ?? {})) {
+        const url = new URL(MYSQL_URL);
+        url.host = hostPort;
+        const database = `${prefix}${name.replace(/-/g, '_')}`;
+        const service = name as ServiceName;
+        env[service] = {
+          DATABASE_URL: `${url.toString().replace(/\/+$/, '')}/${database}`,
+          ...env[service],
+        };
+      }
+      Object.assign(env, {
+        'fulfillment-service': { ...FAST_FULFILLMENT, ...env['fulfillment-service'] },
+        'accounting-service': { ...FAST_GROUP, ...env['accounting-service'] },
+      });
       const ports: Partial<Record<ServiceName, number>> = {};
       for (const name of SERVICES) ports[name] = await freePort();
       const stack = await startStack({

@@ -2,7 +2,12 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { consumerChannels, topicForAggregate } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
-import { groupTimingFromEnv, InboxModule, InboxModuleOptions } from '@app/inbox';
+import {
+  groupTimingFromEnv,
+  inboxOptionsFromEnv,
+  InboxModule,
+  InboxModuleOptions,
+} from '@app/inbox';
 import { ObservabilityModule } from '@app/observability';
 import { AccountingServiceConfig } from './accounting-service.config';
 import { LedgerModule } from './ledger/ledger.module';
@@ -55,6 +60,7 @@ export class AccountingServiceModule {
           // One event per transaction: each booking then locks its accounts in code order, which
           // a batch of several events (each with its own accounts) would no longer do.
           batchSize: 1,
+          ...inboxOptionsFromEnv(config),
           ...inbox,
         }),
         LedgerModule,

@@ -2,7 +2,12 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { consumerChannels, topicForAggregate } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
-import { groupTimingFromEnv, InboxModule, InboxModuleOptions } from '@app/inbox';
+import {
+  groupTimingFromEnv,
+  inboxOptionsFromEnv,
+  InboxModule,
+  InboxModuleOptions,
+} from '@app/inbox';
 import { OutboxModule, OutboxModuleOptions, relayOptionsFromEnv } from '@app/outbox';
 import { ObservabilityModule } from '@app/observability';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
@@ -47,6 +52,7 @@ export class FulfillmentServiceModule {
           kafka: { brokers: config.KAFKA_BROKERS, clientId, ...groupTimingFromEnv(config) },
           // The whole Order topic: the version gate sees every event of an order, handled or not.
           topics: [topicForAggregate('Order', config.TOPIC_PREFIX)],
+          ...inboxOptionsFromEnv(config),
           ...overrides.inbox,
         }),
         FulfillmentModule.forRoot(

@@ -95,11 +95,8 @@ describe('order-service readiness with a stuck relay', () => {
     );
     expect(Object.keys(stuck.body.error)).toEqual(['outboxRelay']);
     expect(stuck.body.error.outboxRelay.message).toMatch(/has not gone round for \d+ ms/);
-    expect(stuck.body.info).toMatchObject({
-      database: { status: 'up' },
-      broker: { status: 'up' },
-      outboxAge: { status: 'up' },
-    });
+    expect(Object.keys(stuck.body.info)).toEqual(['database']);
+    expect(stuck.body.info.database.status).toBe('up');
     expect((await request(`${url}/health/live`)).status).toBe(200);
 
     publisher.open();

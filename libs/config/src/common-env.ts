@@ -115,6 +115,38 @@ export class CommonEnv extends ServiceEnv {
   @Min(10)
   KAFKA_FETCH_MAX_WAIT_MS?: number;
 
+  /**
+   * Services that consume: how long an inbox row is kept to recognise a redelivery (ms).
+   * Default 7 days. Keep it longer than the topics' retention plus the longest replay delay.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(60_000)
+  @Max(366 * 24 * 3_600_000)
+  INBOX_DEDUP_WINDOW_MS?: number;
+
+  /**
+   * Services that consume: the longest pause between retry rounds of a partition blocked by an
+   * unavailable dependency (ms). Default 15000: the longest a healed database waits to be seen.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  INBOX_BLOCKED_BACKOFF_MAX_MS?: number;
+
+  /**
+   * Services that consume: a parked event older than this (ms) is an open gap in
+   * /inbox/stats, /health/details and the inbox_open_gaps metric. Default 60000.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  INBOX_GAP_ALERT_MS?: number;
+
   /** Services with an outbox: run its relay in this process. Default true. */
   @IsOptional()
   @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))

@@ -1,4 +1,4 @@
-export { createEnvelope, validateEnvelope } from './create-envelope';
+export { createEnvelope, validateEnvelope, validateEnvelopeOnly } from './create-envelope';
 export type { NewEvent } from './create-envelope';
 export { EventEnvelope, eventKeyOf, TraceContext } from './envelope';
 export { defineEvent } from './event-definition';
@@ -6,7 +6,7 @@ export type { EventDefinition, PayloadClass, PayloadOf } from './event-definitio
 export { EventRegistry } from './event-registry';
 export { envelopeHeaders, EventHeader, readHeaders } from './kafka-headers';
 export { EventValidationError, fieldErrorsOf, validatePlain } from './validation';
-export type { FieldError } from './validation';
+export type { FieldError, ValidateOptions } from './validation';
 export {
   TRADING_EVENTS,
   consumerChannels,

@@ -2,7 +2,8 @@ import { getMetadataStorage, ValidationArguments, ValidationTypes } from 'class-
 import { PayloadClass } from './event-definition';
 
 /** True when class-validator would find nothing wrong with `instance`. */
-export type ValidCheck = (instance: object) => boolean;
+/** Pass/fail; `allowUnknown` passes own properties the class does not declare (tolerant reader). */
+export type ValidCheck = (instance: object, allowUnknown?: boolean) => boolean;
 
 interface ConstraintRule {
   validate(value: unknown, args: ValidationArguments): unknown;
@@ -94,8 +95,9 @@ export function compileValidCheck(cls: PayloadClass<object>): ValidCheck | undef
   }
   const properties = [...byProperty.values()];
   const targetName = cls.name;
-  return (instance) => {
-    for (const key of Object.keys(instance)) if (!byProperty.has(key)) return false;
+  return (instance, allowUnknown = false) => {
+    if (!allowUnknown)
+      for (const key of Object.keys(instance)) if (!byProperty.has(key)) return false;
     const object = instance as Record<string, unknown>;
     for (const { name, conditions, rules } of properties) {
       const value = object[name];

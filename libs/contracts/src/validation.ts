@@ -32,16 +32,28 @@ export class EventValidationError extends Error {
   }
 }
 
+/** How strictly `validatePlain` reads. */
+export interface ValidateOptions {
+  /**
+   * Tolerant reader: properties the class does not declare are accepted and kept (a newer
+   * writer may have added them). Default false: they are errors, as producers need.
+   */
+  allowUnknownFields?: boolean;
+}
+
 /**
- * Validates a plain object against a class-validator class: unknown properties are errors,
- * nothing is converted (class-transformer only builds the instances of @ValidateNested
- * properties, from their @Type). Returns the typed instance and the field errors.
+ * Validates a plain object against a class-validator class: unknown properties are errors
+ * (unless `allowUnknownFields`), nothing is converted (class-transformer only builds the
+ * instances of @ValidateNested properties, from their @Type). Returns the typed instance and
+ * the field errors.
  */
 export function validatePlain<T extends object>(
   cls: PayloadClass<T>,
   plain: unknown,
   pathPrefix = '',
+  options: ValidateOptions = {},
 ): { value: T; errors: FieldError[] } {
+  const allowUnknown = options.allowUnknownFields === true;
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
     return {
       value: plain as T,
@@ -57,7 +69,7 @@ export function validatePlain<T extends object>(
     const rest = Object.fromEntries(
       Object.entries(plain).filter(([key]) => !(key in Object.prototype)),
     );
-    const result = validatePlain(cls, rest, pathPrefix);
+    const result = validatePlain(cls, rest, pathPrefix, options);
     const notAllowed = shadowing.map((key) => ({
       path: pathPrefix ? `${pathPrefix}.${key}` : key,
       constraints: { whitelistValidation: `property ${key} should not exist` },
@@ -67,10 +79,10 @@ export function validatePlain<T extends object>(
   const value = instanceOf(cls, plain);
   // Most input is valid: a compiled check says so at a fraction of the executor's cost, and
   // only a failed (or uncompilable) check runs class-validator for the field errors.
-  if (validCheckOf(cls)?.(value)) return { value, errors: [] };
+  if (validCheckOf(cls)?.(value, allowUnknown)) return { value, errors: [] };
   const errors = validateSync(value, {
-    whitelist: true,
-    forbidNonWhitelisted: true,
+    whitelist: !allowUnknown,
+    forbidNonWhitelisted: !allowUnknown,
     forbidUnknownValues: true,
   });
   return { value, errors: fieldErrorsOf(errors, pathPrefix) };

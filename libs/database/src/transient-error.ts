@@ -7,6 +7,12 @@ const TRANSIENT_ERRNO = new Set([
   2006, // CR_SERVER_GONE_ERROR
   2013, // CR_SERVER_LOST
   4031, // ER_CLIENT_INTERACTION_TIMEOUT
+  1927, // ER_CONNECTION_KILLED
+  2002, // CR_CONNECTION_ERROR
+  2003, // CR_CONN_HOST_ERROR
+  1290, // ER_OPTION_PREVENTS_STATEMENT: --read-only, as a primary is during a failover
+  1836, // ER_READ_ONLY_MODE
+  1792, // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION
 ]);
 
 const TRANSIENT_CODES = new Set([
@@ -17,12 +23,15 @@ const TRANSIENT_CODES = new Set([
   'EPIPE',
   'ETIMEDOUT',
   'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
 ]);
 
 /**
  * True when `error` (a mysql2 error, or a TypeORM QueryFailedError wrapping one) means the
  * transaction did not take effect and may be retried whole: deadlock, lock-wait timeout,
- * lost or refused connection.
+ * lost or refused connection, a server that is read-only (a primary during a failover).
  */
 export function isTransientDbError(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {

@@ -15,10 +15,42 @@ describe('classifyFailure', () => {
     expect(classifyFailure(new EventValidationError('OrderPaid', []))).toBe('permanent');
   });
 
-  it('retries deadlocks, lost connections and unknown errors', () => {
-    expect(classifyFailure(Object.assign(new Error('Deadlock'), { errno: 1213 }))).toBe('retry');
-    expect(classifyFailure(Object.assign(new Error('lost'), { code: 'ECONNRESET' }))).toBe('retry');
+  it('calls an unavailable dependency transient: it never dead-letters', () => {
+    const transient = [
+      Object.assign(new Error('Deadlock'), { errno: 1213 }),
+      Object.assign(new Error('Lock wait timeout'), { errno: 1205 }),
+      Object.assign(new Error('lost'), { code: 'ECONNRESET' }),
+      Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }),
+      Object.assign(new Error('Connection lost: The server closed the connection.'), {
+        code: 'PROTOCOL_CONNECTION_LOST',
+      }),
+      Object.assign(new Error('connect ETIMEDOUT'), { code: 'ETIMEDOUT' }),
+      Object.assign(new Error('read-only'), { code: 'ER_OPTION_PREVENTS_STATEMENT', errno: 1290 }),
+      // TypeORM's QueryFailedError keeps the driver's error as driverError
+      Object.assign(new Error('query failed'), {
+        driverError: Object.assign(new Error('gone'), { errno: 2006 }),
+      }),
+      Object.assign(new Error('Connection timeout'), {
+        name: 'KafkaJSConnectionError',
+        retriable: true,
+      }),
+      Object.assign(new Error('Request timed out'), { name: 'KafkaJSRequestTimeoutError' }),
+    ];
+    for (const error of transient)
+      expect([error.message, classifyFailure(error)]).toEqual([error.message, 'transient']);
+  });
+
+  it('retries unknown errors a bounded number of times', () => {
     expect(classifyFailure(new Error('provider answered 503'))).toBe('retry');
+    expect(classifyFailure(new TypeError('x is undefined'))).toBe('retry');
+    expect(
+      classifyFailure(
+        Object.assign(new Error('topic authorization'), {
+          name: 'KafkaJSProtocolError',
+          retriable: false,
+        }),
+      ),
+    ).toBe('retry');
   });
 
   it('names a failure by its code, else by its class', () => {

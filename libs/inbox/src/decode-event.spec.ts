@@ -4,7 +4,7 @@ import {
   OrderPaidV1,
   tradingEventRegistry,
 } from '@app/contracts';
-import { decodeEvent } from './decode-event';
+import { decodeEvent, isNewerSchema, isUnknownType } from './decode-event';
 import { InboxError } from './inbox.errors';
 
 const registry = tradingEventRegistry();
@@ -33,11 +33,35 @@ describe('decodeEvent', () => {
     );
   });
 
-  it('rejects an event type the registry does not know', () => {
-    const unknown = { ...paid, eventType: 'OrderShipped', eventKey: 'OrderShipped:o-1:3' };
-    expect(() => decodeEvent(JSON.stringify(unknown), registry)).toThrow(
-      expect.objectContaining({ code: 'UNKNOWN_EVENT_TYPE' }) as InboxError,
-    );
+  it('reads fields a newer producer added to the envelope and the payload, and keeps them', () => {
+    const newer = { ...paid, tenant: 't-9', payload: { ...paid.payload, channel: 'app' } };
+    expect(decodeEvent(JSON.stringify(newer), registry)).toEqual(newer);
+  });
+
+  it('reads the envelope of an event type the registry does not know, payload unchecked', () => {
+    const unknown = {
+      ...paid,
+      eventType: 'OrderShipped',
+      eventKey: 'OrderShipped:o-1:3',
+      payload: { carrier: 'x' },
+    };
+    const decoded = decodeEvent(JSON.stringify(unknown), registry);
+    expect(decoded).toEqual(unknown);
+    expect(isUnknownType(decoded, registry)).toBe(true);
+  });
+
+  it('reads the envelope of a newer schema version of a known type, to hold it', () => {
+    const v2 = { ...paid, schemaVersion: 2, payload: { total: { amount: 1, currency: 'CNY' } } };
+    const decoded = decodeEvent(JSON.stringify(v2), registry);
+    expect(isNewerSchema(decoded, registry)).toBe(true);
+    expect(isNewerSchema(paid, registry)).toBe(false);
+  });
+
+  it('still rejects an envelope whose own fields are invalid, known type or not', () => {
+    const unknown = { ...paid, eventType: 'OrderShipped', eventKey: 'wrong' };
+    expect(() => decodeEvent(JSON.stringify(unknown), registry)).toThrow(EventValidationError);
+    const badVersion = { ...paid, schemaVersion: 2, aggregateVersion: 0 };
+    expect(() => decodeEvent(JSON.stringify(badVersion), registry)).toThrow(EventValidationError);
   });
 
   it('rejects an invalid payload', () => {

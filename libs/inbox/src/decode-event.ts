@@ -1,9 +1,22 @@
-import { EventEnvelope, EventRegistry, validateEnvelope } from '@app/contracts';
+import {
+  EventEnvelope,
+  EventRegistry,
+  validateEnvelope,
+  validateEnvelopeOnly,
+} from '@app/contracts';
 import { InboxError } from './inbox.errors';
 
 /**
- * Parses a Kafka message value into a validated envelope. Throws InboxError NOT_JSON or
- * UNKNOWN_EVENT_TYPE, or EventValidationError: all permanent, the message goes to the DLQ.
+ * Parses a Kafka message value into a validated envelope, as a tolerant reader: fields this
+ * process does not know, in the envelope or the payload, are accepted and kept; the fields it
+ * knows are validated.
+ *
+ * - A registered event type and version: envelope and payload validated.
+ * - An event type the registry does not know at all, or a newer schema version of a known
+ *   one: only the envelope is validated (the gate needs it); the inbox records the event and
+ *   skips it, or holds it when this consumer handles the type (see `holdsNewerSchema`).
+ * - Throws InboxError NOT_JSON, InboxError UNKNOWN_EVENT_TYPE (an older schema version no
+ *   longer registered) or EventValidationError: all permanent, the message goes to the DLQ.
  */
 export function decodeEvent(value: Buffer | string | null, registry: EventRegistry): EventEnvelope {
   let plain: unknown;
@@ -20,11 +33,24 @@ export function decodeEvent(value: Buffer | string | null, registry: EventRegist
     typeof eventType === 'string' && typeof schemaVersion === 'number'
       ? registry.find(eventType, schemaVersion)
       : undefined;
-  if (!definition) {
-    throw new InboxError(
-      'UNKNOWN_EVENT_TYPE',
-      `event type ${String(eventType)}@${String(schemaVersion)} is not in the registry`,
-    );
+  if (definition) return validateEnvelope(definition, plain, { allowUnknownFields: true });
+  const latest = typeof eventType === 'string' ? registry.latest(eventType) : undefined;
+  if (!latest || (typeof schemaVersion === 'number' && schemaVersion > latest.schemaVersion)) {
+    return validateEnvelopeOnly(plain);
   }
-  return validateEnvelope(definition, plain);
+  throw new InboxError(
+    'UNKNOWN_EVENT_TYPE',
+    `event type ${String(eventType)}@${String(schemaVersion)} is not in the registry`,
+  );
+}
+
+/** True when `envelope` is of a schema version newer than any `registry` knows of its type. */
+export function isNewerSchema(envelope: EventEnvelope, registry: EventRegistry): boolean {
+  const latest = registry.latest(envelope.eventType);
+  return latest !== undefined && envelope.schemaVersion > latest.schemaVersion;
+}
+
+/** True when the registry knows nothing of the event's type. */
+export function isUnknownType(envelope: EventEnvelope, registry: EventRegistry): boolean {
+  return registry.latest(envelope.eventType) === undefined;
 }

@@ -20,7 +20,7 @@ export class InboxModule {
       controllers: [InboxHttpController],
       providers: [
         { provide: INBOX_OPTIONS, useValue: resolved },
-        { provide: InboxMetrics, useValue: new InboxMetrics() },
+        { provide: InboxMetrics, useValue: new InboxMetrics(resolved.blockedBackoff) },
         InboxOperations,
         InboxTransport,
       ],

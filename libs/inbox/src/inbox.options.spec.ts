@@ -10,7 +10,6 @@ describe('resolveInboxOptions', () => {
   it('fills the defaults', () => {
     const resolved = resolveInboxOptions(base);
     expect(resolved.deadLetterTopic).toBe('fulfillment.dlq');
-    expect(resolved.gateStart).toBe('version-1');
     expect(resolved.retry.maxAttempts).toBe(8);
     expect(resolved.registry.find('OrderPaid', 1)).toBeDefined();
   });

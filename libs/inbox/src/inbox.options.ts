@@ -1,6 +1,6 @@
 import { EventRegistry, tradingEventRegistry } from '@app/contracts';
 import { logLevel } from 'kafkajs';
-import { GateStart } from './gate/version-decision';
+import { classifyFailure, FailureClassifier } from './classify-failure';
 import { InboxError } from './inbox.errors';
 
 /** How a failing message is retried before it goes to the dead-letter topic. */
@@ -10,6 +10,14 @@ export interface InboxRetryPolicy {
   /** Default 50 ms. */
   baseDelayMs: number;
   /** Default 5 s. */
+  maxDelayMs: number;
+}
+
+/** How long a partition stays paused between rounds while a dependency is down. */
+export interface InboxBlockedBackoff {
+  /** Default 500 ms. */
+  baseDelayMs: number;
+  /** Default 15 s: the longest a healed dependency waits to be noticed. */
   maxDelayMs: number;
 }
 
@@ -49,9 +57,16 @@ export interface InboxModuleOptions {
   deadLetterTopic?: string;
   /** Default tradingEventRegistry(). */
   registry?: EventRegistry;
+  /** In-place retries of a failing message (unknown failures dead-letter after them). */
   retry?: Partial<InboxRetryPolicy>;
-  /** How the version gate treats an aggregate it has never seen. Default 'version-1'. */
-  gateStart?: GateStart;
+  /**
+   * Tells permanent failures (dead-letter), transient ones (pause the partition and retry for
+   * as long as it takes) and unknown ones (bounded retries, then dead-letter). Default
+   * `classifyFailure` (see classify-failure.ts); wrap it to add your own errors.
+   */
+  classifyFailure?: FailureClassifier;
+  /** Pause between retry rounds of a partition blocked by a transient failure. */
+  blockedBackoff?: Partial<InboxBlockedBackoff>;
   /** A parked event older than this is an open gap in stats and logs. Default 60 s. */
   gapAlertMs?: number;
   /** How often open gaps are logged. Default 30 s; 0 turns the check off. */
@@ -83,10 +98,11 @@ export interface InboxModuleOptions {
 
 /** The options with every default filled in. */
 export interface ResolvedInboxOptions extends Required<
-  Omit<InboxModuleOptions, 'retry' | 'hooks' | 'kafka'>
+  Omit<InboxModuleOptions, 'retry' | 'hooks' | 'kafka' | 'blockedBackoff'>
 > {
   kafka: InboxModuleOptions['kafka'];
   retry: InboxRetryPolicy;
+  blockedBackoff: InboxBlockedBackoff;
   hooks: InboxHooks;
 }
 
@@ -100,7 +116,8 @@ export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxO
     deadLetterTopic: options.deadLetterTopic ?? `${options.consumer}.dlq`,
     registry: options.registry ?? tradingEventRegistry(),
     retry: { maxAttempts: 8, baseDelayMs: 50, maxDelayMs: 5_000, ...options.retry },
-    gateStart: options.gateStart ?? 'version-1',
+    classifyFailure: options.classifyFailure ?? classifyFailure,
+    blockedBackoff: { baseDelayMs: 500, maxDelayMs: 15_000, ...options.blockedBackoff },
     gapAlertMs: options.gapAlertMs ?? 60_000,
     gapCheckIntervalMs: options.gapCheckIntervalMs ?? 30_000,
     dedupWindowMs: options.dedupWindowMs ?? 7 * 24 * 3_600_000,
@@ -122,13 +139,15 @@ export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxO
   if (resolved.topics?.includes(resolved.deadLetterTopic)) {
     problems.push('deadLetterTopic must not be one of topics');
   }
-  if (!['version-1', 'first-seen'].includes(resolved.gateStart)) {
-    problems.push("gateStart must be 'version-1' or 'first-seen'");
+  if (typeof resolved.classifyFailure !== 'function') {
+    problems.push('classifyFailure must be a function');
   }
   const positive: Array<[string, number]> = [
     ['retry.maxAttempts', resolved.retry.maxAttempts],
     ['retry.baseDelayMs', resolved.retry.baseDelayMs],
     ['retry.maxDelayMs', resolved.retry.maxDelayMs],
+    ['blockedBackoff.baseDelayMs', resolved.blockedBackoff.baseDelayMs],
+    ['blockedBackoff.maxDelayMs', resolved.blockedBackoff.maxDelayMs],
     ['gapAlertMs', resolved.gapAlertMs],
     ['dedupWindowMs', resolved.dedupWindowMs],
     ['pruneChunkSize', resolved.pruneChunkSize],

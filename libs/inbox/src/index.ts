@@ -5,11 +5,19 @@ export type {
   DeliveryPosition,
   InboxHooks,
   InboxModuleOptions,
+  InboxBlockedBackoff,
   InboxRetryPolicy,
   ResolvedInboxOptions,
 } from './inbox.options';
 /** Group timing from a service's KAFKA_SESSION_TIMEOUT_MS / KAFKA_HEARTBEAT_INTERVAL_MS. */
 export { groupTimingFromEnv } from './group-timing-env';
+/** Dedup window and blocked backoff from INBOX_DEDUP_WINDOW_MS / INBOX_BLOCKED_BACKOFF_MAX_MS. */
+export { inboxOptionsFromEnv } from './group-timing-env';
+/** The default failure classifier (permanent / transient / retry), to wrap in your own. */
+export { classifyFailure } from './classify-failure';
+export type { FailureClassifier, FailureKind } from './classify-failure';
+/** A partition paused because a dependency is down (GET /inbox/stats: blocked). */
+export type { BlockedPartition } from './transport/partition-blocks';
 /** Fills defaults and validates InboxModule options. */
 export { resolveInboxOptions } from './inbox.options';
 /** The Nest custom transport: connect with app.connectMicroservice({ strategy }). */
@@ -33,6 +41,8 @@ export { InboxOperations } from './operations/inbox-operations';
 export type { DeadLetterMessage, ReplayRequest, ReplayResult } from './operations/inbox-operations';
 /** Shapes of GET /inbox/deliveries: an aggregate's events as this inbox took them in. */
 export type { AggregateSelector, InboxDeliveryRecord } from './operations/inbox-deliveries';
+/** Shapes of POST /inbox/gaps/skip: skip an aggregate's missing version on purpose. */
+export type { SkipVersionRequest, SkipVersionResult } from './operations/skip-version';
 /** Shapes of GET /inbox/stats. */
 export type { InboxStats, OpenGap } from './operations/inbox-stats';
 /** The /inbox HTTP controller (registered by InboxModule). */
@@ -47,9 +57,9 @@ export type { InboxLatencyListener, PartitionLag } from './transport/inbox-metri
 export { CORRELATION_BAGGAGE } from './transport/message-context';
 /** Headers the inbox adds to dead-lettered messages. */
 export { DeadLetterHeader } from './dead-letter/dead-letter-headers';
-/** The version gate's pure rule, and how it treats an unseen aggregate. */
+/** The version gate's pure rule. */
 export { decideVersion } from './gate/version-decision';
-export type { GateStart, VersionDecision } from './gate/version-decision';
+export type { VersionDecision } from './gate/version-decision';
 /** What became of a delivered message. */
 export type { InboxOutcome } from './gate/inbox-processor';
 /** Schema migrations (t_inbox, t_inbox_version, t_inbox_parked, t_inbox_dlq_replay, t_inbox_prune). */

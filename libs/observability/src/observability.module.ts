@@ -12,7 +12,7 @@ import { APP_GUARD, APP_INTERCEPTOR, Reflector } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { CommonEnv, ServiceEnv } from '@app/config';
-import { InboxMetrics } from '@app/inbox';
+import { InboxMetrics, InboxOperations } from '@app/inbox';
 import { OutboxOperations, OutboxRelay } from '@app/outbox';
 import { OperatorAuthGuard } from './auth/operator-auth.guard';
 import { OperatorToken } from './auth/operator-token';
@@ -22,6 +22,7 @@ import { HealthHttpController } from './health/health.http.controller';
 import { DEFAULT_READINESS, ReadinessThresholds } from './health/readiness-thresholds';
 import { HttpObserverMiddleware } from './http/http-observer.middleware';
 import { pinoOptions } from './logging/pino-options';
+import { BrokerMetrics } from './metrics/broker-metrics';
 import { HttpMetrics } from './metrics/http-metrics';
 import { InboxMetricsCollector } from './metrics/inbox-metrics.collector';
 import { MetricsHttpController } from './metrics/metrics.http.controller';
@@ -94,9 +95,19 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
         },
         {
           provide: InboxMetricsCollector,
-          inject: [MetricsRegistry, { token: InboxMetrics, optional: true }],
-          useFactory: (r: MetricsRegistry, metrics?: InboxMetrics) =>
-            metrics ? new InboxMetricsCollector(r, metrics) : null,
+          inject: [
+            MetricsRegistry,
+            { token: InboxMetrics, optional: true },
+            { token: InboxOperations, optional: true },
+          ],
+          useFactory: (r: MetricsRegistry, metrics?: InboxMetrics, operations?: InboxOperations) =>
+            metrics ? new InboxMetricsCollector(r, metrics, operations) : null,
+        },
+        {
+          provide: BrokerMetrics,
+          inject: [MetricsRegistry, BROKER_PROBE],
+          useFactory: (r: MetricsRegistry, probe: BrokerProbe | null) =>
+            probe ? new BrokerMetrics(r, probe) : null,
         },
         { provide: READINESS_THRESHOLDS, useValue: readiness },
         {

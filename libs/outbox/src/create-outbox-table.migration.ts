@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { AggregateVersionUnique1765100000000 } from './aggregate-version-unique.migration';
 import { SingleStatusIndex1765000000000 } from './single-status-index.migration';
 
 /**
@@ -14,7 +15,8 @@ import { SingleStatusIndex1765000000000 } from './single-status-index.migration'
  *   ("is an earlier version of this aggregate still unsent?").
  * - idx_status_updated (status, updated_at): retention deletes old SENT rows in chunks.
  * SingleStatusIndex1765000000000 later drops idx_status_lease and idx_status_updated: their
- * queries read idx_status_retry instead.
+ * queries read idx_status_retry instead; AggregateVersionUnique1765100000000 makes
+ * idx_aggregate the unique key uk_aggregate_version (one event per aggregate version).
  */
 export class CreateOutboxTable1764700000000 implements MigrationInterface {
   name = 'CreateOutboxTable1764700000000';
@@ -61,4 +63,5 @@ export class CreateOutboxTable1764700000000 implements MigrationInterface {
 export const OutboxMigrations: Function[] = [
   CreateOutboxTable1764700000000,
   SingleStatusIndex1765000000000,
+  AggregateVersionUnique1765100000000,
 ];

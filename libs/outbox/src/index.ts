@@ -41,6 +41,8 @@ export { KafkaOutboxPublisher } from './kafka-outbox-publisher';
 export type { OutboxKafkaOptions } from './kafka-outbox-publisher';
 /** Migrations creating t_outbox; include them in each service's migrations list. */
 export { CreateOutboxTable1764700000000, OutboxMigrations } from './create-outbox-table.migration';
+/** One event per aggregate version: the unique key uk_aggregate_version (in OutboxMigrations). */
+export { AggregateVersionUnique1765100000000 } from './aggregate-version-unique.migration';
 /** Row statuses. */
 export { OutboxStatus } from './outbox-status';
 /** Typed outbox error with a `code`, and every code as a list. */

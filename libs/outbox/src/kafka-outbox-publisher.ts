@@ -16,7 +16,8 @@ export interface OutboxKafkaOptions {
  * topic auto-creation (topics are checked against cluster metadata instead).
  */
 export class KafkaOutboxPublisher implements OutboxPublisher {
-  private readonly producer: Producer;
+  private producer: Producer;
+  private readonly client: Kafka;
   private readonly admin: Admin;
   private producerReady?: Promise<void>;
   private adminReady?: Promise<void>;
@@ -38,16 +39,10 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
       requestTimeout: tuning.requestTimeoutMs,
       retry: { retries: tuning.producerRetries, initialRetryTime: 100, maxRetryTime: 2_000 },
     });
-    this.producer = client.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      allowAutoTopicCreation: false,
-      createPartitioner: Partitioners.DefaultPartitioner,
-      retry: { retries: tuning.producerRetries, initialRetryTime: 100, maxRetryTime: 2_000 },
-    });
+    this.client = client;
+    this.producer = this.newProducer();
     this.admin = client.admin();
     // A lost connection makes the next call connect again, so the relay recovers by itself.
-    this.producer.on(this.producer.events.DISCONNECT, () => (this.producerReady = undefined));
     this.admin.on(this.admin.events.DISCONNECT, () => (this.adminReady = undefined));
   }
 
@@ -64,6 +59,35 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
       timeout: this.tuning.requestTimeoutMs,
       topicMessages: batches.map((b) => ({ topic: b.topic, messages: b.messages })),
     });
+  }
+
+  /**
+   * Drops the producer: kafkajs rejects the send in flight and makes no further attempt of it;
+   * the next publish starts a new producer (a new session, new connections).
+   */
+  async abort(): Promise<void> {
+    const old = this.producer;
+    this.producer = this.newProducer();
+    this.producerReady = undefined;
+    await old.disconnect().catch(() => undefined);
+  }
+
+  private newProducer(): Producer {
+    const producer = this.client.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+      retry: {
+        retries: this.tuning.producerRetries,
+        initialRetryTime: 100,
+        maxRetryTime: 2_000,
+      },
+    });
+    producer.on(producer.events.DISCONNECT, () => {
+      if (this.producer === producer) this.producerReady = undefined;
+    });
+    return producer;
   }
 
   async disconnect(): Promise<void> {

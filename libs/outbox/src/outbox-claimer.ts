@@ -73,6 +73,8 @@ export class OutboxClaimer {
   /** Average message bytes of the rows the last claim took; 0 before the first. */
   private bytesPerRow = 0;
   private readonly expiredCheckMs: number;
+  /** Tokens of this claimer's leases that may still hold rows, with when each was taken. */
+  private readonly leases = new Map<string, number>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -83,6 +85,28 @@ export class OutboxClaimer {
   }
 
   async claim(): Promise<Claim | null> {
+    const claim = await this.claimInTransaction();
+    const now = Date.now();
+    for (const [token, leasedAt] of this.leases) {
+      if (leasedAt + this.options.leaseMs < now) this.leases.delete(token);
+    }
+    if (claim) this.leases.set(claim.token, claim.leasedAt);
+    return claim;
+  }
+
+  /**
+   * Tokens of the leases this claimer took that have not expired yet: shutdown hands their
+   * rows back by token, so two processes that share an instance id never release each
+   * other's rows.
+   */
+  liveLeaseTokens(): string[] {
+    const now = Date.now();
+    return [...this.leases]
+      .filter(([, leasedAt]) => leasedAt + this.options.leaseMs >= now)
+      .map(([token]) => token);
+  }
+
+  private claimInTransaction(): Promise<Claim | null> {
     return this.dataSource.transaction('READ COMMITTED', async (manager) => {
       const batch = rowsToAsk(this.options, this.bytesPerRow);
       // Expired leases are rare (a relay died or stalled), and the SENDING range is full of

@@ -71,6 +71,21 @@ export class OutboxFinalizer {
     );
   }
 
+  /**
+   * Extends the lease of rows still leased under `token` to `leaseMs` from now (while their
+   * send is in flight). Answers how many rows it still holds: fewer than asked means another
+   * relay took some over after the lease expired.
+   */
+  async extendLease(ids: string[], token: string, leaseMs: number): Promise<number> {
+    if (ids.length === 0) return 0;
+    return this.update(
+      `UPDATE t_outbox SET lease_until = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND),
+         next_retry_at = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND)
+       WHERE id IN (?) AND lease_token = ? AND status = 'SENDING'`,
+      [leaseMs * 1000, leaseMs * 1000, ids, token],
+    );
+  }
+
   /** Hands rows back unsent (NEW, due now or after `delayMs`), keeping their retry count. */
   async release(ids: string[], token: string, delayMs = 0): Promise<number> {
     if (ids.length === 0) return 0;
@@ -83,13 +98,18 @@ export class OutboxFinalizer {
     );
   }
 
-  /** Shutdown: every row this relay still leases goes back to NEW for another relay. */
-  async releaseAllOf(owner: string): Promise<number> {
+  /**
+   * Shutdown: every row still leased under one of `tokens` (this relay's leases) goes back to
+   * NEW for another relay. By token, not by owner: two processes started with one instance id
+   * would otherwise hand back each other's rows mid-send.
+   */
+  async releaseLeases(tokens: string[]): Promise<number> {
+    if (tokens.length === 0) return 0;
     return this.update(
       `UPDATE t_outbox SET status = 'NEW', lease_owner = NULL, lease_token = NULL,
          lease_until = NULL, updated_at = UTC_TIMESTAMP(3), next_retry_at = UTC_TIMESTAMP(3)
-       WHERE status = 'SENDING' AND lease_owner = ?`,
-      [owner],
+       WHERE status = 'SENDING' AND lease_token IN (?)`,
+      [tokens],
     );
   }
 

@@ -17,5 +17,10 @@ export interface OutboxPublisher {
   missingTopics(topics: string[]): Promise<string[]>;
   /** One awaited request for the whole batch; resolves when every message is acknowledged. */
   publish(batches: TopicBatch[]): Promise<void>;
+  /**
+   * Abandons the sends in flight (their lease is lost): the pending `publish` rejects and no
+   * further attempt of it is made. Optional; the next `publish` starts afresh.
+   */
+  abort?(): Promise<void>;
   disconnect(): Promise<void>;
 }

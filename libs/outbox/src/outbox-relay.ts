@@ -6,6 +6,7 @@ import { backoffDelay } from '@app/database';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { Claim, OutboxClaimer } from './outbox-claimer';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';
+import { LeaseKeeper } from './lease-keeper';
 import { OutboxFinalizer } from './outbox-finalizer';
 import { OutboxPublisher } from './outbox-publisher';
 import { OutboxRelayOptions, resolveRelayOptions, worstSendTimeMs } from './outbox-relay.options';
@@ -135,7 +136,9 @@ export class OutboxRelay {
     await this.loop;
     this.loop = undefined;
     try {
-      if (this.db.isInitialized) await this.finalizer.releaseAllOf(this.instanceId);
+      if (this.db.isInitialized) {
+        await this.finalizer.releaseLeases(this.claimer.liveLeaseTokens());
+      }
     } catch (error) {
       // The leases expire by themselves; another relay claims the rows then.
       this.logger.warn?.(`could not release leases on stop: ${String(error)}`);
@@ -208,15 +211,37 @@ export class OutboxRelay {
     if (plan.send.length === 0) return undefined;
 
     const rows = plan.send.map((s) => s.row);
+    // The lease covers the whole send, however long kafkajs takes: extended now (a lost lease
+    // abandons the send before anything is written) and while the send is in flight.
+    const keeper = new LeaseKeeper(
+      this.finalizer,
+      rows.map((r) => r.id),
+      claim.token,
+      { ...this.options, maxSendMs: 3 * worstSendTimeMs(this.options) },
+      (reason) => {
+        this.logger.warn?.(`abandoning a send of ${rows.length} outbox rows: ${reason}`);
+        void this.publisher.abort?.();
+      },
+    );
+    if (!(await keeper.start())) {
+      this.countLease(rows.length, 0);
+      return undefined;
+    }
     try {
       await publishTraced(toTopicBatches(plan.send), (batches) => this.publisher.publish(batches));
     } catch (error) {
+      keeper.stop();
+      if (keeper.lost) {
+        this.countLease(rows.length, 0);
+        return undefined;
+      }
       this.counters.publishFailures += rows.length;
       const reason = `publish failed: ${describe(error)}`;
       this.logger.warn?.(`${rows.length} outbox rows not published, will retry: ${reason}`);
       return async () =>
         this.countLease(rows.length, await this.finalizer.markFailed(rows, claim.token, reason));
     }
+    keeper.stop();
     this.counters.published += rows.length;
     const ids = rows.map((r) => r.id);
     return async () =>
@@ -319,8 +344,8 @@ export class OutboxRelay {
   }
 
   /**
-   * Hands a claim's rows back as NEW, due now. stop() also releases by owner, so a failure here
-   * only delays those rows.
+   * Hands a claim's rows back as NEW, due now. stop() also releases this relay's live leases,
+   * so a failure here only delays those rows.
    */
   private async releaseClaim({ rows, token }: Claim): Promise<void> {
     await this.finalizer

@@ -26,7 +26,9 @@ export class OutboxWriter {
    * enters the table) and inserts it through `manager`, which must belong to an open
    * transaction (OutboxError OUTBOX_NO_TRANSACTION otherwise). Adding an event whose key
    * (eventType:aggregateId:version) is already stored changes nothing and returns the stored
-   * envelope; it does not fail the statement, so the caller's transaction goes on.
+   * envelope; it does not fail the statement, so the caller's transaction goes on. Adding
+   * another event at a version of the aggregate that an event of another type holds throws
+   * OutboxError OUTBOX_VERSION_TAKEN: consumers gate by version and would skip it as stale.
    */
   async add<P extends object>(
     manager: EntityManager,
@@ -76,11 +78,19 @@ export class OutboxWriter {
     manager: EntityManager,
     envelope: EventEnvelope<P>,
   ): Promise<EventEnvelope<P>> {
-    const rows = (await manager.query('SELECT payload FROM t_outbox WHERE event_key = ?', [
-      envelope.eventKey,
-    ])) as Array<{ payload: string | object }>;
+    const rows = (await manager.query(
+      `SELECT event_key, payload FROM t_outbox
+       WHERE aggregate_type = ? AND aggregate_id = ? AND aggregate_version = ?`,
+      [envelope.aggregateType, envelope.aggregateId, envelope.aggregateVersion],
+    )) as Array<{ event_key: string; payload: string | object }>;
     if (rows.length === 0) {
       throw new OutboxError('OUTBOX_KEY_CONFLICT', `event ${envelope.eventKey} vanished`);
+    }
+    if (rows[0].event_key !== envelope.eventKey) {
+      throw new OutboxError(
+        'OUTBOX_VERSION_TAKEN',
+        `${envelope.aggregateType} ${envelope.aggregateId} version ${envelope.aggregateVersion} is taken by ${rows[0].event_key}; ${envelope.eventType} was not written (one event per aggregate version)`,
+      );
     }
     const stored = rows[0].payload;
     return (typeof stored === 'string' ? JSON.parse(stored) : stored) as EventEnvelope<P>;

@@ -67,8 +67,8 @@ describe('outbox migrations', () => {
       )) as Array<{ name: string }>;
       expect(indexes.map((i) => i.name).sort()).toEqual([
         'PRIMARY',
-        'idx_aggregate',
         'idx_status_retry',
+        'uk_aggregate_version',
         'uk_event_key',
       ]);
     } finally {

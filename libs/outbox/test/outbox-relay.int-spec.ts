@@ -256,4 +256,38 @@ describe('OutboxRelay', () => {
     )) as Array<{ n: string }>;
     expect(Number(leased[0].n)).toBe(0);
   });
+
+  it('on stop, hands back only its own leases, not those of a relay with the same instance id', async () => {
+    const topic = await env.createTopic('outbox.twin', 1);
+    await writeOrderEvents(dataSource, writer, 10, 1, 'twin');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const published: TopicBatch[] = [];
+    const held: OutboxPublisher = {
+      missingTopics: async () => [],
+      publish: async (batches) => {
+        await gate;
+        published.push(...batches);
+      },
+      disconnect: async () => undefined,
+    };
+    // Two processes started with one instance id (a copied config, a restarted pod's name).
+    const busy = relay(topic, { publisher: held, batchSize: 10, instanceId: 'twin' });
+    const idle = relay(topic, { batchSize: 10, instanceId: 'twin' });
+    busy.start();
+    try {
+      await waitFor(async () => (await statusCounts(dataSource)).SENDING === 10, {
+        description: 'the busy relay holds all ten rows',
+      });
+      idle.start();
+      await idle.stop();
+      // The idle twin stopped: the busy relay's rows are still its own, mid-send.
+      expect(await statusCounts(dataSource)).toEqual({ SENDING: 10 });
+    } finally {
+      release();
+      await busy.stop();
+    }
+    expect(published.flatMap((b) => b.messages)).toHaveLength(10);
+    expect(await statusCounts(dataSource)).toEqual({ SENT: 10 });
+  });
 });

@@ -1,4 +1,4 @@
-import { EventValidationError, OrderCreatedV1 } from '@app/contracts';
+import { EventValidationError, OrderCancelledV1, OrderCreatedV1 } from '@app/contracts';
 import { runTransaction } from '@app/database';
 import { startTestEnvironment, TestEnvironment } from '@app/testing';
 import { DataSource } from 'typeorm';
@@ -96,6 +96,40 @@ describe('OutboxWriter', () => {
       'OrderCreated:w3:1',
       'OrderCreated:w3:2',
     ]);
+  });
+
+  it('refuses a second event at a version of the aggregate another event holds', async () => {
+    await dataSource.transaction((m) =>
+      writer.add(m, OrderCreatedV1, {
+        aggregateId: 'w9',
+        aggregateVersion: 1,
+        payload: orderCreated('w9'),
+      }),
+    );
+    const second = dataSource.transaction((m) =>
+      writer.add(m, OrderCancelledV1, {
+        aggregateId: 'w9',
+        aggregateVersion: 1,
+        payload: {
+          orderId: 'w9',
+          userId: 'u-1',
+          reason: 'x',
+          cancelledAt: new Date().toISOString(),
+        },
+      }),
+    );
+    await expect(second).rejects.toBeInstanceOf(OutboxError);
+    await expect(second).rejects.toMatchObject({ code: 'OUTBOX_VERSION_TAKEN' });
+    expect((await rowsFor('w9')).map((r) => r.event_key)).toEqual(['OrderCreated:w9:1']);
+    // The table holds the rule too, whatever writes to it.
+    await expect(
+      dataSource.query(
+        `INSERT INTO t_outbox (aggregate_type, aggregate_id, aggregate_version, event_type,
+           event_key, event_id, payload, headers, next_retry_at, created_at, updated_at)
+         VALUES ('Order', 'w9', 1, 'OrderPaid', 'OrderPaid:w9:1', UUID(), '{}', '{}',
+           NOW(3), NOW(3), NOW(3))`,
+      ),
+    ).rejects.toMatchObject({ code: 'ER_DUP_ENTRY' });
   });
 
   it('refuses to write outside a transaction', async () => {

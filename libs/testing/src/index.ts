@@ -11,3 +11,5 @@ export type { WaitForOptions } from './wait-for';
 export { readMarkdownTable } from './markdown-table';
 /** The operator token (OPS_API_TOKEN) in-process test apps are configured with. */
 export const TEST_OPS_API_TOKEN = 'test-operator-token-0123456789';
+/** A loopback TCP proxy a test can cut and heal: a dependency outage without stopping it. */
+export { TcpProxy } from './tcp-proxy';

@@ -82,6 +82,30 @@ describe('timelineEvents', () => {
     ]);
   });
 
+  it('shows a version skipped on purpose, with its reason', () => {
+    const s = sections();
+    if (s.fulfillment.status !== 'ok') throw new Error('fixture');
+    s.fulfillment.data.inbox.push({
+      consumer: 'fulfillment-service',
+      eventKey: 'Order:7:2',
+      eventType: 'Order v2',
+      outcome: 'skipped',
+      reason: 'OrderPaymentStarted v2 was lost with a restored backup (by ops-anna)',
+      processedAt: '2026-12-01T10:00:07.000Z',
+      duplicateCount: 0,
+      lastDuplicateAt: null,
+    });
+    expect(timelineEvents(s).filter((e) => e.kind === 'skipped')).toEqual([
+      {
+        at: '2026-12-01T10:00:07.000Z',
+        lane: 'fulfillment-service',
+        kind: 'skipped',
+        title: 'Order v2 skipped by fulfillment-service',
+        detail: 'OrderPaymentStarted v2 was lost with a restored backup (by ops-anna)',
+      },
+    ]);
+  });
+
   it('leaves out sections that were unavailable', () => {
     const s = sections();
     s.fulfillment = { status: 'unavailable', error: 'timeout' };

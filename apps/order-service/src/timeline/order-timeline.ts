@@ -18,7 +18,15 @@ export interface TimelineEvent {
   at: string;
   lane: TimelineLane;
   kind:
-    'transition' | 'outbox' | 'published' | 'dead' | 'inbox' | 'duplicate' | 'coupon' | 'journal';
+    | 'transition'
+    | 'outbox'
+    | 'published'
+    | 'dead'
+    | 'inbox'
+    | 'duplicate'
+    | 'skipped'
+    | 'coupon'
+    | 'journal';
   title: string;
   detail?: string;
 }
@@ -131,6 +139,11 @@ function outboxEvents(lane: TimelineLane, rows: OutboxRowView[]): TimelineEvent[
 
 function inboxEvents(lane: TimelineLane, rows: InboxDeliveryView[]): TimelineEvent[] {
   return rows.flatMap((r): TimelineEvent[] => {
+    if (r.outcome === 'skipped') {
+      // A version an operator skipped on purpose (POST /inbox/gaps/skip), with the reason.
+      const title = `${r.eventType} skipped by ${r.consumer}`;
+      return [{ at: r.processedAt, lane, kind: 'skipped', title, detail: r.reason }];
+    }
     const received: TimelineEvent = {
       at: r.processedAt,
       lane,

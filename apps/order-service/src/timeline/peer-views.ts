@@ -13,7 +13,9 @@ export interface InboxDeliveryView {
   consumer: string;
   eventKey: string;
   eventType: string;
+  /** applied, ignored, stale, parked, or skipped (on purpose, with `reason`). */
   outcome: string;
+  reason?: string;
   processedAt: string;
   duplicateCount: number;
   lastDuplicateAt: string | null;

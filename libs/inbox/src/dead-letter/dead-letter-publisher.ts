@@ -3,10 +3,29 @@ import { IHeaders, KafkaMessage, Producer } from 'kafkajs';
 import { InboxError } from '../inbox.errors';
 import { DeadLetterReason, deadLetterHeaders } from './dead-letter-headers';
 
+/** Broker answers that no retry can turn into a success until a person changes something. */
+const NON_RETRIABLE_TYPES = new Set([
+  'UNKNOWN_TOPIC_OR_PARTITION', // the topic was deleted (auto-creation is off)
+  'TOPIC_AUTHORIZATION_FAILED',
+  'CLUSTER_AUTHORIZATION_FAILED',
+  'MESSAGE_TOO_LARGE',
+  'RECORD_LIST_TOO_LARGE',
+  'INVALID_TOPIC_EXCEPTION',
+  'INVALID_RECORD',
+  'POLICY_VIOLATION',
+]);
+
+/** In-place attempts at a retriable failure before the partition is paused instead. */
+const IN_PLACE_ATTEMPTS = 8;
+
 /**
- * Publishes a message that cannot be applied to the dead-letter topic, retrying until the
- * broker takes it: the offset is committed only after, so nothing is dropped. `keepAlive`
- * runs between attempts (a heartbeat) and may throw to abandon the attempt on shutdown.
+ * Publishes a message that cannot be applied to the dead-letter topic. The offset is
+ * committed only after the broker took it, so nothing is dropped. A retriable failure (broker
+ * unreachable, leader moving) is retried in place a few times with backoff, `keepAlive`
+ * (a heartbeat, which may throw to abandon on shutdown) between attempts; then, and at once
+ * for a non-retriable answer (topic deleted, not authorized, message too large), it throws
+ * InboxError DEPENDENCY_UNAVAILABLE or DEAD_LETTER_REJECTED: the transport pauses the
+ * partition and tries the message again after a backoff, for as long as it takes.
  */
 export class DeadLetterPublisher {
   constructor(
@@ -30,9 +49,49 @@ export class DeadLetterPublisher {
         return;
       } catch (error) {
         if (error instanceof InboxError && error.code === 'STOPPING') throw error;
+        const cause = nonRetriableCause(error);
+        if (cause) {
+          throw new InboxError(
+            'DEAD_LETTER_REJECTED',
+            `the broker refused the dead letter for ${this.topic} (${cause}); fix the topic or its permissions`,
+            { cause: error },
+          );
+        }
+        if (attempt >= IN_PLACE_ATTEMPTS) {
+          throw new InboxError(
+            'DEPENDENCY_UNAVAILABLE',
+            `publishing to ${this.topic} failed ${attempt} times: ${(error as Error)?.message ?? String(error)}`,
+            { cause: error },
+          );
+        }
         await keepAlive();
         await delay(backoffDelay({ baseDelayMs: 100, maxDelayMs: 5_000 }, attempt));
       }
     }
   }
+}
+
+/** The broker error type when `error` (or a cause of it) is one no retry can fix. */
+export function nonRetriableCause(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
+    const candidate = e as {
+      type?: unknown;
+      retriable?: unknown;
+      name?: unknown;
+      cause?: unknown;
+      originalError?: unknown;
+    };
+    if (typeof candidate.type === 'string' && NON_RETRIABLE_TYPES.has(candidate.type)) {
+      return candidate.type;
+    }
+    if (
+      candidate.name === 'KafkaJSProtocolError' &&
+      candidate.retriable === false &&
+      typeof candidate.type === 'string'
+    ) {
+      return candidate.type;
+    }
+    e = candidate.cause ?? candidate.originalError;
+  }
+  return undefined;
 }

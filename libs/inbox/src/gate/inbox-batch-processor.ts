@@ -4,7 +4,7 @@ import { EffectQueue } from './effect-queue';
 import { aggregateKey, AggregateRef, InboxBatchStore } from './inbox-batch-store';
 import { Delivery, HandlerLookup, InboxProcessor, ProcessResult } from './inbox-processor';
 import { GateRow, InboxStore } from './inbox-store';
-import { decideVersion, GateStart } from './version-decision';
+import { decideVersion } from './version-decision';
 
 type GateState = AggregateRef & GateRow & { isNew: boolean; dirty: boolean };
 
@@ -21,7 +21,6 @@ export class InboxBatchProcessor {
     private readonly batchStore: InboxBatchStore,
     private readonly single: InboxProcessor,
     private readonly lookup: HandlerLookup,
-    private readonly gateStart: GateStart,
   ) {}
 
   async process(
@@ -100,11 +99,13 @@ export class InboxBatchProcessor {
     effects: EffectQueue,
   ): Promise<ProcessResult> {
     const handler = this.lookup(envelope.eventType);
-    const ungated = handler !== undefined && !handler.versionGate;
+    const held = this.single.holds(envelope);
+    const ungated = handler !== undefined && !handler.versionGate && !held;
     if (ungated) effects.add(handler, envelope, delivery);
     const seenBefore = !state.isNew || state.dirty;
     const last = seenBefore ? state.lastVersion : undefined;
-    const decision = decideVersion(last, envelope.aggregateVersion, this.gateStart);
+    let decision = decideVersion(last, envelope.aggregateVersion);
+    if (decision === 'apply' && held) decision = 'park';
     if (decision === 'stale') {
       if (!ungated) await this.store.setOutcome(manager, envelope.eventKey, 'stale');
       return { outcome: ungated ? 'applied' : 'stale', drained: 0 };

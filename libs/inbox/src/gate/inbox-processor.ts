@@ -2,7 +2,7 @@ import { envelopeHeaders, EventEnvelope } from '@app/contracts';
 import { EntityManager } from 'typeorm';
 import { DeliveryPosition } from '../inbox.options';
 import { InboxStore } from './inbox-store';
-import { decideVersion, GateStart } from './version-decision';
+import { decideVersion } from './version-decision';
 
 /** A message's position and its Kafka headers. */
 export interface Delivery extends DeliveryPosition {
@@ -34,6 +34,13 @@ export type ApplyEvent = (
 /** Finds the handler of an event type; undefined when this consumer does not handle it. */
 export type HandlerLookup = (eventType: string) => InboxHandler | undefined;
 
+/**
+ * True for an event this consumer must not apply yet: it handles the type, but the event is
+ * of a newer schema version than it knows. Such an event is parked, not misapplied, and its
+ * aggregate's successors wait behind it until a consumer that knows the version drains it.
+ */
+export type HoldRule = (envelope: EventEnvelope) => boolean;
+
 /** What happened to one delivered message. */
 export type InboxOutcome = 'applied' | 'ignored' | 'stale' | 'parked' | 'duplicate';
 
@@ -53,7 +60,8 @@ export class InboxProcessor {
   constructor(
     private readonly store: InboxStore,
     private readonly lookup: HandlerLookup,
-    private readonly gateStart: GateStart,
+    /** Events held back (parked) although their turn came; see HoldRule. */
+    readonly holds: HoldRule = () => false,
   ) {}
 
   async process(
@@ -63,7 +71,8 @@ export class InboxProcessor {
   ): Promise<ProcessResult> {
     const handler = this.lookup(envelope.eventType);
     const handledOutcome = handler ? 'applied' : 'ignored';
-    const admitted = await this.store.admit(manager, envelope, handledOutcome);
+    const held = this.holds(envelope);
+    const admitted = await this.store.admit(manager, envelope, handledOutcome, !held);
     if (admitted === 'duplicate') {
       await this.store.recordDuplicates(manager, [envelope.eventKey]);
       return { outcome: 'duplicate', drained: 0 };
@@ -74,13 +83,14 @@ export class InboxProcessor {
       if (handler) await handler.handle(manager, envelope, delivery);
       return { outcome: handledOutcome, drained: 0 };
     }
-    const ungated = handler !== undefined && !handler.versionGate;
+    const ungated = handler !== undefined && !handler.versionGate && !held;
     // Order does not matter for this type: take effect now, and still fill the gate's slot.
     if (ungated) await handler.handle(manager, envelope, delivery);
 
     const { aggregateType, aggregateId, aggregateVersion } = envelope;
     const row = await this.store.lockVersion(manager, aggregateType, aggregateId);
-    const decision = decideVersion(row?.lastVersion, aggregateVersion, this.gateStart);
+    let decision = decideVersion(row?.lastVersion, aggregateVersion);
+    if (decision === 'apply' && held) decision = 'park';
     if (decision === 'stale') {
       if (!ungated) await this.store.setOutcome(manager, envelope.eventKey, 'stale');
       return { outcome: ungated ? 'applied' : 'stale', drained: 0 };
@@ -126,7 +136,13 @@ export class InboxProcessor {
       handler.handle(manager, envelope, delivery),
   ): Promise<number> {
     for (;;) {
-      const next = await this.store.takeParked(manager, aggregateType, aggregateId, version + 1);
+      const next = await this.store.takeParked(
+        manager,
+        aggregateType,
+        aggregateId,
+        version + 1,
+        this.holds,
+      );
       if (!next) return version;
       const handler = this.lookup(next.envelope.eventType);
       if (!next.alreadyHandled) {
@@ -141,5 +157,22 @@ export class InboxProcessor {
       }
       version += 1;
     }
+  }
+
+  /**
+   * Drains an aggregate whose next version is parked although nothing is missing (an event
+   * held for a newer schema, once this consumer knows it; a gap skipped on purpose). Answers
+   * how many events were applied.
+   */
+  async drainReady(manager: EntityManager, aggregateType: string, aggregateId: string) {
+    const row = await this.store.lockVersion(manager, aggregateType, aggregateId);
+    if (!row || row.parkedCount === 0) return 0;
+    const reached = await this.drainParked(manager, aggregateType, aggregateId, row.lastVersion);
+    const drained = reached - row.lastVersion;
+    if (drained > 0) {
+      const next = { lastVersion: reached, parkedCount: row.parkedCount - drained };
+      await this.store.saveVersion(manager, aggregateType, aggregateId, next, false);
+    }
+    return drained;
   }
 }

@@ -48,6 +48,7 @@ export class InboxStore {
     manager: EntityManager,
     envelope: EventEnvelope,
     outcome: StoredOutcome,
+    fastPath = true,
   ): Promise<'duplicate' | 'advanced' | 'arrived'> {
     const arrival = [
       this.consumer,
@@ -59,6 +60,10 @@ export class InboxStore {
     ];
     const gate = this.fastGate(envelope);
     try {
+      if (!fastPath) {
+        await manager.query(ARRIVAL_SQL, arrival);
+        return 'arrived';
+      }
       if (this.multipleStatements) {
         const [, gateResult] = (await manager.query(`${ARRIVAL_SQL};\n${gate.sql}`, [
           ...arrival,
@@ -194,12 +199,32 @@ export class InboxStore {
     );
   }
 
-  /** Removes and returns the parked event of `version`, if there is one. */
+  /**
+   * Aggregates whose parked event is the next version (held back before: a newer schema this
+   * consumer could not read then, or a gap skipped since), oldest first.
+   */
+  async readyAggregates(manager: EntityManager, limit: number): Promise<ReadyAggregate[]> {
+    const rows = (await manager.query(
+      `SELECT p.aggregate_type, p.aggregate_id FROM t_inbox_parked p
+       JOIN t_inbox_version v ON v.consumer = p.consumer
+         AND v.aggregate_type = p.aggregate_type AND v.aggregate_id = p.aggregate_id
+       WHERE p.consumer = ? AND p.aggregate_version = v.last_version + 1
+       ORDER BY p.parked_at LIMIT ?`,
+      [this.consumer, limit],
+    )) as Array<{ aggregate_type: string; aggregate_id: string }>;
+    return rows.map((r) => ({ aggregateType: r.aggregate_type, aggregateId: r.aggregate_id }));
+  }
+
+  /**
+   * Removes and returns the parked event of `version`, if there is one and `keep` does not
+   * hold it back (an event this consumer cannot apply yet stays parked).
+   */
   async takeParked(
     manager: EntityManager,
     aggregateType: string,
     aggregateId: string,
     version: number,
+    keep: (envelope: EventEnvelope) => boolean = () => false,
   ): Promise<ParkedEvent | undefined> {
     const rows = (await manager.query(
       `SELECT id, envelope, already_handled, source_topic, source_partition, source_offset
@@ -217,12 +242,14 @@ export class InboxStore {
     }>;
     if (rows.length === 0) return undefined;
     const row = rows[0];
+    // LONGTEXT arrives as a string; a JSON column on MySQL would arrive parsed.
+    const envelope = (
+      typeof row.envelope === 'string' ? JSON.parse(row.envelope) : row.envelope
+    ) as EventEnvelope;
+    if (keep(envelope)) return undefined;
     await manager.query(`DELETE FROM t_inbox_parked WHERE id = ?`, [row.id]);
     return {
-      // LONGTEXT arrives as a string; a JSON column on MySQL would arrive parsed.
-      envelope: (typeof row.envelope === 'string'
-        ? JSON.parse(row.envelope)
-        : row.envelope) as EventEnvelope,
+      envelope,
       alreadyHandled: Number(row.already_handled) === 1,
       position: {
         topic: row.source_topic,
@@ -231,6 +258,12 @@ export class InboxStore {
       },
     };
   }
+}
+
+/** An aggregate whose next version waits in the parking lot although nothing is missing. */
+export interface ReadyAggregate {
+  aggregateType: string;
+  aggregateId: string;
 }
 
 const ARRIVAL_SQL = `INSERT INTO t_inbox

@@ -1,24 +1,18 @@
-/** How the gate treats an aggregate it has never seen. */
-export type GateStart = 'version-1' | 'first-seen';
-
 /** What the version gate does with an incoming event. */
 export type VersionDecision = 'apply' | 'stale' | 'park';
 
 /**
  * The version gate's rule. `last` is the last applied version of the aggregate for this
- * consumer (undefined when none). With `version-1` an unseen aggregate expects version 1; with
- * `first-seen` its first event is accepted whatever its version (for a consumer that joins a
- * topic whose early events are gone).
+ * consumer (undefined when none): an unseen aggregate expects version 1, which holds when the
+ * consumer reads its topics from the start.
+ *
+ * There is no "accept the first version seen" mode any more: if that first event was
+ * dead-lettered, the next one became the baseline and the replayed one was stale forever. A
+ * consumer that joins after the early events are gone marks the versions it will never see as
+ * skipped instead (InboxOperations.skipVersion / POST /inbox/gaps/skip), with a reason.
  */
-export function decideVersion(
-  last: number | undefined,
-  incoming: number,
-  start: GateStart,
-): VersionDecision {
-  if (last === undefined) {
-    if (start === 'first-seen' || incoming === 1) return 'apply';
-    return 'park';
-  }
+export function decideVersion(last: number | undefined, incoming: number): VersionDecision {
+  if (last === undefined) return incoming === 1 ? 'apply' : 'park';
   if (incoming <= last) return 'stale';
   return incoming === last + 1 ? 'apply' : 'park';
 }

@@ -1,6 +1,7 @@
 import { CreateInboxTables1764700000000 } from './1764700000000-create-inbox-tables';
 import { AddInboxDuplicateCount1764900000000 } from './1764900000000-add-inbox-duplicate-count';
 import { CreateInboxPruneWatermark1765100000000 } from './1765100000000-create-inbox-prune-watermark';
+import { CreateInboxSkipTable1765100000100 } from './1765100000100-create-inbox-skip-table';
 
 /** The inbox's schema migrations, in order; add them to the service's migrations list. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -8,4 +9,5 @@ export const InboxMigrations: Function[] = [
   CreateInboxTables1764700000000,
   AddInboxDuplicateCount1764900000000,
   CreateInboxPruneWatermark1765100000000,
+  CreateInboxSkipTable1765100000100,
 ];

@@ -13,8 +13,10 @@ export interface InboxDeliveryRecord {
   eventKey: string;
   eventType: string;
   eventId: string;
-  /** applied, ignored, stale or parked. */
+  /** applied, ignored, stale or parked; `skipped` for a version skipped on purpose. */
   outcome: string;
+  /** Why a version was skipped, and by whom (skipped rows only). */
+  reason?: string;
   processedAt: string;
   duplicateCount: number;
   lastDuplicateAt: string | null;
@@ -37,7 +39,8 @@ export async function findDeliveries(
       .filter((d) => d.aggregateType === aggregateType)
       .map((d) => `${escapeLike(`${d.eventType}:${aggregateId}:`)}%`),
   );
-  if (prefixes.length === 0) return [];
+  const skips = await findSkips(dataSource, consumer, aggregates);
+  if (prefixes.length === 0) return skips;
   const rows = (await dataSource.query(
     `SELECT consumer, event_key, event_type, event_id, outcome, processed_at, duplicate_count,
             last_duplicate_at
@@ -55,7 +58,7 @@ export async function findDeliveries(
     duplicate_count: number | string;
     last_duplicate_at: Date | null;
   }>;
-  return rows.map((r) => ({
+  const delivered = rows.map((r) => ({
     consumer: r.consumer,
     eventKey: r.event_key,
     eventType: r.event_type,
@@ -64,6 +67,40 @@ export async function findDeliveries(
     processedAt: new Date(r.processed_at).toISOString(),
     duplicateCount: Number(r.duplicate_count),
     lastDuplicateAt: r.last_duplicate_at && new Date(r.last_duplicate_at).toISOString(),
+  }));
+  return [...delivered, ...skips].sort((a, b) => a.processedAt.localeCompare(b.processedAt));
+}
+
+/** Versions of `aggregates` skipped on purpose, as delivery records with outcome `skipped`. */
+async function findSkips(
+  dataSource: DataSource,
+  consumer: string,
+  aggregates: AggregateSelector[],
+): Promise<InboxDeliveryRecord[]> {
+  if (aggregates.length === 0) return [];
+  const rows = (await dataSource.query(
+    `SELECT aggregate_type, aggregate_id, aggregate_version, reason, skipped_by, skipped_at
+     FROM t_inbox_skip
+     WHERE consumer = ? AND (${aggregates.map(() => '(aggregate_type = ? AND aggregate_id = ?)').join(' OR ')})`,
+    [consumer, ...aggregates.flatMap((a) => [a.aggregateType, a.aggregateId])],
+  )) as Array<{
+    aggregate_type: string;
+    aggregate_id: string;
+    aggregate_version: number | string;
+    reason: string;
+    skipped_by: string;
+    skipped_at: Date;
+  }>;
+  return rows.map((r) => ({
+    consumer,
+    eventKey: `${r.aggregate_type}:${r.aggregate_id}:${r.aggregate_version}`,
+    eventType: `${r.aggregate_type} v${r.aggregate_version}`,
+    eventId: '',
+    outcome: 'skipped',
+    reason: `${r.reason} (by ${r.skipped_by})`,
+    processedAt: new Date(r.skipped_at).toISOString(),
+    duplicateCount: 0,
+    lastDuplicateAt: null,
   }));
 }
 

@@ -10,6 +10,7 @@ import {
   IsInt,
   IsOptional,
   IsString,
+  Length,
   Matches,
   Max,
   Min,
@@ -102,6 +103,33 @@ export class ReplayDeadLettersDto {
 }
 
 /** Turns `Type:id` selectors into their parts (DeliveriesQuery validated them). */
+/** Body of POST /inbox/gaps/skip: the version to skip on purpose, and why. */
+export class SkipVersionDto {
+  @ApiProperty({ example: 'Order', pattern: '^[A-Z][A-Za-z0-9]{1,31}$' })
+  @Matches(/^[A-Z][A-Za-z0-9]{1,31}$/)
+  aggregateType!: string;
+
+  @ApiProperty({ example: '42', pattern: '^[A-Za-z0-9_-]{1,64}$' })
+  @Matches(/^[A-Za-z0-9_-]{1,64}$/)
+  aggregateId!: string;
+
+  @ApiProperty({ example: 3, minimum: 1 })
+  @IsInt()
+  @Min(1)
+  @Max(2_147_483_647)
+  version!: number;
+
+  @ApiProperty({ example: 'event lost upstream, ticket OPS-123', minLength: 3, maxLength: 500 })
+  @IsString()
+  @Length(3, 500)
+  reason!: string;
+
+  @ApiPropertyOptional({ example: 'alice', pattern: '^[A-Za-z0-9._@-]{1,64}$' })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9._@-]{1,64}$/)
+  skippedBy?: string;
+}
+
 export function aggregatesOf(
   query: DeliveriesQuery,
 ): Array<{ aggregateType: string; aggregateId: string }> {

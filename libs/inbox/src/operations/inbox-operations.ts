@@ -10,6 +10,7 @@ import { INBOX_OPTIONS } from '../inbox.tokens';
 import { InboxMetrics } from '../transport/inbox-metrics';
 import { AggregateSelector, findDeliveries, InboxDeliveryRecord } from './inbox-deliveries';
 import { InboxStats, OpenGap } from './inbox-stats';
+import { DrainParked, skipVersion, SkipVersionRequest, SkipVersionResult } from './skip-version';
 
 /** A dead-lettered message, with why and where it failed. */
 export interface DeadLetterMessage {
@@ -69,6 +70,7 @@ export interface ReplayResult {
 @Injectable()
 export class InboxOperations {
   private readonly kafka: Kafka;
+  private drain?: DrainParked;
 
   constructor(
     @Inject(INBOX_OPTIONS) private readonly options: ResolvedInboxOptions,
@@ -85,6 +87,19 @@ export class InboxOperations {
   /** The topics this consumer reads: the only ones a replay may publish to. */
   get topics(): readonly string[] {
     return this.options.topics;
+  }
+
+  /**
+   * Marks the missing version of an aggregate as skipped on purpose (see skip-version.ts):
+   * audited, and its parked successors drained in the same transaction.
+   */
+  skipVersion(request: SkipVersionRequest): Promise<SkipVersionResult> {
+    return skipVersion(this.dataSource, this.options.consumer, request, this.drain);
+  }
+
+  /** The transport hands in how to drain parked events once it runs (it owns the handlers). */
+  attachDrainer(drain: DrainParked): void {
+    this.drain = drain;
   }
 
   async listDeadLetters(): Promise<DeadLetterMessage[]> {
@@ -210,6 +225,10 @@ export class InboxOperations {
       parkedNow: Number(parked[0].n),
       openGaps: await this.openGaps(),
       deadLetterTopicMessages: await this.deadLetterCount(),
+      blocked: {
+        seconds: this.metrics.blocks.blockedSeconds(),
+        partitions: this.metrics.blocks.list(),
+      },
       sinceStart: {
         applied: outcomes.applied,
         ignored: outcomes.ignored,
@@ -219,6 +238,9 @@ export class InboxOperations {
         drained: this.metrics.drained,
         retries: this.metrics.retries,
         deadLettered: this.metrics.deadLettered,
+        pauses: this.metrics.pauses,
+        unknownEventTypes: this.metrics.unknownEventTypes,
+        heldNewerSchema: this.metrics.heldNewerSchema,
       },
     };
   }

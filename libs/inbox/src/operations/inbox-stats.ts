@@ -7,6 +7,8 @@ export interface OpenGap {
   oldestParkedAt: string;
 }
 
+import { BlockedPartition } from '../transport/partition-blocks';
+
 /** What `GET /inbox/stats` answers. */
 export interface InboxStats {
   consumer: string;
@@ -17,6 +19,11 @@ export interface InboxStats {
   openGaps: OpenGap[];
   /** Messages in the dead-letter topic (null when the broker could not be asked). */
   deadLetterTopicMessages: number | null;
+  /**
+   * Partitions of this process paused because a dependency is down (transient failures), and
+   * seconds since the oldest of those blocks began (0 when none).
+   */
+  blocked: { seconds: number; partitions: BlockedPartition[] };
   /** Counters of this process since it started. */
   sinceStart: {
     applied: number;
@@ -27,5 +34,11 @@ export interface InboxStats {
     drained: number;
     retries: number;
     deadLettered: number;
+    /** Times a partition was paused for a transient failure. */
+    pauses: number;
+    /** Events of a type this consumer does not know, recorded and skipped. */
+    unknownEventTypes: number;
+    /** Events held (parked) for a schema version newer than this consumer knows. */
+    heldNewerSchema: number;
   };
 }

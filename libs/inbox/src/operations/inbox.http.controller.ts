@@ -1,5 +1,19 @@
-import { Body, Controller, Get, HttpCode, HttpException, Post, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  Body,
+  ConflictException,
+  Controller,
+  Get,
+  HttpCode,
+  HttpException,
+  Post,
+  Query,
+} from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { InboxError } from '../inbox.errors';
 import { InboxDeliveryRecord } from './inbox-deliveries';
 import {
@@ -8,11 +22,13 @@ import {
   inboxInput,
   invalidInboxRequest,
   ReplayDeadLettersDto,
+  SkipVersionDto,
 } from './inbox-http.dto';
 import { DeadLetterMessage, InboxOperations, ReplayResult } from './inbox-operations';
 import { InboxStats } from './inbox-stats';
+import { SkipVersionResult } from './skip-version';
 
-/** The inbox's operator API: stats, dead letters, replay, prune. */
+/** The inbox's operator API: stats, deliveries, dead letters, replay, skipping a gap, prune. */
 @ApiTags('inbox')
 @ApiBadRequestResponse({ description: 'invalid input (fieldErrors)' })
 @Controller('inbox')
@@ -62,6 +78,22 @@ export class InboxHttpController {
     }
     if (result.failed) throw new HttpException({ statusCode: 503, ...result }, 503);
     return result;
+  }
+
+  /** Skips the missing version of an aggregate on purpose: audited, successors drained. */
+  @Post('gaps/skip')
+  @HttpCode(200)
+  @ApiOkResponse({ description: 'the skip recorded and the parked successors it drained' })
+  @ApiConflictResponse({ description: 'the version is not the missing one (nothing changed)' })
+  async skip(@Body(inboxInput) body: SkipVersionDto): Promise<SkipVersionResult> {
+    try {
+      return await this.operations.skipVersion(body);
+    } catch (error) {
+      if (error instanceof InboxError && error.code === 'SKIP_REFUSED') {
+        throw new ConflictException(error.message);
+      }
+      throw error;
+    }
   }
 
   @Post('prune')

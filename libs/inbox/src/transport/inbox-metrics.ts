@@ -1,4 +1,6 @@
+import { BackoffPolicy } from '@app/database';
 import { InboxOutcome } from '../gate/inbox-processor';
+import { PartitionBlocks } from './partition-blocks';
 
 /** Receives the time each settled message spent in its inbox transaction. */
 export type InboxLatencyListener = (seconds: number, outcome: InboxOutcome) => void;
@@ -28,8 +30,22 @@ export class InboxMetrics {
   deadLettered = 0;
   /** Batches that failed and were settled message by message. */
   batchFallbacks = 0;
+  /** Events of a type this consumer's registry does not know: recorded and skipped. */
+  unknownEventTypes = 0;
+  /** Events held (parked) because their schema version is newer than this consumer knows. */
+  heldNewerSchema = 0;
+  /** Dead-letter publishes the broker refused for good (topic deleted, not authorized, too large). */
+  deadLetterRejections = 0;
+  /** Times a partition was paused because a dependency was down. */
+  pauses = 0;
+  /** Partitions paused now for a transient failure, and since when. */
+  readonly blocks: PartitionBlocks;
   private readonly lags = new Map<string, PartitionLag>();
   private readonly latencyListeners: InboxLatencyListener[] = [];
+
+  constructor(blockedBackoff: BackoffPolicy = { baseDelayMs: 500, maxDelayMs: 15_000 }) {
+    this.blocks = new PartitionBlocks(blockedBackoff);
+  }
 
   /** Counts a settled message; `seconds` is how long the transaction that settled it took. */
   count(outcome: InboxOutcome, drained: number, seconds?: number): void {

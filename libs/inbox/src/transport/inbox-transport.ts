@@ -1,4 +1,4 @@
-import { readHeaders } from '@app/contracts';
+import { EventEnvelope, readHeaders } from '@app/contracts';
 import { allowsMultipleStatements } from '@app/database';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
@@ -17,8 +17,11 @@ import { InboxError } from '../inbox.errors';
 import { InboxBatchContext, InboxContext } from './inbox-context';
 import { InboxMetrics } from './inbox-metrics';
 import { MessageRunner } from './message-runner';
+import { failureCode } from '../classify-failure';
 import { InboxHandlerExtras } from './on-event.decorator';
 import { ensureTopics } from './ensure-topics';
+import { InboxHousekeeping } from './inbox-housekeeping';
+import { isNewerSchema } from '../decode-event';
 
 /**
  * The Nest transport that feeds `@OnEvent` and `@OnEventBatch` handlers from Kafka through the
@@ -34,6 +37,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
   private producer?: Producer;
   private stopping = false;
   private readonly timers: NodeJS.Timeout[] = [];
+  private housekeeping?: InboxHousekeeping;
   private readonly handlerCache = new Map<string, InboxHandler | undefined>();
 
   constructor(
@@ -62,6 +66,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
   async close(): Promise<void> {
     this.stopping = true;
     for (const timer of this.timers.splice(0)) clearInterval(timer);
+    this.housekeeping?.stop();
     await this.consumer?.disconnect();
     await this.producer?.disconnect();
     this.consumer = undefined;
@@ -86,17 +91,16 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     await this.producer.connect();
     const store = new InboxStore(options.consumer, allowsMultipleStatements(this.dataSource));
     const lookup = (eventType: string) => this.handlerFor(eventType);
-    const processor = new InboxProcessor(store, lookup, options.gateStart);
+    // An event of a newer schema than this process knows is held (parked) when a handler of
+    // this consumer would apply it; a type nobody here handles is recorded and skipped.
+    const holds = (envelope: EventEnvelope) =>
+      lookup(envelope.eventType) !== undefined && isNewerSchema(envelope, options.registry);
+    const processor = new InboxProcessor(store, lookup, holds);
+    this.operations.attachDrainer((manager, type, id) => processor.drainReady(manager, type, id));
     const runner = new MessageRunner(
       this.dataSource,
       processor,
-      new InboxBatchProcessor(
-        store,
-        new InboxBatchStore(options.consumer),
-        processor,
-        lookup,
-        options.gateStart,
-      ),
+      new InboxBatchProcessor(store, new InboxBatchStore(options.consumer), processor, lookup),
       new DeadLetterPublisher(this.producer, options.deadLetterTopic),
       options,
       this.metrics,
@@ -104,7 +108,16 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       () => this.stopping,
     );
     await this.runConsumer(runner);
-    this.startHousekeeping();
+    this.housekeeping = new InboxHousekeeping(
+      options,
+      this.dataSource,
+      store,
+      processor,
+      this.operations,
+      this.metrics,
+      this.log,
+    );
+    this.housekeeping.start();
     this.log.log(
       `consumer ${options.consumer} reading ${options.topics.join(', ')}; dead letters to ${options.deadLetterTopic}`,
     );
@@ -130,6 +143,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
       attempt = 0;
       this.metrics.clearLag();
+      this.metrics.blocks.clearAll();
       const owned = Object.entries(payload.memberAssignment)
         .map(([topic, partitions]) => `${topic} [${partitions.join(',')}]`)
         .join('; ');
@@ -177,11 +191,16 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
    * One partition's batch, in order. The offset after a settled message is committed every
    * `offsetCommitEvery` messages and at the end of the batch: committing less often than every
    * message only widens what a crash redelivers, and the inbox absorbs redeliveries.
+   *
+   * When a message is blocked by a transient failure, the partition is paused (its fetches
+   * stop, the group and the other partitions go on), what settled before is committed, and
+   * the partition resumes after a backoff: kafkajs fetches again from the first message not
+   * resolved, which is the blocked one.
    */
   private async consumeBatch(
     consumer: Consumer,
     runner: MessageRunner,
-    { batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload,
+    { batch, resolveOffset, heartbeat, isRunning, isStale, pause }: EachBatchPayload,
   ): Promise<void> {
     const { topic, partition } = batch;
     let settled: string | undefined;
@@ -210,7 +229,22 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
           headers: readHeaders(message.headers),
         },
       }));
-      await runner.settleTogether(chunk, control);
+      try {
+        await runner.settleTogether(chunk, control);
+      } catch (error) {
+        if (!isBlocking(error)) throw error;
+        // Blocked at chunk[0]: the lag counts it and everything after it, and keeps growing
+        // with each retry round's fetch.
+        const blockedAt = Number(chunk[0].message.offset);
+        this.metrics.recordLag(topic, partition, Number(batch.highWatermark) - blockedAt);
+        await commit();
+        this.pausePartition(topic, partition, error, pause);
+        return;
+      }
+      if (this.metrics.blocks.isBlocked(topic, partition)) {
+        this.metrics.blocks.clear(topic, partition);
+        this.log.log(`${topic}/${partition} is making progress again; unblocked`);
+      }
       settled = chunk[chunk.length - 1].message.offset;
       resolveOffset(settled);
       this.metrics.recordLag(topic, partition, Number(batch.highWatermark) - Number(settled) - 1);
@@ -223,6 +257,34 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       }
     }
     await commit();
+  }
+
+  /** Pauses a partition blocked by a transient failure and resumes it after a backoff. */
+  private pausePartition(
+    topic: string,
+    partition: number,
+    error: InboxError,
+    pause: EachBatchPayload['pause'],
+  ): void {
+    const cause = error.cause as Error | undefined;
+    const reason = `${failureCode(cause)}: ${cause?.message ?? error.message}`;
+    const waitMs = this.metrics.blocks.fail(topic, partition, reason);
+    this.metrics.pauses += 1;
+    const resume = pause();
+    const line = `${topic}/${partition} paused: ${error.message}; retrying in ${waitMs} ms (blocked for ${this.metrics.blocks.blockedSeconds().toFixed(1)} s)`;
+    if (error.code === 'DEAD_LETTER_REJECTED') {
+      // Nothing heals this by itself: say so loudly, once per round.
+      this.metrics.deadLetterRejections += 1;
+      this.log.error(line);
+    } else {
+      this.log.warn(line);
+    }
+    const timer = setTimeout(() => {
+      const index = this.timers.indexOf(timer);
+      if (index >= 0) this.timers.splice(index, 1);
+      if (!this.stopping) resume();
+    }, waitMs);
+    this.timers.push(timer);
   }
 
   /** Handlers are fixed once Nest has registered them; resolving a pattern is not free. */
@@ -283,37 +345,14 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       }
     }
   }
+}
 
-  private startHousekeeping(): void {
-    const { gapCheckIntervalMs, pruneIntervalMs } = this.options;
-    if (gapCheckIntervalMs > 0) {
-      this.timers.push(setInterval(() => void this.reportGaps(), gapCheckIntervalMs).unref());
-    }
-    if (pruneIntervalMs > 0) {
-      this.timers.push(setInterval(() => void this.prune(), pruneIntervalMs).unref());
-    }
-  }
-
-  private async reportGaps(): Promise<void> {
-    try {
-      for (const gap of await this.operations.openGaps()) {
-        this.log.warn(
-          `open gap: ${gap.aggregateType} ${gap.aggregateId} applied up to ${gap.lastAppliedVersion ?? 'none'}, waiting with ${gap.parkedVersions.join(',')} since ${gap.oldestParkedAt}`,
-        );
-      }
-    } catch (error) {
-      this.log.error(`gap check failed: ${(error as Error).message}`);
-    }
-  }
-
-  private async prune(): Promise<void> {
-    try {
-      const deleted = await this.operations.prune();
-      if (deleted > 0) this.log.log(`pruned ${deleted} inbox rows`);
-    } catch (error) {
-      this.log.error(`prune failed: ${(error as Error).message}`);
-    }
-  }
+/** A failure that pauses the partition instead of failing the consumer. */
+function isBlocking(error: unknown): error is InboxError {
+  return (
+    error instanceof InboxError &&
+    (error.code === 'DEPENDENCY_UNAVAILABLE' || error.code === 'DEAD_LETTER_REJECTED')
+  );
 }
 
 /** The inbox settings of each handler in a Nest handler chain (defaults for plain patterns). */

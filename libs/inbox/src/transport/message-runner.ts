@@ -4,12 +4,12 @@ import { LoggerService } from '@nestjs/common';
 import { context } from '@opentelemetry/api';
 import { KafkaMessage } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { classifyFailure, failureCode } from '../classify-failure';
+import { failureCode } from '../classify-failure';
 import { deadLetterCode } from '../dead-letter/dead-letter-code';
 import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';
-import { decodeEvent } from '../decode-event';
+import { decodeEvent, isNewerSchema, isUnknownType } from '../decode-event';
 import { InboxBatchProcessor } from '../gate/inbox-batch-processor';
-import { Delivery, InboxProcessor } from '../gate/inbox-processor';
+import { Delivery, InboxOutcome, InboxProcessor } from '../gate/inbox-processor';
 import { InboxError } from '../inbox.errors';
 import { DeliveryPosition, ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from './inbox-metrics';
@@ -31,6 +31,10 @@ interface Failure {
  * heartbeats), or the dead-letter topic when it cannot be applied. Once `settle` returns, the
  * message's offset may be committed; never before, so a crash anywhere leads to redelivery,
  * which the inbox absorbs.
+ *
+ * A failure the classifier calls transient never dead-letters: once the in-place retries are
+ * spent, `settle` throws InboxError DEPENDENCY_UNAVAILABLE and the transport pauses the
+ * partition and tries the message again later, for as long as it takes.
  */
 export class MessageRunner {
   constructor(
@@ -82,13 +86,21 @@ export class MessageRunner {
           this.batchProcessor.process(manager, items),
         );
         const seconds = (performance.now() - started) / 1000;
-        for (const result of results) this.metrics.count(result.outcome, result.drained, seconds);
+        for (const [i, result] of results.entries()) {
+          this.metrics.count(result.outcome, result.drained, seconds);
+          this.countUnreadable(envelopes[i], result.outcome);
+        }
         for (const { position } of deliveries) {
           const { topic, partition, offset } = position;
           await this.options.hooks.afterTransactionCommit?.({ topic, partition, offset });
         }
         return;
       } catch (error) {
+        // A dependency is down (after runTransaction's own retries): each message would fail
+        // alike, so the partition is paused at the first of them instead.
+        if (this.options.classifyFailure(error) === 'transient') {
+          throw blocked(error, `a batch of ${deliveries.length}`);
+        }
         this.metrics.batchFallbacks += 1;
         this.logger.warn(
           `batch of ${deliveries.length} failed (${failureCode(error)}); settling its messages one by one`,
@@ -120,9 +132,14 @@ export class MessageRunner {
           { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
         );
         this.metrics.count(result.outcome, result.drained, (performance.now() - started) / 1000);
+        this.countUnreadable(envelope, result.outcome);
         return undefined;
       } catch (error) {
-        if (classifyFailure(error) === 'permanent') return { error, attempts: attempt };
+        const kind = this.options.classifyFailure(error);
+        if (kind === 'permanent') return { error, attempts: attempt };
+        if (attempt >= retry.maxAttempts && kind === 'transient') {
+          throw blocked(error, envelope.eventKey);
+        }
         if (attempt >= retry.maxAttempts) {
           const exhausted = new InboxError(
             'RETRIES_EXHAUSTED',
@@ -172,9 +189,34 @@ export class MessageRunner {
     this.metrics.deadLettered += 1;
   }
 
+  /** Events this consumer could not read in full: skipped (unknown type) or held (newer schema). */
+  private countUnreadable(envelope: EventEnvelope, outcome: InboxOutcome): void {
+    const { registry } = this.options;
+    if (outcome === 'ignored' && isUnknownType(envelope, registry)) {
+      this.metrics.unknownEventTypes += 1;
+      this.logger.log(
+        `${envelope.eventKey}: event type ${envelope.eventType} is unknown here; recorded and skipped`,
+      );
+    } else if (outcome === 'parked' && isNewerSchema(envelope, registry)) {
+      this.metrics.heldNewerSchema += 1;
+      this.logger.warn(
+        `${envelope.eventKey}: schema version ${envelope.schemaVersion} is newer than this consumer knows; held (parked) with its aggregate's later events until a consumer that knows it runs`,
+      );
+    }
+  }
+
   private throwIfStopping(): void {
     if (this.isStopping()) {
       throw new InboxError('STOPPING', 'the consumer is stopping; the message will be redelivered');
     }
   }
+}
+
+/** The error that tells the transport to pause the partition and try again later. */
+function blocked(error: unknown, what: string): InboxError {
+  return new InboxError(
+    'DEPENDENCY_UNAVAILABLE',
+    `${what} failed for a transient reason (${failureCode(error)}): ${(error as Error)?.message ?? String(error)}`,
+    { cause: error },
+  );
 }

@@ -11,7 +11,16 @@ import { Observable, throwError } from 'rxjs';
 
 /** Options of `@OnEvent`. */
 export interface OnEventOptions {
-  /** Apply this event type in aggregate-version order. Default true. */
+  /**
+   * What an event of this type does when an earlier version of its aggregate is missing (not
+   * arrived yet, or dead-lettered):
+   * - `hold` (default): it waits, parked, until that version is applied or skipped on purpose
+   *   (POST /inbox/gaps/skip); order per aggregate is kept;
+   * - `pass`: it takes effect at once, out of order, and still fills its version's slot so
+   *   the held types behind it are not blocked. For effects that commute (a counter, a log).
+   */
+  policy?: 'hold' | 'pass';
+  /** The same choice as a flag: false is `policy: 'pass'`. Default true. */
   versionGate?: boolean;
 }
 
@@ -65,7 +74,11 @@ function inboxHandler(
   batch: boolean,
 ): MethodDecorator {
   const extras: InboxHandlerExtras = {
-    inbox: { versionGate: options.versionGate ?? true, eventType: definition.eventType, batch },
+    inbox: {
+      versionGate: options.versionGate ?? options.policy !== 'pass',
+      eventType: definition.eventType,
+      batch,
+    },
   };
   return applyDecorators(
     EventPattern(definition.eventType, extras as unknown as Record<string, unknown>),

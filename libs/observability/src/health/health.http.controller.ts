@@ -7,19 +7,22 @@ import {
   HealthIndicatorFunction,
   HealthIndicatorService,
 } from '@nestjs/terminus';
+import { InboxOperations } from '@app/inbox';
 import { OutboxOperations, OutboxRelay } from '@app/outbox';
 import { DataSource } from 'typeorm';
 import { BROKER_PROBE, READINESS_THRESHOLDS } from '../observability.tokens';
 import { BrokerProbe } from './broker-probe';
+import { HealthDetails, readHealthDetails } from './health-details';
 import { ReadinessThresholds } from './readiness-thresholds';
 import { PublicRoute } from '../auth/public-route.decorator';
 import { relayStall } from './relay-stall';
 
 /**
- * Liveness (`/health/live`: the process answers), readiness (`/health/ready`: 503 while the
- * database or broker is unreachable, the outbox relay loop is stuck, or the oldest unsent
- * outbox row is older than the threshold) and the original `/health` (a database round trip),
- * which start-up scripts wait for.
+ * Liveness (`/health/live`: the process answers), readiness (`/health/ready`: this instance
+ * can do its own work now: its database answers and its outbox relay loop goes round; 503
+ * otherwise), details (`/health/details`: broker, outbox backlog and DEAD rows, inbox gaps,
+ * dead letters and blocked time, always 200) and the original `/health` (a database round
+ * trip), which start-up scripts wait for.
  */
 @ApiTags('health')
 @PublicRoute()
@@ -34,6 +37,7 @@ export class HealthHttpController {
     // Explicit tokens: a union type's design type is Object, which DI cannot resolve.
     @Optional() @Inject(OutboxRelay) private readonly relay?: OutboxRelay | null,
     @Optional() @Inject(OutboxOperations) private readonly outbox?: OutboxOperations | null,
+    @Optional() @Inject(InboxOperations) private readonly inbox?: InboxOperations | null,
   ) {}
 
   @Get()
@@ -58,8 +62,25 @@ export class HealthHttpController {
     return this.health.check(this.readinessChecks());
   }
 
+  /**
+   * Shared conditions (broker down, DEAD or old unsent rows, dead letters, open gaps, a
+   * blocked consumer) show here and in metrics, never in readiness: every instance sees them
+   * alike, and taking every instance out of service would stop the pay callbacks too.
+   */
+  @Get('details')
+  details(): Promise<HealthDetails> {
+    return readHealthDetails({
+      dataSource: this.dataSource,
+      thresholds: this.thresholds,
+      broker: this.broker,
+      relay: this.relay,
+      outbox: this.outbox,
+      inbox: this.inbox,
+    });
+  }
+
   private readinessChecks(): HealthIndicatorFunction[] {
-    const { checkTimeoutMs, relayStallMs, outboxMaxAgeMs } = this.thresholds;
+    const { checkTimeoutMs, relayStallMs } = this.thresholds;
     const checks: HealthIndicatorFunction[] = [
       () =>
         this.indicators
@@ -67,15 +88,6 @@ export class HealthHttpController {
           .attempt(async () => void (await this.dataSource.query('SELECT 1')))
           .withTimeout(checkTimeoutMs),
     ];
-    const broker = this.broker;
-    if (broker) {
-      checks.push(() =>
-        this.indicators
-          .check('broker')
-          .attempt(async () => ({ brokers: await broker.brokers() }))
-          .withTimeout(checkTimeoutMs),
-      );
-    }
     const relay = this.relay;
     if (relay) {
       checks.push(() =>
@@ -83,23 +95,6 @@ export class HealthHttpController {
           const stalled = relayStall(relay.heartbeat(), relayStallMs, Date.now());
           if (stalled) throw new Error(stalled);
         }),
-      );
-    }
-    const outbox = this.outbox;
-    if (outbox) {
-      checks.push(() =>
-        this.indicators
-          .check('outboxAge')
-          .attempt(async () => {
-            const { oldestUnsentAgeMs } = await outbox.stats();
-            if (oldestUnsentAgeMs > outboxMaxAgeMs) {
-              throw new Error(
-                `the oldest unsent outbox row is ${oldestUnsentAgeMs} ms old (limit ${outboxMaxAgeMs} ms)`,
-              );
-            }
-            return { oldestUnsentAgeMs };
-          })
-          .withTimeout(checkTimeoutMs),
       );
     }
     return checks;

@@ -1,6 +1,6 @@
-/** When readiness turns 503 besides an unreachable database or broker. */
+/** When readiness turns 503 besides an unreachable database, and what details call degraded. */
 export interface ReadinessThresholds {
-  /** Oldest unsent (NEW or SENDING) outbox row older than this: not ready. */
+  /** Oldest unsent (NEW or SENDING) outbox row older than this: degraded in /health/details. */
   outboxMaxAgeMs: number;
   /** Relay loop neither went round nor is waiting for longer than this: not ready. */
   relayStallMs: number;

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { InboxMetrics, InboxOutcome } from '@app/inbox';
+import { InboxMetrics, InboxOperations, InboxOutcome } from '@app/inbox';
 import { MetricsRegistry } from './metrics-registry';
 
 /**
@@ -8,8 +8,22 @@ import { MetricsRegistry } from './metrics-registry';
  * the high watermark of the last batch fetched.
  */
 export class InboxMetricsCollector {
-  constructor(registry: MetricsRegistry, metrics: InboxMetrics) {
+  constructor(registry: MetricsRegistry, metrics: InboxMetrics, operations?: InboxOperations) {
     const registers = [registry];
+    if (operations) {
+      new Gauge({
+        name: 'inbox_open_gaps',
+        help: 'Aggregates whose next version has been missing for longer than the gap alert time (events parked behind it)',
+        registers,
+        async collect() {
+          // Keeps its last value when the database cannot be read at this scrape.
+          await operations.openGaps().then(
+            (gaps) => this.set(gaps.length),
+            () => undefined,
+          );
+        },
+      });
+    }
     new Counter({
       name: 'inbox_messages_total',
       help: 'Messages settled by the inbox, by outcome: applied (processed), duplicate (skipped), parked (early, waiting for an earlier version), stale, ignored',
@@ -50,6 +64,43 @@ export class InboxMetricsCollector {
       'Batches settled message by message after failing together',
       () => metrics.batchFallbacks,
     );
+
+    mirror(
+      'inbox_partition_pauses_total',
+      'Times a partition was paused because a dependency (database, broker) was unavailable',
+      () => metrics.pauses,
+    );
+    mirror(
+      'inbox_dead_letter_rejected_total',
+      'Dead-letter publishes the broker refused for good (topic deleted, not authorized, message too large); the partition stays paused until fixed',
+      () => metrics.deadLetterRejections,
+    );
+    mirror(
+      'inbox_unknown_event_types_total',
+      'Events of a type this consumer does not know: recorded in the inbox and skipped, not dead-lettered',
+      () => metrics.unknownEventTypes,
+    );
+    mirror(
+      'inbox_held_newer_schema_total',
+      'Events parked because their schema version is newer than this consumer knows',
+      () => metrics.heldNewerSchema,
+    );
+    new Gauge({
+      name: 'inbox_blocked_seconds',
+      help: 'Seconds since the oldest partition of this consumer was blocked by a transient failure (0 when none is)',
+      registers,
+      collect() {
+        this.set(metrics.blocks.blockedSeconds());
+      },
+    });
+    new Gauge({
+      name: 'inbox_blocked_partitions',
+      help: 'Partitions paused now because a dependency is unavailable',
+      registers,
+      collect() {
+        this.set(metrics.blocks.list().length);
+      },
+    });
 
     const latency = new Histogram({
       name: 'inbox_processing_seconds',

@@ -1,0 +1,88 @@
+import { runTransaction } from '@app/database';
+import { LoggerService } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { InboxProcessor } from '../gate/inbox-processor';
+import { InboxStore } from '../gate/inbox-store';
+import { ResolvedInboxOptions } from '../inbox.options';
+import { InboxOperations } from '../operations/inbox-operations';
+import { InboxMetrics } from './inbox-metrics';
+
+/**
+ * The inbox's timers, the twin of the outbox's retention: open gaps logged, old inbox rows
+ * pruned, and parked events whose turn has come drained (held for a newer schema until this
+ * consumer knew it, or behind a gap skipped on purpose): at start and with every gap check.
+ */
+export class InboxHousekeeping {
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly options: ResolvedInboxOptions,
+    private readonly dataSource: DataSource,
+    private readonly store: InboxStore,
+    private readonly processor: InboxProcessor,
+    private readonly operations: InboxOperations,
+    private readonly metrics: InboxMetrics,
+    private readonly log: LoggerService,
+  ) {}
+
+  start(): void {
+    const { gapCheckIntervalMs, pruneIntervalMs } = this.options;
+    void this.drainReady();
+    if (gapCheckIntervalMs > 0) {
+      const check = async () => {
+        await this.drainReady();
+        await this.reportGaps();
+      };
+      this.timers.push(setInterval(() => void check(), gapCheckIntervalMs).unref());
+    }
+    if (pruneIntervalMs > 0) {
+      this.timers.push(setInterval(() => void this.prune(), pruneIntervalMs).unref());
+    }
+  }
+
+  stop(): void {
+    for (const timer of this.timers.splice(0)) clearInterval(timer);
+  }
+
+  /** Drains every aggregate whose next version is parked; answers how many events it applied. */
+  async drainReady(): Promise<number> {
+    let applied = 0;
+    try {
+      const ready = await this.store.readyAggregates(this.dataSource.manager, 500);
+      for (const { aggregateType, aggregateId } of ready) {
+        const drained = await runTransaction(this.dataSource, (manager) =>
+          this.processor.drainReady(manager, aggregateType, aggregateId),
+        );
+        if (drained > 0) {
+          this.metrics.drained += drained;
+          this.log.log(`drained ${drained} parked event(s) of ${aggregateType} ${aggregateId}`);
+        }
+        applied += drained;
+      }
+    } catch (error) {
+      this.log.error(`draining parked events failed: ${(error as Error).message}`);
+    }
+    return applied;
+  }
+
+  private async reportGaps(): Promise<void> {
+    try {
+      for (const gap of await this.operations.openGaps()) {
+        this.log.warn(
+          `open gap: ${gap.aggregateType} ${gap.aggregateId} applied up to ${gap.lastAppliedVersion ?? 'none'}, waiting with ${gap.parkedVersions.join(',')} since ${gap.oldestParkedAt}`,
+        );
+      }
+    } catch (error) {
+      this.log.error(`gap check failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async prune(): Promise<void> {
+    try {
+      const deleted = await this.operations.prune();
+      if (deleted > 0) this.log.log(`pruned ${deleted} inbox rows`);
+    } catch (error) {
+      this.log.error(`prune failed: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import { createConnection, createServer, Server, Socket } from 'node:net';
+
+/**
+ * A TCP proxy on loopback in front of a real server (the shared MariaDB, say), so a test can
+ * cut one service off from it without touching the server: `cut()` drops every connection
+ * through the proxy and stops listening, so new connections are refused (ECONNREFUSED, as
+ * when a database restarts); `heal()` listens again on the same port.
+ */
+export class TcpProxy {
+  private readonly sockets = new Set<Socket>();
+  private server?: Server;
+
+  private constructor(
+    private readonly target: { host: string; port: number },
+    private boundPort: number,
+  ) {}
+
+  /** Starts a proxy to `target` on a free loopback port (or `port`). */
+  static async start(target: { host: string; port: number }, port = 0): Promise<TcpProxy> {
+    const proxy = new TcpProxy(target, port);
+    proxy.boundPort = await proxy.listen();
+    return proxy;
+  }
+
+  /** The port clients connect to; it stays the same across `cut()` and `heal()`. */
+  get port(): number {
+    return this.boundPort;
+  }
+
+  /** `host:port` of the proxy. */
+  get address(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  /** True between `cut()` and `heal()`. */
+  get isCut(): boolean {
+    return this.server === undefined;
+  }
+
+  /** Drops every open connection and refuses new ones until `heal()`. */
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** Accepts connections again, on the same port. */
+  async heal(): Promise<void> {
+    if (!this.server) await this.listen();
+  }
+
+  /** Stops the proxy for good. */
+  stop(): Promise<void> {
+    return this.cut();
+  }
+
+  private listen(): Promise<number> {
+    const server = createServer((client) => this.pipe(client));
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.boundPort, '127.0.0.1', () => {
+        server.off('error', reject);
+        this.server = server;
+        const address = server.address();
+        resolve(typeof address === 'object' && address ? address.port : this.port);
+      });
+    });
+  }
+
+  private pipe(client: Socket): void {
+    const upstream = createConnection(this.target);
+    for (const socket of [client, upstream]) {
+      this.sockets.add(socket);
+      // Either side failing ends both, as a broken network path would.
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        this.sockets.delete(socket);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+  }
+}
