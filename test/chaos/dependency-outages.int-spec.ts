@@ -58,7 +58,9 @@ afterAll(async () => {
 });
 
 async function scrape(service: Service): Promise<string> {
-  const text = await (await fetch(`${stack.url(service)}/metrics`)).text();
+  const text = await (
+    await fetch(`${stack.url(service)}/metrics`, { headers: stack.opsHeaders })
+  ).text();
   scrapes[service].push({ at: Date.now(), text });
   return text;
 }

@@ -22,7 +22,7 @@ const SERVICES: ServiceName[] = [
   'accounting-service',
   'coupon-provider',
 ];
-const HEALTH = ['GET /health', 'GET /health/live', 'GET /health/ready'];
+const HEALTH = ['GET /health', 'GET /health/details', 'GET /health/live', 'GET /health/ready'];
 
 /**
  * The routes open without the operator token: a decision, so it is written down here. Every
