@@ -6,6 +6,7 @@ const base = {
   DATABASE_URL: 'mysql://root@127.0.0.1:3306/fulfillment_service',
   KAFKA_BROKERS: '127.0.0.1:9092',
   COUPON_PROVIDER_URL: 'http://127.0.0.1:3003',
+  OPS_API_TOKEN: 'x'.repeat(24),
 };
 
 describe('FulfillmentServiceConfig: the inbox variables', () => {
