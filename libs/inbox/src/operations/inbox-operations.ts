@@ -1,12 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Kafka, logLevel } from 'kafkajs';
+import { kafkaClient } from '@app/messaging';
+import { Kafka } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { DeadLetterHeader, withoutInboxHeaders } from '../dead-letter/dead-letter-headers';
 import { affectedRows } from '../gate/inbox-store';
 import { RawDeadLetter, readWholeTopic } from '../dead-letter/dead-letter-reader';
 import { InboxError } from '../inbox.errors';
 import { ResolvedInboxOptions } from '../inbox.options';
-import { INBOX_OPTIONS } from '../inbox.tokens';
+import { INBOX_DATA_SOURCE, INBOX_OPTIONS } from '../inbox.tokens';
 import { InboxMetrics } from '../transport/inbox-metrics';
 import { AggregateSelector, findDeliveries, InboxDeliveryRecord } from './inbox-deliveries';
 import { InboxStats, OpenGap } from './inbox-stats';
@@ -74,14 +75,10 @@ export class InboxOperations {
 
   constructor(
     @Inject(INBOX_OPTIONS) private readonly options: ResolvedInboxOptions,
-    private readonly dataSource: DataSource,
+    @Inject(INBOX_DATA_SOURCE) private readonly dataSource: DataSource,
     private readonly metrics: InboxMetrics,
   ) {
-    this.kafka = new Kafka({
-      clientId: `${options.kafka.clientId}-inbox-ops`,
-      brokers: options.kafka.brokers,
-      logLevel: options.kafka.logLevel ?? logLevel.WARN,
-    });
+    this.kafka = kafkaClient(options.kafka, {}, '-inbox-ops');
   }
 
   /** The topics this consumer reads: the only ones a replay may publish to. */

@@ -1,8 +1,8 @@
-import { EventEnvelope, readHeaders } from '@app/messaging';
+import { EventEnvelope, kafkaClient, readHeaders } from '@app/messaging';
 import { allowsMultipleStatements } from '@app/database';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
-import { Consumer, EachBatchPayload, Kafka, logLevel, Producer } from 'kafkajs';
+import { Consumer, EachBatchPayload, Kafka, Producer } from 'kafkajs';
 import { isObservable, lastValueFrom } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';
@@ -11,7 +11,7 @@ import { InboxBatchStore } from '../gate/inbox-batch-store';
 import { InboxHandler, InboxProcessor } from '../gate/inbox-processor';
 import { InboxStore } from '../gate/inbox-store';
 import { ResolvedInboxOptions } from '../inbox.options';
-import { INBOX_OPTIONS } from '../inbox.tokens';
+import { INBOX_DATA_SOURCE, INBOX_OPTIONS } from '../inbox.tokens';
 import { InboxOperations } from '../operations/inbox-operations';
 import { InboxError } from '../inbox.errors';
 import { InboxBatchContext, InboxContext } from './inbox-context';
@@ -42,16 +42,12 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
 
   constructor(
     @Inject(INBOX_OPTIONS) private readonly options: ResolvedInboxOptions,
-    private readonly dataSource: DataSource,
+    @Inject(INBOX_DATA_SOURCE) private readonly dataSource: DataSource,
     private readonly metrics: InboxMetrics,
     private readonly operations: InboxOperations,
   ) {
     super();
-    this.kafka = new Kafka({
-      clientId: options.kafka.clientId,
-      brokers: options.kafka.brokers,
-      logLevel: options.kafka.logLevel ?? logLevel.WARN,
-    });
+    this.kafka = kafkaClient(options.kafka);
   }
 
   async listen(callback: (error?: unknown) => void): Promise<void> {
