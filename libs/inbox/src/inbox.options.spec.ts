@@ -10,6 +10,7 @@ describe('resolveInboxOptions', () => {
   it('fills the defaults', () => {
     const resolved = resolveInboxOptions(base);
     expect(resolved.deadLetterTopic).toBe('fulfillment.dlq');
+    expect(resolved.retryTopic).toBe('fulfillment.retry');
     expect(resolved.retry.maxAttempts).toBe(8);
     expect(resolved.registry.find('OrderPaid', 1)).toBeDefined();
   });
@@ -23,6 +24,15 @@ describe('resolveInboxOptions', () => {
   it('refuses a dead-letter topic that is also consumed', () => {
     expect(() => resolveInboxOptions({ ...base, deadLetterTopic: 'trading.order.events' })).toThrow(
       /deadLetterTopic/,
+    );
+  });
+
+  it('refuses a retry topic that other groups read, or that is the dead-letter topic', () => {
+    expect(() => resolveInboxOptions({ ...base, retryTopic: 'trading.order.events' })).toThrow(
+      /retryTopic must not be one of topics/,
+    );
+    expect(() => resolveInboxOptions({ ...base, retryTopic: 'fulfillment.dlq' })).toThrow(
+      /retryTopic must not be the deadLetterTopic/,
     );
   });
 });

@@ -145,6 +145,7 @@ describe('Inbox @OnEventBatch handlers', () => {
       consumer: 'c-runs-mixed',
       topics: [topic],
       deadLetterTopic: `${topic}.dlq`,
+      retryTopic: `${topic}.retry`,
       controllers: [MixedKindsConsumer],
     });
     await expect(started).rejects.toThrow(InboxError);

@@ -38,8 +38,13 @@ export interface ReplayRequest {
   all?: boolean;
   /** Replay messages that were replayed before too. Default false. */
   includeReplayed?: boolean;
-  /** Publish here instead of each message's source topic; one of the consumer's topics. */
+  /**
+   * Replay every selected message, whatever topic it came from; it can only be this consumer's
+   * retry topic, the one topic a replay writes to (no other group reads it).
+   */
   targetTopic?: string;
+  /** List what would be replayed, and publish and record nothing. Default false. */
+  dryRun?: boolean;
 }
 
 /** A dead letter named by its place in the dead-letter topic. */
@@ -52,6 +57,7 @@ export interface DeadLetterRef {
 export interface ReplayResult {
   /** Dead letters the selectors matched. */
   matched: number;
+  /** Published to the consumer's retry topic (`targetTopic`), and recorded. */
   replayed: Array<DeadLetterRef & { targetTopic: string }>;
   /** Matched, replayed before, and `includeReplayed` not set. */
   skippedAlreadyReplayed: number;
@@ -59,13 +65,18 @@ export interface ReplayResult {
   skippedNotOwnTopic: Array<DeadLetterRef & { sourceTopic: string | null }>;
   /** The publish that failed; the replay stopped there (the rest was not tried). */
   failed?: DeadLetterRef & { targetTopic: string; error: string };
+  /** Present on a dry run: nothing was published or recorded (`replayed` is empty). */
+  dryRun?: true;
+  /** On a dry run: what a replay with the same request would publish, and where. */
+  wouldReplay?: Array<DeadLetterRef & { targetTopic: string }>;
 }
 
 /**
  * What an operator does with an inbox: stats, the dead letters, replay, pruning. Replay puts
- * the original key, value and headers back on the source topic; the inbox absorbs an event
- * that was applied meanwhile. Replays are recorded in t_inbox_dlq_replay so the same message is
- * not replayed twice unless asked.
+ * the original key, value and headers on this consumer's retry topic, which its group alone
+ * reads, so no other consumer of the source topic gets the event again; the inbox absorbs an
+ * event that was applied meanwhile. Replays are recorded in t_inbox_dlq_replay so the same
+ * message is not replayed twice unless asked.
  */
 @Injectable()
 export class InboxOperations {
@@ -84,9 +95,9 @@ export class InboxOperations {
     });
   }
 
-  /** The topics this consumer reads: the only ones a replay may publish to. */
-  get topics(): readonly string[] {
-    return this.options.topics;
+  /** The one topic a replay publishes to: this consumer's retry topic, read by its group alone. */
+  get retryTopic(): string {
+    return this.options.retryTopic;
   }
 
   /**
@@ -113,13 +124,12 @@ export class InboxOperations {
     if (!all && !messages?.length && !eventType && !errorCode) {
       throw new InboxError('INVALID_OPTIONS', 'replay needs messages, eventType, errorCode or all');
     }
-    const ownTopics = new Set(this.topics);
-    if (request.targetTopic !== undefined && !ownTopics.has(request.targetTopic)) {
-      throw new InboxError(
-        'INVALID_OPTIONS',
-        `targetTopic must be one of this consumer's topics: ${[...ownTopics].join(', ')}`,
-      );
+    const { retryTopic } = this.options;
+    if (request.targetTopic !== undefined && request.targetTopic !== retryTopic) {
+      throw new InboxError('INVALID_OPTIONS', targetTopicRule(retryTopic));
     }
+    // Dead letters of messages this consumer read: from its topics, or replays that failed again.
+    const ownTopics = new Set([...this.options.topics, retryTopic]);
     const wanted = new Set(messages?.map((m) => `${m.partition}:${m.offset}`));
     const raw = await readWholeTopic(this.kafka, this.options.deadLetterTopic);
     const replayedBefore = await this.replayTimes();
@@ -139,25 +149,33 @@ export class InboxOperations {
       skippedAlreadyReplayed: selected.length - fresh.length,
       skippedNotOwnTopic: [],
     };
-    const targetOf = (m: RawDeadLetter) =>
-      request.targetTopic ?? m.headers[DeadLetterHeader.sourceTopic];
     const replayable = fresh.filter((m) => {
-      const target = targetOf(m);
-      if (target !== undefined && ownTopics.has(target)) return true;
+      const source = m.headers[DeadLetterHeader.sourceTopic];
+      if (request.targetTopic !== undefined || (source !== undefined && ownTopics.has(source)))
+        return true;
       result.skippedNotOwnTopic.push({
         partition: m.partition,
         offset: m.offset,
-        sourceTopic: target ?? null,
+        sourceTopic: source ?? null,
       });
       return false;
     });
+    if (request.dryRun) {
+      const wouldReplay = replayable.map(({ partition, offset }) => ({
+        partition,
+        offset,
+        targetTopic: retryTopic,
+      }));
+      return { ...result, dryRun: true, wouldReplay };
+    }
     if (replayable.length === 0) return result;
 
     const producer = this.kafka.producer({ allowAutoTopicCreation: false });
     await producer.connect();
     try {
       for (const m of replayable) {
-        const targetTopic = targetOf(m) as string;
+        const targetTopic = retryTopic;
+        // Keyed as the original, so the aggregate's replays stay in one partition, in order.
         // Publish first, then record: a crash between the two replays again, which the inbox absorbs.
         const sent = await producer
           .send({
@@ -347,6 +365,11 @@ export class InboxOperations {
       await admin.disconnect();
     }
   }
+}
+
+/** Why a targetTopic is refused: a replay writes to the consumer's retry topic only. */
+export function targetTopicRule(retryTopic: string): string {
+  return `targetTopic can only be this consumer's retry topic ${retryTopic}: a replay reaches no other consumer group`;
 }
 
 function describe(m: RawDeadLetter, replayedAt: string | null): DeadLetterMessage {

@@ -86,7 +86,11 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     this.stopping = false;
     this.handlerCache.clear();
     this.checkHandlers();
-    await ensureTopics(this.kafka, [...options.topics, options.deadLetterTopic]);
+    await ensureTopics(this.kafka, [
+      ...options.topics,
+      options.retryTopic,
+      options.deadLetterTopic,
+    ]);
     this.producer = this.kafka.producer({ allowAutoTopicCreation: false });
     await this.producer.connect();
     const store = new InboxStore(options.consumer, allowsMultipleStatements(this.dataSource));
@@ -119,7 +123,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     );
     this.housekeeping.start();
     this.log.log(
-      `consumer ${options.consumer} reading ${options.topics.join(', ')}; dead letters to ${options.deadLetterTopic}`,
+      `consumer ${options.consumer} reading ${options.topics.join(', ')} and its retry topic ${options.retryTopic}; dead letters to ${options.deadLetterTopic}`,
     );
   }
 
@@ -158,7 +162,11 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     try {
       await consumer.connect();
       if (superseded()) return await consumer.disconnect();
-      await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning });
+      // The retry topic holds replays of this consumer's own dead letters: only its group reads it.
+      await consumer.subscribe({
+        topics: [...options.topics, options.retryTopic],
+        fromBeginning: options.fromBeginning,
+      });
       if (superseded()) return await consumer.disconnect();
       await consumer.run({
         autoCommit: false,
