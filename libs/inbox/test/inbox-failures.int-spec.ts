@@ -50,7 +50,7 @@ describe('Inbox failures', () => {
         await waitFor(async () => (await topicSize(bed.env.kafka, deadLetterTopic)) === 1, {
           description: 'poison dead-lettered',
         });
-        const [dead] = await app.operations.listDeadLetters();
+        const [dead] = await app.deadLetters.list();
         expect(dead).toMatchObject({
           key: 'after-poison',
           errorCode: 'NOT_JSON',
@@ -81,10 +81,10 @@ describe('Inbox failures', () => {
         await waitFor(async () => (await topicSize(bed.env.kafka, deadLetterTopic)) === 1, {
           description: 'invalid envelope dead-lettered',
         });
-        const [dead] = await app.operations.listDeadLetters();
+        const [dead] = await app.deadLetters.list();
         expect(dead).toMatchObject({ eventKey: invalid.eventKey, errorCode: 'INVALID_EVENT' });
 
-        const byCode = await app.operations.replay({ errorCode: 'INVALID_EVENT' });
+        const byCode = await app.deadLetters.replay({ errorCode: 'INVALID_EVENT' });
         expect(byCode.replayed).toEqual([
           { partition: dead.partition, offset: dead.offset, targetTopic: retryTopic },
         ]);
@@ -286,7 +286,7 @@ describe('Inbox failures', () => {
           `SELECT aggregate_version FROM t_test_effect WHERE aggregate_id = 'batch-ord' ORDER BY id`,
         )) as Array<{ aggregate_version: number }>;
         expect(versions.map((r) => Number(r.aggregate_version))).toEqual([1, 2, 3]);
-        const dead = await app.operations.listDeadLetters();
+        const dead = await app.deadLetters.list();
         expect(dead.map((m) => m.eventKey)).toEqual([rejected.eventKey]);
         expect(await topicSize(bed.env.kafka, deadLetterTopic)).toBe(1);
       } finally {

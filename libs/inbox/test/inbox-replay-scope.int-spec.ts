@@ -181,7 +181,7 @@ describe('Replaying a dead letter', () => {
       expect(await inboxRows(a.consumer)).toEqual(aRows);
       expect(await effects('a', name)).not.toContain(rejected.eventKey);
       // Still there to replay for real: not marked as replayed.
-      expect((await a.app.operations.listDeadLetters())[0].replayedAt).toBeNull();
+      expect((await a.app.deadLetters.list())[0].replayedAt).toBeNull();
     } finally {
       await closeAll(b.app, a.app);
     }

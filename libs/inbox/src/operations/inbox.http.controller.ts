@@ -26,10 +26,11 @@ import {
 } from './inbox-http.dto';
 import {
   DeadLetterMessage,
-  InboxOperations,
+  InboxDeadLetters,
   ReplayResult,
   targetTopicRule,
-} from './inbox-operations';
+} from './inbox-dead-letters';
+import { InboxOperations } from './inbox-operations';
 import { InboxStats } from './inbox-stats';
 import { SkipVersionResult } from './skip-version';
 
@@ -38,7 +39,10 @@ import { SkipVersionResult } from './skip-version';
 @ApiBadRequestResponse({ description: 'invalid input (fieldErrors)' })
 @Controller('inbox')
 export class InboxHttpController {
-  constructor(private readonly operations: InboxOperations) {}
+  constructor(
+    private readonly operations: InboxOperations,
+    private readonly dead: InboxDeadLetters,
+  ) {}
 
   @Get('stats')
   stats(): Promise<InboxStats> {
@@ -53,7 +57,7 @@ export class InboxHttpController {
 
   @Get('dead-letters')
   deadLetters(): Promise<DeadLetterMessage[]> {
-    return this.operations.listDeadLetters();
+    return this.dead.list();
   }
 
   /**
@@ -65,7 +69,7 @@ export class InboxHttpController {
   @HttpCode(200)
   @ApiOkResponse({ description: 'matched, replayed (or, on a dry run, would replay) and skipped' })
   async replay(@Body(inboxInput) body: ReplayDeadLettersDto): Promise<ReplayResult> {
-    const { retryTopic } = this.operations;
+    const { retryTopic } = this.dead;
     if (body.targetTopic !== undefined && body.targetTopic !== retryTopic) {
       const rule = targetTopicRule(retryTopic);
       throw invalidInboxRequest(rule, [
@@ -74,7 +78,7 @@ export class InboxHttpController {
     }
     let result: ReplayResult;
     try {
-      result = await this.operations.replay(body);
+      result = await this.dead.replay(body);
     } catch (error) {
       if (error instanceof InboxError && error.code === 'INVALID_OPTIONS') {
         throw invalidInboxRequest(error.message, [
