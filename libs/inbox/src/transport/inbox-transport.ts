@@ -1,4 +1,4 @@
-import { readHeaders } from '@app/contracts';
+import { readHeaders } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { Consumer, EachBatchPayload, Kafka, logLevel, Producer } from 'kafkajs';
