@@ -326,6 +326,7 @@ export interface InboxRun {
   brokers: string[];
   topic: string;
   deadLetterTopic: string;
+  retryTopic: string;
   /** Inbox consumer name and Kafka group id. */
   consumer: string;
   batchSize: number;
@@ -356,6 +357,7 @@ export async function inboxRate(run: InboxRun): Promise<Rate> {
         topics: [run.topic],
         registry: tradingEventRegistry(),
         deadLetterTopic: run.deadLetterTopic,
+        retryTopic: run.retryTopic,
         partitionsConsumedConcurrently: CONCURRENCY,
         gapCheckIntervalMs: 0,
         pruneIntervalMs: 0,

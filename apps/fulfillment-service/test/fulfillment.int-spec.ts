@@ -51,6 +51,7 @@ describe('fulfillment-service', () => {
       [`${prefix}order.events`, 3],
       [`${prefix}fulfillment.events`, 3],
       [`${prefix}dlq`, 1],
+      [`${prefix}fulfillment-service.retry`, 1],
     ] as const) {
       await env.infra.kafkaMock!.createTopic(topic, partitions);
     }

@@ -10,15 +10,17 @@ import {
 } from './inbox.module-definition';
 import { InboxModuleOptions, ResolvedInboxOptions, resolveInboxOptions } from './inbox.options';
 import { INBOX_DATA_SOURCE, INBOX_OPTIONS } from './inbox.tokens';
+import { inboxPipelineProviders } from './inbox-pipeline.factory';
+import { InboxDeadLetters } from './operations/inbox-dead-letters';
 import { InboxOperations } from './operations/inbox-operations';
 import { InboxHttpController } from './operations/inbox.http.controller';
-import { InboxMetrics } from './transport/inbox-metrics';
+import { InboxMetrics } from './metrics/inbox-metrics';
 import { InboxTransport } from './transport/inbox-transport';
 
 export type { InboxModuleExtras } from './inbox.module-definition';
 
 /**
- * Provides the InboxTransport, InboxOperations and the /inbox HTTP API. Works on the app's
+ * Provides the InboxTransport, InboxOperations, InboxDeadLetters and the /inbox HTTP API. Works on the app's
  * TypeORM DataSource (or the one `dataSource` names). Options are validated at start:
  * `forRoot(options)` when it is called, `forRootAsync({ useFactory, inject, imports })` when
  * the factory has run.
@@ -53,9 +55,9 @@ function withInbox(definition: DynamicModule, extras: InboxModuleExtras): Dynami
         inject: [INBOX_OPTIONS],
         useFactory: (options: ResolvedInboxOptions) => new InboxMetrics(options.blockedBackoff),
       },
-      InboxOperations,
+      ...inboxPipelineProviders,
       InboxTransport,
     ],
-    exports: [INBOX_OPTIONS, InboxOperations, InboxTransport, InboxMetrics],
+    exports: [INBOX_OPTIONS, InboxOperations, InboxDeadLetters, InboxTransport, InboxMetrics],
   };
 }

@@ -59,6 +59,7 @@ describe('Inbox under crashes and rebalances', () => {
         consumer: `c-${topic}`,
         topics: [topic],
         deadLetterTopic,
+        retryTopic: await bed.retryTopicOf(`c-${topic}`),
       };
       const event = orderEvent('created', 'crash-1', 1);
       await bed.producer.send({ topic, messages: [toMessage(event)] });
@@ -95,6 +96,7 @@ describe('Inbox under crashes and rebalances', () => {
         consumer: `c-${topic}`,
         topics: [topic],
         deadLetterTopic,
+        retryTopic: await bed.retryTopicOf(`c-${topic}`),
       };
       const orders = Array.from({ length: 20 }, (_, i) => `rb-${i}`);
       const phase = (from: number, to: number) =>

@@ -22,6 +22,7 @@ describe('InboxModule options', () => {
   async function inboxOptions(name: string, kafka?: Kafka): Promise<InboxModuleOptions> {
     const topic = await bed.env.createTopic(`inbox.opt.${name}`, 1);
     const deadLetterTopic = await bed.env.createTopic(`inbox.opt.${name}.dlq`, 1);
+    const retryTopic = await bed.env.createTopic(`inbox.opt.${name}.retry`, 1);
     return {
       consumer: `opt-${name}`,
       kafka: kafka
@@ -34,6 +35,7 @@ describe('InboxModule options', () => {
           },
       topics: [topic],
       deadLetterTopic,
+      retryTopic,
       registry: tradingEventRegistry(),
       gapCheckIntervalMs: 0,
       pruneIntervalMs: 0,
