@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { dataSourceProvider } from '@app/database';
-import { operatorControllers } from '@app/messaging';
+import { dataSourceProvider } from '@outbox-inbox/database';
+import { operatorControllers } from '@outbox-inbox/messaging';
 import {
   INBOX_ASYNC_OPTIONS_TYPE,
   INBOX_MODULE_OPTIONS,

@@ -1,5 +1,5 @@
-import { kafkaConnectionProblems } from '@app/messaging';
-import type { EventRegistry, KafkaConnection } from '@app/messaging';
+import { kafkaConnectionProblems } from '@outbox-inbox/messaging';
+import type { EventRegistry, KafkaConnection } from '@outbox-inbox/messaging';
 import { classifyFailure, FailureClassifier } from './classify-failure';
 import { InboxError } from './inbox.errors';
 

@@ -1,7 +1,7 @@
 import { DynamicModule, INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { mysqlDataSourceOptions } from '@app/database';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database';
 import { tradingEventRegistry } from '@app/trading-events';
 import { orderEvent, toMessage, waitFor } from '@app/testing';
 import { Kafka, logLevel } from 'kafkajs';

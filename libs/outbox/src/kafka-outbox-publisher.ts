@@ -1,4 +1,4 @@
-import { kafkaClient, KafkaConnection } from '@app/messaging';
+import { kafkaClient, KafkaConnection } from '@outbox-inbox/messaging';
 import { Admin, Kafka, Partitioners, Producer } from 'kafkajs';
 import { OutboxPublisher, TopicBatch } from './outbox-publisher';
 

@@ -1,6 +1,6 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
-import type { DataSourceRef } from '@app/database';
-import type { OperatorRoutes } from '@app/messaging';
+import type { DataSourceRef } from '@outbox-inbox/database';
+import type { OperatorRoutes } from '@outbox-inbox/messaging';
 import { OutboxKafkaOptions } from './kafka-outbox-publisher';
 import { OutboxRelayOptions } from './outbox-relay.options';
 import { OutboxRetentionOptions } from './outbox-retention';

@@ -1,6 +1,6 @@
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
-import { dataSourceProvider } from '@app/database';
-import { kafkaConnectionProblems, operatorControllers } from '@app/messaging';
+import { dataSourceProvider } from '@outbox-inbox/database';
+import { kafkaConnectionProblems, operatorControllers } from '@outbox-inbox/messaging';
 import { DataSource } from 'typeorm';
 import { OutboxError } from './outbox.errors';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isDuplicateKeyError } from '@app/database';
+import { isDuplicateKeyError } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { findAccount } from './domain/chart-of-accounts';
 import { BalanceChange, Journal } from './domain/journal';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { kafkaClient } from '@app/messaging';
+import { kafkaClient } from '@outbox-inbox/messaging';
 import { Kafka } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { DeadLetterHeader, withoutInboxHeaders } from '../dead-letter/dead-letter-headers';

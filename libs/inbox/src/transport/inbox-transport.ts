@@ -1,4 +1,4 @@
-import { kafkaClient, readHeaders } from '@app/messaging';
+import { kafkaClient, readHeaders } from '@outbox-inbox/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { Consumer, EachBatchPayload, Kafka, Producer } from 'kafkajs';
