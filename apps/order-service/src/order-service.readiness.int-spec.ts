@@ -1,7 +1,7 @@
 import { AddressInfo } from 'node:net';
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { loadConfig } from '@app/config';
+import { validateEnv } from '@app/config';
 import { openMysqlDataSource } from '@app/database';
 import { OutboxCommitNotifier, OutboxPublisher, OutboxRelay, TopicBatch } from '@app/outbox';
 import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/testing';
@@ -47,7 +47,7 @@ describe('order-service readiness with a stuck relay', () => {
     } finally {
       await migrator.destroy();
     }
-    const config = loadConfig(OrderServiceConfig, {
+    const config = validateEnv(OrderServiceConfig, {
       DATABASE_URL: database.url,
       KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
       PAY_CALLBACK_SECRET: 'test-pay-callback-secret',
