@@ -8,7 +8,7 @@ import {
   InboxModule,
   InboxModuleOptions,
 } from '@app/inbox';
-import { ObservabilityModule } from '@app/observability';
+import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
 import { AccountingServiceConfig } from './accounting-service.config';
 import { LedgerModule } from './ledger/ledger.module';
 import { AccountingMigrations } from './migrations';
@@ -50,6 +50,7 @@ export class AccountingServiceModule {
           kafka: {
             brokers: config.KAFKA_BROKERS,
             clientId: config.KAFKA_CLIENT_ID ?? 'accounting-service',
+            logCreator: kafkajsLogCreator(),
             ...groupTimingFromEnv(config),
             ...groupTiming,
           },

@@ -9,7 +9,7 @@ import {
   InboxModuleOptions,
 } from '@app/inbox';
 import { OutboxModule, OutboxModuleOptions, relayOptionsFromEnv } from '@app/outbox';
-import { ObservabilityModule } from '@app/observability';
+import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
 import { CouponSource, FulfillmentModule } from './fulfillment/fulfillment.module';
 import { FulfillmentMigrations } from './migrations';
@@ -42,14 +42,19 @@ export class FulfillmentServiceModule {
           }),
         ),
         OutboxModule.forRoot({
-          kafka: { brokers: config.KAFKA_BROKERS, clientId },
+          kafka: { brokers: config.KAFKA_BROKERS, clientId, logCreator: kafkajsLogCreator() },
           topicFor: (aggregateType) => topicForAggregate(aggregateType, config.TOPIC_PREFIX),
           relay: { ...relayOptionsFromEnv(config), ...overrides.relay },
         }),
         InboxModule.forRoot({
           consumer,
           ...consumerChannels(consumer, config.TOPIC_PREFIX),
-          kafka: { brokers: config.KAFKA_BROKERS, clientId, ...groupTimingFromEnv(config) },
+          kafka: {
+            brokers: config.KAFKA_BROKERS,
+            clientId,
+            logCreator: kafkajsLogCreator(),
+            ...groupTimingFromEnv(config),
+          },
           // The whole Order topic: the version gate sees every event of an order, handled or not.
           topics: [topicForAggregate('Order', config.TOPIC_PREFIX)],
           ...inboxOptionsFromEnv(config),

@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { topicForAggregate } from '@app/contracts';
 import { mysqlDataSourceOptions } from '@app/database';
 import { OutboxModule, relayOptionsFromEnv } from '@app/outbox';
-import { ObservabilityModule } from '@app/observability';
+import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
 import { OrderServiceConfig } from './order-service.config';
 import { OrderMigrations } from './migrations';
 import { OrderOpsModule } from './ops/order-ops.module';
@@ -45,6 +45,7 @@ export class OrderServiceModule {
           kafka: {
             brokers: config.KAFKA_BROKERS,
             clientId: config.KAFKA_CLIENT_ID ?? 'order-service',
+            logCreator: kafkajsLogCreator(),
           },
           topicFor: (aggregateType) => topicForAggregate(aggregateType, config.TOPIC_PREFIX),
           relay: {

@@ -1,5 +1,5 @@
 import { EventRegistry, tradingEventRegistry } from '@app/contracts';
-import { logLevel } from 'kafkajs';
+import { logCreator, logLevel } from 'kafkajs';
 import { classifyFailure, FailureClassifier } from './classify-failure';
 import { InboxError } from './inbox.errors';
 
@@ -45,6 +45,8 @@ export interface InboxModuleOptions {
     clientId: string;
     /** kafkajs log level. Default WARN. */
     logLevel?: logLevel;
+    /** Where kafkajs writes its lines (its console JSON by default); see kafkajs's logCreator. */
+    logCreator?: logCreator;
     /** Group timing; defaults are kafkajs's (session 30 s, heartbeat 3 s). */
     sessionTimeoutMs?: number;
     heartbeatIntervalMs?: number;

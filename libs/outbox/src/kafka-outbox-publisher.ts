@@ -1,4 +1,4 @@
-import { Admin, Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
+import { Admin, Kafka, logCreator, logLevel, Partitioners, Producer } from 'kafkajs';
 import { OutboxPublisher, TopicBatch } from './outbox-publisher';
 
 /** How the relay reaches Kafka. */
@@ -7,6 +7,8 @@ export interface OutboxKafkaOptions {
   clientId: string;
   /** kafkajs log level; default WARN. */
   logLevel?: logLevel;
+  /** Where kafkajs writes its lines (its console JSON by default); see kafkajs's logCreator. */
+  logCreator?: logCreator;
 }
 
 /**
@@ -36,6 +38,7 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
       clientId: kafka.clientId,
       brokers: kafka.brokers,
       logLevel: kafka.logLevel ?? logLevel.WARN,
+      logCreator: kafka.logCreator,
       requestTimeout: tuning.requestTimeoutMs,
       retry: { retries: tuning.producerRetries, initialRetryTime: 100, maxRetryTime: 2_000 },
     });

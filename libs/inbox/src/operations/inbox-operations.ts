@@ -81,6 +81,7 @@ export class InboxOperations {
       clientId: `${options.kafka.clientId}-inbox-ops`,
       brokers: options.kafka.brokers,
       logLevel: options.kafka.logLevel ?? logLevel.WARN,
+      logCreator: options.kafka.logCreator,
     });
   }
 

@@ -51,6 +51,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       clientId: options.kafka.clientId,
       brokers: options.kafka.brokers,
       logLevel: options.kafka.logLevel ?? logLevel.WARN,
+      logCreator: options.kafka.logCreator,
     });
   }
 
