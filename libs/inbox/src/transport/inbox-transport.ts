@@ -1,6 +1,6 @@
 import { EventEnvelope, readHeaders } from '@app/contracts';
 import { allowsMultipleStatements } from '@app/database';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
 import { Consumer, EachBatchPayload, Kafka, logLevel, Producer } from 'kafkajs';
 import { isObservable, lastValueFrom } from 'rxjs';
@@ -17,6 +17,7 @@ import { InboxError } from '../inbox.errors';
 import { InboxBatchContext, InboxContext } from './inbox-context';
 import { InboxMetrics } from './inbox-metrics';
 import { MessageRunner } from './message-runner';
+import { InboxMessageScope } from './message-scope';
 import { failureCode } from '../classify-failure';
 import { InboxHandlerExtras } from './on-event.decorator';
 import { ensureTopics } from './ensure-topics';
@@ -45,6 +46,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     private readonly dataSource: DataSource,
     private readonly metrics: InboxMetrics,
     private readonly operations: InboxOperations,
+    @Optional() private readonly scope?: InboxMessageScope,
   ) {
     super();
     this.kafka = new Kafka({
@@ -107,6 +109,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       this.metrics,
       this.log,
       () => this.stopping,
+      this.scope,
     );
     await this.runConsumer(runner);
     this.housekeeping = new InboxHousekeeping(
