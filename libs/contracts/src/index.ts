@@ -7,6 +7,7 @@ export { EventRegistry } from './event-registry';
 export { envelopeHeaders, EventHeader, readHeaders } from './kafka-headers';
 export { EventValidationError, fieldErrorsOf, validatePlain } from './validation';
 export type { FieldError, ValidateOptions } from './validation';
+export { PageLimit } from './page-limit';
 export {
   TRADING_EVENTS,
   consumerChannels,
