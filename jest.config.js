@@ -20,7 +20,7 @@ const esmOnly = ['@nestjs/terminus', '@nestjs/config'];
 const swcEsm = ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }];
 
 const moduleNameMapper = {
-  '^@app/(contracts|config|database|outbox|inbox|runtime|testing|coupon-client|invariants|observability)(/.*)?$':
+  '^@app/(messaging|trading-events|config|database|outbox|inbox|runtime|testing|coupon-client|invariants|observability)(/.*)?$':
     '<rootDir>/libs/$1/src$2',
 };
 

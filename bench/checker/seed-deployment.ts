@@ -1,4 +1,4 @@
-import { EventHeader } from '@app/contracts';
+import { EventHeader } from '@app/messaging';
 import { openMysqlDataSource } from '@app/database';
 import { InvariantTargets } from '@app/invariants';
 import { Kafka } from 'kafkajs';

@@ -1,4 +1,5 @@
-import { EventEnvelope, OrderPaidV1 } from '@app/contracts';
+import { EventEnvelope } from '@app/messaging';
+import { OrderPaidV1, tradingEventRegistry } from '@app/trading-events';
 import { mysqlDataSourceOptions, runTransaction } from '@app/database';
 import {
   InboxBatchContext,
@@ -277,6 +278,7 @@ export async function bareKafkaRate(
     consumer: run.consumer,
     kafka: { brokers: run.brokers, clientId: run.consumer },
     topics: [run.topic],
+    registry: tradingEventRegistry(),
   });
   const kafka = new Kafka({
     clientId: run.consumer,
@@ -353,6 +355,7 @@ export async function inboxRate(run: InboxRun): Promise<Rate> {
           maxWaitTimeMs: 100,
         },
         topics: [run.topic],
+        registry: tradingEventRegistry(),
         deadLetterTopic: run.deadLetterTopic,
         partitionsConsumedConcurrently: CONCURRENCY,
         gapCheckIntervalMs: 0,

@@ -1,4 +1,5 @@
-import { EventEnvelope, FulfillmentDoneV1Payload, OrderPaidV1Payload } from '@app/contracts';
+import { EventEnvelope } from '@app/messaging';
+import { FulfillmentDoneV1Payload, OrderPaidV1Payload } from '@app/trading-events';
 import { PoolConnection } from 'mysql2/promise';
 import { CpuMeter } from '../lib/process-cpu';
 import { RawChainPools, ServiceDatabase } from './raw-chain-databases';

@@ -1,4 +1,4 @@
-import { OrderCreatedV1 } from '@app/contracts';
+import { OrderCreatedV1 } from '@app/trading-events';
 import { logLevel } from 'kafkajs';
 import {
   KafkaOutboxPublisher,

@@ -1,5 +1,5 @@
 import { createConnection } from 'mysql2/promise';
-import { topicForAggregate } from '@app/contracts';
+import { topicForAggregate } from '@app/trading-events';
 import { checkInvariants, invariantTargets } from '@app/invariants';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DemoSettings, demoUserPrefix } from './demo-settings';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { consumerChannels, topicForAggregate } from '@app/contracts';
+import { consumerChannels, topicForAggregate } from '@app/trading-events';
 import { KafkaMock } from '@app/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { migrate, portVariable, ServiceProcess, ServiceSpec } from './service-process';

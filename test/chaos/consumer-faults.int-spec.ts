@@ -1,5 +1,5 @@
 import { Kafka, logLevel, Producer } from 'kafkajs';
-import { consumerChannels } from '@app/contracts';
+import { consumerChannels } from '@app/trading-events';
 import { KafkaApiKey, KafkaErrorCode, waitFor } from '@app/testing';
 import { requestJson } from '../../scripts/demo/http-json';
 import { ServiceProcess } from '../../scripts/stack/service-process';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
 import { Kafka, logLevel } from 'kafkajs';
 import { Page } from 'playwright-core';
-import { topicForAggregate } from '@app/contracts';
+import { topicForAggregate } from '@app/trading-events';
 import { waitFor } from '@app/testing';
 import { requestJson } from '../../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';

@@ -1,4 +1,5 @@
-import { createEnvelope, envelopeHeaders, OrderCancelledV1 } from '@app/contracts';
+import { createEnvelope, envelopeHeaders } from '@app/messaging';
+import { OrderCancelledV1 } from '@app/trading-events';
 import { waitFor } from '@app/testing';
 import { requestJson } from '../../scripts/demo/http-json';
 import { createConnection } from 'mysql2/promise';

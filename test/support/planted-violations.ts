@@ -1,4 +1,5 @@
-import { createEnvelope, envelopeHeaders, OrderCreatedV1 } from '@app/contracts';
+import { createEnvelope, envelopeHeaders } from '@app/messaging';
+import { OrderCreatedV1 } from '@app/trading-events';
 import { waitFor } from '@app/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { TradingStack } from './trading-stack';

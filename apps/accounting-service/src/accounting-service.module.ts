@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { consumerChannels, topicForAggregate } from '@app/contracts';
+import { consumerChannels, topicForAggregate, tradingEventRegistry } from '@app/trading-events';
 import { mysqlDataSourceOptions } from '@app/database';
 import {
   groupTimingFromEnv,
@@ -54,6 +54,7 @@ export class AccountingServiceModule {
             ...groupTimingFromEnv(config),
             ...groupTiming,
           },
+          registry: tradingEventRegistry(),
           topics: [
             topicForAggregate('Order', config.TOPIC_PREFIX),
             topicForAggregate('Fulfillment', config.TOPIC_PREFIX),

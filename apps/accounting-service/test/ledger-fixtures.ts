@@ -1,6 +1,5 @@
+import { createEnvelope, EventEnvelope } from '@app/messaging';
 import {
-  createEnvelope,
-  EventEnvelope,
   FulfillmentDoneV1,
   FulfillmentDoneV1Payload,
   FulfillmentRevertedV1,
@@ -11,7 +10,7 @@ import {
   OrderPaidV1,
   OrderPaidV1Payload,
   OrderPaymentStartedV1,
-} from '@app/contracts';
+} from '@app/trading-events';
 
 // Valid envelopes for the events the ledger books; versions follow the order's life
 // (created 1, payment started 2, paid 3, cancelled 4) and the fulfillment's (done 1, reverted 2),

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { consumerChannels, EventEnvelope } from '@app/contracts';
+import { EventEnvelope } from '@app/messaging';
+import { consumerChannels } from '@app/trading-events';
 import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/testing';
 import { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';

@@ -1,5 +1,6 @@
 import { ConfigError, validateEnv } from '@app/config';
 import { inboxOptionsFromEnv, resolveInboxOptions } from '@app/inbox';
+import { tradingEventRegistry } from '@app/trading-events';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
 
 const base = {
@@ -20,6 +21,7 @@ describe('FulfillmentServiceConfig: the inbox variables', () => {
       consumer: 'fulfillment-service',
       kafka: { brokers: config.KAFKA_BROKERS, clientId: 'f' },
       topics: ['trading.order.events'],
+      registry: tradingEventRegistry(),
       ...inboxOptionsFromEnv(config),
     });
     expect(options.dedupWindowMs).toBe(3 * 24 * 3_600_000);

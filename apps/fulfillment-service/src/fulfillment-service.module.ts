@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { consumerChannels, topicForAggregate } from '@app/contracts';
+import { consumerChannels, topicForAggregate, tradingEventRegistry } from '@app/trading-events';
 import { mysqlDataSourceOptions } from '@app/database';
 import {
   groupTimingFromEnv,
@@ -55,6 +55,7 @@ export class FulfillmentServiceModule {
             logCreator: kafkajsLogCreator(),
             ...groupTimingFromEnv(config),
           },
+          registry: tradingEventRegistry(),
           // The whole Order topic: the version gate sees every event of an order, handled or not.
           topics: [topicForAggregate('Order', config.TOPIC_PREFIX)],
           ...inboxOptionsFromEnv(config),

@@ -2,16 +2,13 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
 import { validateEnv } from '@app/config';
+import { createEnvelope, envelopeHeaders, EventDefinition, readHeaders } from '@app/messaging';
 import {
-  createEnvelope,
-  envelopeHeaders,
-  EventDefinition,
   OrderCancelledV1,
   OrderCreatedV1,
   OrderPaidV1,
   OrderPaymentStartedV1,
-  readHeaders,
-} from '@app/contracts';
+} from '@app/trading-events';
 import { CouponProviderClient } from '@app/coupon-client';
 import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/testing';
 import { Producer } from 'kafkajs';

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { topicForAggregate } from '@app/contracts';
+import { topicForAggregate } from '@app/trading-events';
 import { mysqlDataSourceOptions } from '@app/database';
 import { OutboxModule, relayOptionsFromEnv } from '@app/outbox';
 import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';

@@ -4,6 +4,7 @@ import { Test } from '@nestjs/testing';
 import { validateEnv } from '@app/config';
 import { openMysqlDataSource } from '@app/database';
 import { OutboxCommitNotifier, OutboxPublisher, OutboxRelay, TopicBatch } from '@app/outbox';
+import { topicForAggregate } from '@app/trading-events';
 import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/testing';
 import { DataSource } from 'typeorm';
 import { OrderMigrations } from './migrations';
@@ -61,7 +62,13 @@ describe('order-service readiness with a stuck relay', () => {
       .useFactory({
         inject: [DataSource, OutboxCommitNotifier],
         factory: (dataSource: DataSource, notifier: OutboxCommitNotifier) =>
-          new OutboxRelay({ dataSource, notifier, publisher, pollIntervalMs: 50 }),
+          new OutboxRelay({
+            dataSource,
+            notifier,
+            publisher,
+            topicFor: (aggregateType) => topicForAggregate(aggregateType),
+            pollIntervalMs: 50,
+          }),
       })
       .compile();
     app = moduleRef.createNestApplication({ logger: ['error'] });

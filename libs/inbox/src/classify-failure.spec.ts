@@ -1,4 +1,4 @@
-import { EventValidationError } from '@app/contracts';
+import { EventValidationError } from '@app/messaging';
 import { classifyFailure, failureCode } from './classify-failure';
 import { InboxError, NonRetryableError } from './inbox.errors';
 
@@ -12,7 +12,7 @@ describe('classifyFailure', () => {
   it('dead-letters messages that cannot be read', () => {
     expect(classifyFailure(new InboxError('NOT_JSON', 'x'))).toBe('permanent');
     expect(classifyFailure(new InboxError('UNKNOWN_EVENT_TYPE', 'x'))).toBe('permanent');
-    expect(classifyFailure(new EventValidationError('OrderPaid', []))).toBe('permanent');
+    expect(classifyFailure(new EventValidationError('ParcelShipped', []))).toBe('permanent');
   });
 
   it('calls an unavailable dependency transient: it never dead-letters', () => {

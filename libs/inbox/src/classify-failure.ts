@@ -1,4 +1,4 @@
-import { EventValidationError } from '@app/contracts';
+import { EventValidationError } from '@app/messaging';
 import { isTransientDbError } from '@app/database';
 import { InboxError, NonRetryableError } from './inbox.errors';
 

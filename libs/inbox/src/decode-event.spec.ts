@@ -1,24 +1,20 @@
-import {
-  createEnvelope,
-  EventValidationError,
-  OrderPaidV1,
-  tradingEventRegistry,
-} from '@app/contracts';
+import { createEnvelope, EventRegistry, EventValidationError } from '@app/messaging';
+import { ParcelShippedV1 } from '@app/testing';
 import { decodeEvent, isNewerSchema, isUnknownType } from './decode-event';
 import { InboxError } from './inbox.errors';
 
-const registry = tradingEventRegistry();
-const paid = createEnvelope(OrderPaidV1, {
-  aggregateId: 'o-1',
+const registry = new EventRegistry([ParcelShippedV1]);
+const paid = createEnvelope(ParcelShippedV1, {
+  aggregateId: 'p-1',
   aggregateVersion: 3,
   payload: {
-    orderId: 'o-1',
-    userId: 'u-1',
-    payOrderId: 'p-1',
-    notifyId: 'n-1',
-    amount: 1000,
+    parcelId: 'p-1',
+    carrier: 'c-1',
+    weightGrams: 1200,
+    declaredValue: 1000,
     currency: 'CNY',
-    paidAt: new Date().toISOString(),
+    service: 'STANDARD',
+    shippedAt: new Date().toISOString(),
   },
 });
 
@@ -41,8 +37,8 @@ describe('decodeEvent', () => {
   it('reads the envelope of an event type the registry does not know, payload unchecked', () => {
     const unknown = {
       ...paid,
-      eventType: 'OrderShipped',
-      eventKey: 'OrderShipped:o-1:3',
+      eventType: 'ParcelLost',
+      eventKey: 'ParcelLost:p-1:3',
       payload: { carrier: 'x' },
     };
     const decoded = decodeEvent(JSON.stringify(unknown), registry);
@@ -58,14 +54,14 @@ describe('decodeEvent', () => {
   });
 
   it('still rejects an envelope whose own fields are invalid, known type or not', () => {
-    const unknown = { ...paid, eventType: 'OrderShipped', eventKey: 'wrong' };
+    const unknown = { ...paid, eventType: 'ParcelLost', eventKey: 'wrong' };
     expect(() => decodeEvent(JSON.stringify(unknown), registry)).toThrow(EventValidationError);
     const badVersion = { ...paid, schemaVersion: 2, aggregateVersion: 0 };
     expect(() => decodeEvent(JSON.stringify(badVersion), registry)).toThrow(EventValidationError);
   });
 
   it('rejects an invalid payload', () => {
-    const invalid = { ...paid, payload: { ...paid.payload, amount: -1 } };
+    const invalid = { ...paid, payload: { ...paid.payload, declaredValue: -1 } };
     expect(() => decodeEvent(JSON.stringify(invalid), registry)).toThrow(EventValidationError);
   });
 });

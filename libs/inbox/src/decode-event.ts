@@ -3,7 +3,7 @@ import {
   EventRegistry,
   validateEnvelope,
   validateEnvelopeOnly,
-} from '@app/contracts';
+} from '@app/messaging';
 import { InboxError } from './inbox.errors';
 
 /**

@@ -1,17 +1,20 @@
+import { EventRegistry } from '@app/messaging';
 import { resolveInboxOptions } from './inbox.options';
 
+const registry = new EventRegistry();
 const base = {
-  consumer: 'fulfillment',
-  kafka: { brokers: ['127.0.0.1:9092'], clientId: 'fulfillment' },
-  topics: ['trading.order.events'],
+  consumer: 'shipping',
+  kafka: { brokers: ['127.0.0.1:9092'], clientId: 'shipping' },
+  topics: ['parcels.events'],
+  registry,
 };
 
 describe('resolveInboxOptions', () => {
-  it('fills the defaults', () => {
+  it('fills the defaults and keeps the registry it is given', () => {
     const resolved = resolveInboxOptions(base);
-    expect(resolved.deadLetterTopic).toBe('fulfillment.dlq');
+    expect(resolved.deadLetterTopic).toBe('shipping.dlq');
     expect(resolved.retry.maxAttempts).toBe(8);
-    expect(resolved.registry.find('OrderPaid', 1)).toBeDefined();
+    expect(resolved.registry).toBe(registry);
   });
 
   it('names every bad field at once', () => {
@@ -20,8 +23,15 @@ describe('resolveInboxOptions', () => {
     ).toThrow(/consumer must.*topics must not be empty.*retry.maxAttempts/);
   });
 
+  it('refuses to start without an event registry: the inbox knows no catalogue of its own', () => {
+    const { registry: _none, ...withoutRegistry } = base;
+    expect(() =>
+      resolveInboxOptions(withoutRegistry as unknown as Parameters<typeof resolveInboxOptions>[0]),
+    ).toThrow(/registry must be an EventRegistry/);
+  });
+
   it('refuses a dead-letter topic that is also consumed', () => {
-    expect(() => resolveInboxOptions({ ...base, deadLetterTopic: 'trading.order.events' })).toThrow(
+    expect(() => resolveInboxOptions({ ...base, deadLetterTopic: 'parcels.events' })).toThrow(
       /deadLetterTopic/,
     );
   });

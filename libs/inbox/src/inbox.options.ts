@@ -1,4 +1,4 @@
-import { EventRegistry, tradingEventRegistry } from '@app/contracts';
+import type { EventRegistry } from '@app/messaging';
 import { logCreator, logLevel } from 'kafkajs';
 import { classifyFailure, FailureClassifier } from './classify-failure';
 import { InboxError } from './inbox.errors';
@@ -57,8 +57,8 @@ export interface InboxModuleOptions {
   topics: string[];
   /** Default `${consumer}.dlq`. */
   deadLetterTopic?: string;
-  /** Default tradingEventRegistry(). */
-  registry?: EventRegistry;
+  /** The event types this consumer can decode (required: the inbox knows no catalogue). */
+  registry: EventRegistry;
   /** In-place retries of a failing message (unknown failures dead-letter after them). */
   retry?: Partial<InboxRetryPolicy>;
   /**
@@ -116,7 +116,7 @@ export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxO
     kafka: options.kafka,
     topics: options.topics,
     deadLetterTopic: options.deadLetterTopic ?? `${options.consumer}.dlq`,
-    registry: options.registry ?? tradingEventRegistry(),
+    registry: options.registry,
     retry: { maxAttempts: 8, baseDelayMs: 50, maxDelayMs: 5_000, ...options.retry },
     classifyFailure: options.classifyFailure ?? classifyFailure,
     blockedBackoff: { baseDelayMs: 500, maxDelayMs: 15_000, ...options.blockedBackoff },
@@ -138,6 +138,8 @@ export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxO
   if (!resolved.kafka?.brokers?.length) problems.push('kafka.brokers must not be empty');
   if (!resolved.kafka?.clientId) problems.push('kafka.clientId is required');
   if (!resolved.topics?.length) problems.push('topics must not be empty');
+  if (typeof resolved.registry?.find !== 'function')
+    problems.push('registry must be an EventRegistry');
   if (resolved.topics?.includes(resolved.deadLetterTopic)) {
     problems.push('deadLetterTopic must not be one of topics');
   }

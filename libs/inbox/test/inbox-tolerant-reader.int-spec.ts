@@ -1,4 +1,5 @@
-import { defineEvent, EventEnvelope, eventKeyOf, tradingEventRegistry } from '@app/contracts';
+import { defineEvent, EventEnvelope, eventKeyOf } from '@app/messaging';
+import { tradingEventRegistry } from '@app/trading-events';
 import { waitFor } from '@app/testing';
 import { IsInt, IsString } from 'class-validator';
 import { topicSize } from './fixtures/kafka-reads';

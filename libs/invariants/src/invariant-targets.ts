@@ -1,4 +1,4 @@
-import { consumerChannels, topicForAggregate } from '@app/contracts';
+import { consumerChannels, topicForAggregate } from '@app/trading-events';
 
 /** One idempotent consumer the checker holds to account. */
 export interface ConsumerTarget {

@@ -12,7 +12,7 @@ import {
   Max,
   Min,
 } from 'class-validator';
-import { fieldErrorsOf, PageLimit } from '@app/contracts';
+import { fieldErrorsOf, PageLimit } from '@app/messaging';
 
 const AGGREGATE_TYPE = /^[A-Z][A-Za-z0-9]{1,31}$/;
 const AGGREGATE_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -78,7 +78,7 @@ export class RequeueDeadDto {
   @Matches(ROW_ID, { each: true, message: 'each id must be a row id' })
   ids?: string[];
 
-  @ApiPropertyOptional({ example: 'OrderPaid' })
+  @ApiPropertyOptional({ example: 'ParcelShipped' })
   @IsOptional()
   @Length(1, 190)
   @Matches(/^[A-Za-z0-9._-]+$/)

@@ -1,7 +1,6 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { Logger, LoggerService } from '@nestjs/common';
-import { topicForAggregate } from '@app/contracts';
 import { backoffDelay } from '@app/database';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { Claim, OutboxClaimer } from './outbox-claimer';
@@ -14,14 +13,14 @@ import { KafkaOutboxPublisher, OutboxKafkaOptions } from './kafka-outbox-publish
 import { publishTraced } from './outbox-tracing';
 import { planPublish, toTopicBatches } from './publish-plan';
 
-/** Everything a relay needs; only `dataSource` and `kafka` (or `publisher`) are required. */
+/** Everything a relay needs; `dataSource`, `topicFor` and `kafka` (or `publisher`) are required. */
 export interface OutboxRelayConfig extends Partial<OutboxRelayOptions> {
   dataSource: DataSource;
   kafka?: OutboxKafkaOptions;
   /** Replaces the Kafka publisher (tests, benchmarks). */
   publisher?: OutboxPublisher;
-  /** Topic of an aggregate type; default topicForAggregate ('Order' → 'trading.order.events'). */
-  topicFor?: (aggregateType: string) => string;
+  /** The topic an aggregate type's events go to, e.g. `(type) => \`shop.${type.toLowerCase()}.events\``. */
+  topicFor: (aggregateType: string) => string;
   /** Wakes the relay when a transaction that wrote outbox rows commits in this process. */
   notifier?: OutboxCommitNotifier;
   logger?: LoggerService;
@@ -90,6 +89,9 @@ export class OutboxRelay {
     this.instanceId =
       this.options.instanceId ??
       `${hostname().slice(0, 40)}-${process.pid}-${randomBytes(4).toString('hex')}`;
+    if (typeof topicFor !== 'function') {
+      throw new Error('OutboxRelay needs `topicFor`: the topic of each aggregate type');
+    }
     if (!publisher && !kafka) {
       throw new Error('OutboxRelay needs `kafka` (brokers, clientId) or a `publisher`');
     }
@@ -103,7 +105,7 @@ export class OutboxRelay {
     this.claimsInFlight =
       ownConnections > 0 ? Math.max(1, Math.min(claimsAhead, ownConnections - 1)) : claimsAhead;
     this.finalizer = new OutboxFinalizer(this.db, this.options);
-    this.topicFor = topicFor ?? ((aggregateType) => topicForAggregate(aggregateType));
+    this.topicFor = topicFor;
     this.logger = logger ?? new Logger(OutboxRelay.name);
     this.unsubscribe = notifier?.onCommit(() => this.wake());
   }

@@ -7,7 +7,7 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import { TraceContext } from '@app/contracts';
+import { TraceContext } from '@app/messaging';
 import { TopicBatch } from './outbox-publisher';
 
 const tracer = () => trace.getTracer('@app/outbox');

@@ -12,8 +12,8 @@ import { DEFAULT_RETENTION, OutboxRetention, OutboxRetentionOptions } from './ou
 /** How a service wires the outbox. */
 export interface OutboxModuleOptions {
   kafka: OutboxKafkaOptions;
-  /** Default: topicForAggregate(aggregateType) from @app/contracts → 'trading.order.events'. */
-  topicFor?: (aggregateType: string) => string;
+  /** The topic an aggregate type's events go to (required: the outbox knows no topic names). */
+  topicFor: (aggregateType: string) => string;
   /** Relay tuning; `enabled: false` runs no relay in this process (writer and API only). */
   relay?: Partial<OutboxRelayOptions> & { enabled?: boolean };
   /** Deleting old SENT rows; on by default (7 days), `enabled: false` turns it off. */

@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { OrderCreatedV1 } from '@app/contracts';
+import { OrderCreatedV1 } from '@app/trading-events';
 import { mysqlDataSourceOptions } from '@app/database';
 import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
 import { logLevel } from 'kafkajs';

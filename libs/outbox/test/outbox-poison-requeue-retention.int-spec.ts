@@ -1,4 +1,5 @@
-import { defineEvent, OrderCreatedV1 } from '@app/contracts';
+import { defineEvent } from '@app/messaging';
+import { OrderCreatedV1 } from '@app/trading-events';
 import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
 import { IsString, MaxLength } from 'class-validator';
 import { logLevel } from 'kafkajs';

@@ -1,4 +1,4 @@
-import { OrderCreatedV1 } from '@app/contracts';
+import { OrderCreatedV1 } from '@app/trading-events';
 import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';

@@ -1,4 +1,4 @@
-import { OrderCreatedV1, OrderCreatedV1Payload } from '@app/contracts';
+import { OrderCreatedV1, OrderCreatedV1Payload } from '@app/trading-events';
 import { mysqlDataSourceOptions } from '@app/database';
 import { waitFor } from '@app/testing';
 import { Kafka } from 'kafkajs';

@@ -1,4 +1,5 @@
-import { EventValidationError, OrderCancelledV1, OrderCreatedV1 } from '@app/contracts';
+import { EventValidationError } from '@app/messaging';
+import { OrderCancelledV1, OrderCreatedV1 } from '@app/trading-events';
 import { runTransaction } from '@app/database';
 import { startTestEnvironment, TestEnvironment } from '@app/testing';
 import { DataSource } from 'typeorm';

@@ -13,3 +13,5 @@ export { readMarkdownTable } from './markdown-table';
 export const TEST_OPS_API_TOKEN = 'test-operator-token-0123456789';
 /** A loopback TCP proxy a test can cut and heal: a dependency outage without stopping it. */
 export { TcpProxy } from './tcp-proxy';
+/** A business-free event type for the generic libraries' tests. */
+export { ParcelShippedV1, ParcelShippedV1Payload } from './sample-events';

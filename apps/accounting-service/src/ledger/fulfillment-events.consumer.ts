@@ -1,12 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
+import { EventEnvelope } from '@app/messaging';
 import {
-  EventEnvelope,
   FulfillmentDoneV1,
   FulfillmentDoneV1Payload,
   FulfillmentRevertedV1,
   FulfillmentRevertedV1Payload,
-} from '@app/contracts';
+} from '@app/trading-events';
 import { InboxContext, OnEvent } from '@app/inbox';
 import { deadLetterJournalErrors } from './dead-letter-journal-errors';
 import { LedgerService } from './ledger.service';

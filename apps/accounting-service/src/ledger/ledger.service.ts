@@ -1,11 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { EventEnvelope } from '@app/messaging';
 import {
-  EventEnvelope,
   FulfillmentDoneV1Payload,
   FulfillmentRevertedV1Payload,
   OrderCancelledV1Payload,
   OrderPaidV1Payload,
-} from '@app/contracts';
+} from '@app/trading-events';
 import { EntityManager } from 'typeorm';
 import { LedgerRepository } from './ledger.repository';
 import {

@@ -1,10 +1,10 @@
+import { createEnvelope } from '@app/messaging';
 import {
-  createEnvelope,
   FulfillmentDoneV1,
   FulfillmentRevertedV1,
   OrderCancelledV1,
   OrderPaidV1,
-} from '@app/contracts';
+} from '@app/trading-events';
 import { CHART_OF_ACCOUNTS } from './chart-of-accounts';
 import { Journal } from './journal';
 import {

@@ -1,10 +1,10 @@
+import { EventEnvelope } from '@app/messaging';
 import {
-  EventEnvelope,
   FulfillmentDoneV1Payload,
   FulfillmentRevertedV1Payload,
   OrderCancelledV1Payload,
   OrderPaidV1Payload,
-} from '@app/contracts';
+} from '@app/trading-events';
 import { Accounts } from './chart-of-accounts';
 import { Journal, JournalSource } from './journal';
 

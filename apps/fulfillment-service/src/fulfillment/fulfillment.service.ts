@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EventEnvelope } from '@app/messaging';
 import {
-  EventEnvelope,
   FulfillmentDoneV1,
   FulfillmentRevertedV1,
   OrderCancelledV1Payload,
   OrderPaidV1Payload,
-} from '@app/contracts';
+} from '@app/trading-events';
 import { OutboxWriter } from '@app/outbox';
 import { EntityManager } from 'typeorm';
 import { COUPON_GATEWAY, CouponGateway } from '../coupons/coupon-gateway.port';

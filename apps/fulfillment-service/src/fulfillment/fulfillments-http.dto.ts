@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
-import { PageLimit } from '@app/contracts';
+import { PageLimit } from '@app/messaging';
 
 /** Query of GET /fulfillments/stuck. */
 export class StuckQuery {

@@ -1,12 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
+import { EventEnvelope } from '@app/messaging';
 import {
-  EventEnvelope,
   OrderCancelledV1,
   OrderCancelledV1Payload,
   OrderPaidV1,
   OrderPaidV1Payload,
-} from '@app/contracts';
+} from '@app/trading-events';
 import { InboxContext, OnEvent } from '@app/inbox';
 import { FulfillmentService } from './fulfillment.service';
 

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { EventDefinition, NewEvent } from '@app/messaging';
 import {
-  EventDefinition,
-  NewEvent,
   OrderCancelledV1,
   OrderCreatedV1,
   OrderPaidV1,
   OrderPaymentFailedV1,
   OrderPaymentStartedV1,
-} from '@app/contracts';
+} from '@app/trading-events';
 import { currentCorrelationId } from '@app/observability';
 import { OutboxWriter } from '@app/outbox';
 import { EntityManager } from 'typeorm';

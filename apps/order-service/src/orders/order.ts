@@ -4,7 +4,7 @@ import type {
   OrderPaidV1Payload,
   OrderPaymentFailedV1Payload,
   OrderPaymentStartedV1Payload,
-} from '@app/contracts';
+} from '@app/trading-events';
 import type { OrderRejection } from './order.errors';
 
 /** Where an order is in its life. PAID and CANCELLED are final. */

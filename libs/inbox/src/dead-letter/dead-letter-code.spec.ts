@@ -1,10 +1,10 @@
-import { EventValidationError } from '@app/contracts';
+import { EventValidationError } from '@app/messaging';
 import { DEAD_LETTER_CODES, InboxError, NonRetryableError } from '../inbox.errors';
 import { deadLetterCode } from './dead-letter-code';
 
 describe('deadLetterCode', () => {
   it('names an invalid envelope INVALID_EVENT, the code the README lists', () => {
-    expect(deadLetterCode(new EventValidationError('OrderPaid', []))).toBe('INVALID_EVENT');
+    expect(deadLetterCode(new EventValidationError('ParcelShipped', []))).toBe('INVALID_EVENT');
   });
 
   it('keeps the inbox codes of unreadable messages and exhausted retries', () => {

@@ -1,4 +1,4 @@
-import { EventEnvelope } from '@app/contracts';
+import { EventEnvelope } from '@app/messaging';
 import { EntityManager } from 'typeorm';
 import { GateRow, StoredOutcome } from './inbox-store';
 

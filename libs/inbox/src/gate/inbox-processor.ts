@@ -1,4 +1,4 @@
-import { envelopeHeaders, EventEnvelope } from '@app/contracts';
+import { envelopeHeaders, EventEnvelope } from '@app/messaging';
 import { EntityManager } from 'typeorm';
 import { DeliveryPosition } from '../inbox.options';
 import { InboxStore } from './inbox-store';

@@ -1,4 +1,4 @@
-import { EventEnvelope } from '@app/contracts';
+import { EventEnvelope } from '@app/messaging';
 import { isDuplicateKeyError } from '@app/database';
 import { EntityManager } from 'typeorm';
 import { DeliveryPosition } from '../inbox.options';

@@ -1,4 +1,4 @@
-import { EventRegistry } from '@app/contracts';
+import { EventRegistry } from '@app/messaging';
 import { DataSource } from 'typeorm';
 
 /** An aggregate whose deliveries are wanted, e.g. `{ aggregateType: 'Order', aggregateId: '42' }`. */

@@ -16,7 +16,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { fieldErrorsOf, FieldError } from '@app/contracts';
+import { fieldErrorsOf, FieldError } from '@app/messaging';
 import { DEAD_LETTER_CODES, DeadLetterCode } from '../inbox.errors';
 
 const AGGREGATE = /^([A-Z][A-Za-z0-9]{1,31}):([A-Za-z0-9_-]{1,64})$/;
@@ -76,7 +76,7 @@ export class ReplayDeadLettersDto {
   @Type(() => DeadLetterRefDto)
   messages?: DeadLetterRefDto[];
 
-  @ApiPropertyOptional({ example: 'OrderPaid' })
+  @ApiPropertyOptional({ example: 'ParcelShipped' })
   @IsOptional()
   @Matches(/^[A-Za-z][A-Za-z0-9._-]{0,127}$/, { message: 'eventType must be an event type name' })
   eventType?: string;

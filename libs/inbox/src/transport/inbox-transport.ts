@@ -1,4 +1,4 @@
-import { EventEnvelope, readHeaders } from '@app/contracts';
+import { EventEnvelope, readHeaders } from '@app/messaging';
 import { allowsMultipleStatements } from '@app/database';
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';

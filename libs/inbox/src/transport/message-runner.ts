@@ -1,4 +1,4 @@
-import { EventEnvelope } from '@app/contracts';
+import { EventEnvelope } from '@app/messaging';
 import { backoffDelay, delay, runTransaction } from '@app/database';
 import { LoggerService } from '@nestjs/common';
 import { context } from '@opentelemetry/api';

@@ -1,4 +1,4 @@
-import { EventDefinition } from '@app/contracts';
+import { EventDefinition } from '@app/messaging';
 import {
   applyDecorators,
   ArgumentsHost,

@@ -1,4 +1,4 @@
-import { EventHeader } from '@app/contracts';
+import { EventHeader } from '@app/messaging';
 import { DeadLetterHeader } from '@app/inbox/dead-letter/dead-letter-headers';
 import { topicRanges, streamTopic } from '../read/topic-reader';
 import { CheckContext } from './check-context';

@@ -1,4 +1,5 @@
-import { EventHeader, TRADING_EVENTS } from '@app/contracts';
+import { EventHeader } from '@app/messaging';
+import { TRADING_EVENTS } from '@app/trading-events';
 import { num, str } from '../read/database-snapshot';
 import { ConsumerState } from '../read/deployment-snapshot';
 import { KeyHashSet } from '../read/key-hash-set';

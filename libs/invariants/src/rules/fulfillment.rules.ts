@@ -1,4 +1,4 @@
-import { eventKeyOf } from '@app/contracts';
+import { eventKeyOf } from '@app/messaging';
 import { BatchRule, gatePassed, groupBy, versionOf } from './batch-rule';
 
 const FULFILLMENT = 'fulfillment-service';

@@ -1,4 +1,4 @@
-import { eventKeyOf } from '@app/contracts';
+import { eventKeyOf } from '@app/messaging';
 import { FulfillmentFacts, fulfillmentEvents } from '../order-batch';
 import { BatchRule } from './batch-rule';
 

@@ -1,4 +1,4 @@
-import { EventEnvelope, EventHeader } from '@app/contracts';
+import { EventEnvelope, EventHeader } from '@app/messaging';
 import { InboxBatchContext, InboxContext } from '@app/inbox';
 import { Logger } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';

@@ -10,7 +10,7 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import { EventEnvelope, EventHeader } from '@app/contracts';
+import { EventEnvelope, EventHeader } from '@app/messaging';
 import { InboxBatchContext, InboxContext } from '@app/inbox';
 import { Observable } from 'rxjs';
 import { runWithCorrelation } from '../correlation/correlation-context';

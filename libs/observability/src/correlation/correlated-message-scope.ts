@@ -1,4 +1,4 @@
-import { EventHeader } from '@app/contracts';
+import { EventHeader } from '@app/messaging';
 import { Injectable } from '@nestjs/common';
 import { InboxMessageScope } from '@app/inbox';
 import { runWithCorrelation } from './correlation-context';

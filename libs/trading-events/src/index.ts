@@ -1,13 +1,4 @@
-export { createEnvelope, validateEnvelope, validateEnvelopeOnly } from './create-envelope';
-export type { NewEvent } from './create-envelope';
-export { EventEnvelope, eventKeyOf, TraceContext } from './envelope';
-export { defineEvent } from './event-definition';
-export type { EventDefinition, PayloadClass, PayloadOf } from './event-definition';
-export { EventRegistry } from './event-registry';
-export { envelopeHeaders, EventHeader, readHeaders } from './kafka-headers';
-export { EventValidationError, fieldErrorsOf, validatePlain } from './validation';
-export type { FieldError, ValidateOptions } from './validation';
-export { PageLimit } from './page-limit';
+/** The trading chain's event catalogue, its registry and its Kafka names. */
 export {
   TRADING_EVENTS,
   consumerChannels,

@@ -12,7 +12,10 @@ export interface EventDefinition<P extends object = object> {
   readonly payload: PayloadClass<P>;
 }
 
-/** Declares an event type; see order/order-paid.v1.ts for an example. */
+/**
+ * Declares an event type:
+ * `defineEvent({ eventType: 'ParcelShipped', aggregateType: 'Parcel', schemaVersion: 1, payload: ParcelShippedV1Payload })`.
+ */
 export function defineEvent<P extends object>(definition: EventDefinition<P>): EventDefinition<P> {
   if (!/^[A-Z][A-Za-z0-9]{1,63}$/.test(definition.eventType)) {
     throw new Error(`defineEvent: "${definition.eventType}" is not a PascalCase event type`);

@@ -1,32 +1,32 @@
 import { createEnvelope, validateEnvelope } from './create-envelope';
 import { EventValidationError } from './validation';
-import { OrderPaidV1 } from './order/order-paid.v1';
+import { ParcelShippedV1 } from '@app/testing';
 
 const payload = {
-  orderId: '42',
-  userId: 'u-1',
-  payOrderId: 'pay-1',
-  notifyId: 'n-1',
-  amount: 1999,
+  parcelId: '42',
+  carrier: 'c-1',
+  weightGrams: 1200,
+  declaredValue: 1999,
   currency: 'EUR',
-  paidAt: '2026-12-01T10:00:00.000Z',
+  service: 'EXPRESS' as const,
+  shippedAt: '2026-12-01T10:00:00.000Z',
 };
 
 describe('createEnvelope', () => {
   it('derives the event key, ids and metadata from the definition', () => {
-    const envelope = createEnvelope(OrderPaidV1, {
+    const envelope = createEnvelope(ParcelShippedV1, {
       aggregateId: '42',
       aggregateVersion: 3,
       payload,
-      correlationId: 'order-42',
+      correlationId: 'parcel-42',
     });
     expect(envelope).toMatchObject({
-      eventType: 'OrderPaid',
-      eventKey: 'OrderPaid:42:3',
-      aggregateType: 'Order',
+      eventType: 'ParcelShipped',
+      eventKey: 'ParcelShipped:42:3',
+      aggregateType: 'Parcel',
       aggregateVersion: 3,
       schemaVersion: 1,
-      correlationId: 'order-42',
+      correlationId: 'parcel-42',
       payload,
     });
     expect(envelope.eventId).toMatch(/^[0-9a-f-]{36}$/);
@@ -34,38 +34,38 @@ describe('createEnvelope', () => {
   });
 
   it('rejects an invalid payload with the failing fields, unknown fields included', () => {
-    const bad = { ...payload, amount: 12.5, currency: 'euro', extra: true };
+    const bad = { ...payload, declaredValue: 12.5, currency: 'euro', extra: true };
     let error: unknown;
     try {
-      createEnvelope(OrderPaidV1, { aggregateId: '42', aggregateVersion: 1, payload: bad });
+      createEnvelope(ParcelShippedV1, { aggregateId: '42', aggregateVersion: 1, payload: bad });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(EventValidationError);
     expect((error as EventValidationError).fieldErrors.map((f) => f.path).sort()).toEqual([
-      'payload.amount',
       'payload.currency',
+      'payload.declaredValue',
       'payload.extra',
     ]);
   });
 
   it('rejects an envelope whose key does not match its type, aggregate and version', () => {
-    const envelope = createEnvelope(OrderPaidV1, {
+    const envelope = createEnvelope(ParcelShippedV1, {
       aggregateId: '42',
       aggregateVersion: 1,
       payload,
     });
     expect(() =>
-      validateEnvelope(OrderPaidV1, { ...envelope, eventKey: 'OrderPaid:42:2' }),
+      validateEnvelope(ParcelShippedV1, { ...envelope, eventKey: 'ParcelShipped:42:2' }),
     ).toThrow(/eventKey/);
-    expect(() => validateEnvelope(OrderPaidV1, { ...envelope, aggregateVersion: 0 })).toThrow(
+    expect(() => validateEnvelope(ParcelShippedV1, { ...envelope, aggregateVersion: 0 })).toThrow(
       EventValidationError,
     );
   });
 
   it('checks the trace context field by field, unknown fields included', () => {
     const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
-    const envelope = createEnvelope(OrderPaidV1, {
+    const envelope = createEnvelope(ParcelShippedV1, {
       aggregateId: '42',
       aggregateVersion: 1,
       payload,
@@ -73,7 +73,7 @@ describe('createEnvelope', () => {
     });
     const paths = (trace: unknown) => {
       try {
-        validateEnvelope(OrderPaidV1, { ...envelope, trace });
+        validateEnvelope(ParcelShippedV1, { ...envelope, trace });
         return [];
       } catch (error) {
         return (error as EventValidationError).fieldErrors.map((f) => f.path).sort();
@@ -91,14 +91,14 @@ describe('createEnvelope', () => {
   });
 
   it("rejects fields named like Object.prototype's (constructor, __proto__, hasOwnProperty), with their paths", () => {
-    const envelope = createEnvelope(OrderPaidV1, {
+    const envelope = createEnvelope(ParcelShippedV1, {
       aggregateId: '42',
       aggregateVersion: 1,
       payload,
     });
     const paths = (json: string) => {
       try {
-        validateEnvelope(OrderPaidV1, JSON.parse(json));
+        validateEnvelope(ParcelShippedV1, JSON.parse(json));
         return [];
       } catch (error) {
         return (error as EventValidationError).fieldErrors.map((f) => f.path).sort();

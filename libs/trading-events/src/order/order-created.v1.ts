@@ -1,4 +1,4 @@
-import { defineEvent } from '../event-definition';
+import { defineEvent } from '@app/messaging';
 import { Currency, EntityId, MinorUnits, Reference, Timestamp } from '../payload-fields';
 
 export class OrderCreatedV1Payload {
