@@ -1,5 +1,5 @@
 import { OrderCreatedV1 } from '@app/trading-events';
-import { waitFor } from '@app/testing';
+import { orderCreated, waitFor } from '@app/testing';
 import { logLevel } from 'kafkajs';
 import {
   KafkaOutboxPublisher,
@@ -12,7 +12,6 @@ import { rowBytes } from '../src/batch-bytes';
 import {
   consumeUntil,
   duplicates,
-  orderCreated,
   statusCounts,
   versionsOutOfOrder,
   writeOrderEvents,

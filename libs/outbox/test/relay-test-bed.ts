@@ -1,8 +1,8 @@
-import { startTestEnvironment, TestEnvironment } from '@app/testing';
+import { openOutboxDatabase, startTestEnvironment, TestEnvironment } from '@app/testing';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { OutboxRelay, OutboxRelayConfig } from '../src';
-import { CapturingLogger, FAST_RELAY, openOutboxDatabase } from './outbox-test-kit';
+import { CapturingLogger, FAST_RELAY } from './outbox-test-kit';
 
 /** What the relay's integration test files share: the broker, a database per test, relays. */
 export interface RelayTestBed {
