@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { consumerChannels, topicForAggregate, tradingEventRegistry } from '@app/trading-events';
-import { mysqlDataSourceOptions } from '@app/database';
+import { databaseConfigFromEnv, mysqlDataSourceOptions } from '@app/database';
 import {
   groupTimingFromEnv,
   inboxOptionsFromEnv,
@@ -35,9 +35,7 @@ export class FulfillmentServiceModule {
         ObservabilityModule.forService('fulfillment-service', config),
         TypeOrmModule.forRoot(
           mysqlDataSourceOptions({
-            url: config.DATABASE_URL,
-            poolSize: config.DB_POOL_SIZE,
-            lockWaitTimeoutS: config.DB_LOCK_WAIT_TIMEOUT_S,
+            ...databaseConfigFromEnv(config),
             migrations: FulfillmentMigrations,
           }),
         ),

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { topicForAggregate } from '@app/trading-events';
-import { mysqlDataSourceOptions } from '@app/database';
+import { databaseConfigFromEnv, mysqlDataSourceOptions } from '@app/database';
 import { OutboxModule, relayOptionsFromEnv } from '@app/outbox';
 import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
 import { OrderServiceConfig } from './order-service.config';
@@ -34,12 +34,7 @@ export class OrderServiceModule {
       imports: [
         ObservabilityModule.forService('order-service', config),
         TypeOrmModule.forRoot(
-          mysqlDataSourceOptions({
-            url: config.DATABASE_URL,
-            poolSize: config.DB_POOL_SIZE,
-            lockWaitTimeoutS: config.DB_LOCK_WAIT_TIMEOUT_S,
-            migrations: OrderMigrations,
-          }),
+          mysqlDataSourceOptions({ ...databaseConfigFromEnv(config), migrations: OrderMigrations }),
         ),
         OutboxModule.forRoot({
           kafka: {
