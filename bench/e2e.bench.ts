@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
 import { waitFor } from '@app/testing';
 import { createConnection, createPool, Pool } from 'mysql2/promise';
-import { Accounts } from '../apps/accounting-service/src/ledger/chart-of-accounts';
+import { Accounts } from '../apps/accounting-service/src/ledger/domain/chart-of-accounts';
 import { AccountingMigrations } from '../apps/accounting-service/src/migrations';
 import { CouponMigrations } from '../apps/coupon-provider/src/migrations';
 import { FulfillmentMigrations } from '../apps/fulfillment-service/src/migrations';
@@ -27,6 +27,7 @@ import { createRawChainDatabases, RawChainDatabases } from './e2e/raw-chain-data
 import { createPayingOrders, PayingOrder } from './e2e/paying-orders';
 import { e2eResults } from './e2e/e2e-results';
 import { RssSampler } from './e2e/rss';
+import { cpuProfileEnv } from './lib/cpu-profile-env';
 import { CpuMeter } from './lib/process-cpu';
 import { stageTimes } from './e2e/stages';
 import { requireBuild } from './lib/order-service-process';
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
   const logs: string[] = [];
   let stack: Stack | undefined;
   let raw: RawChainDatabases | undefined;
+  let watcher: JournalWatcher | undefined;
   const accounting = createPool({
     uri: `${MYSQL_URL}/${prefix}accounting_service`,
     connectionLimit: 1,
@@ -111,9 +113,12 @@ async function main(): Promise<void> {
       },
       // The librdkafka mock answers a fetch only when its wait is over, data or not (a broker
       // answers at once): a 100 ms wait, as a latency-minded deployment would choose anyway.
+      // BENCH_CPU_PROF=<dir>: every service writes its V8 CPU profile there when it stops.
       env: {
-        'fulfillment-service': { KAFKA_FETCH_MAX_WAIT_MS: '100' },
-        'accounting-service': { KAFKA_FETCH_MAX_WAIT_MS: '100' },
+        'order-service': cpuProfileEnv(),
+        'coupon-provider': cpuProfileEnv(),
+        'fulfillment-service': { KAFKA_FETCH_MAX_WAIT_MS: '100', ...cpuProfileEnv() },
+        'accounting-service': { KAFKA_FETCH_MAX_WAIT_MS: '100', ...cpuProfileEnv() },
       },
       log: (line) => logs.push(line),
     });
@@ -123,8 +128,9 @@ async function main(): Promise<void> {
     progress(`stack up: ${JSON.stringify(pids)}`);
     const orderUrl = stack.services['order-service'].url;
     const provider = new SimulatedPayProvider(orderUrl, stack.payCallbackSecret);
-    const watcher = new JournalWatcher(accounting);
-    watcher.start();
+    const journals = new JournalWatcher(accounting);
+    watcher = journals;
+    journals.start();
 
     // The maximum: a burst, IN_FLIGHT callbacks in flight, until the last payment journal is booked.
     const burst = await createPayingOrders(orderUrl, MAX_ORDERS);
@@ -138,11 +144,11 @@ async function main(): Promise<void> {
       await mapConcurrently(burst, IN_FLIGHT, (_, i) => send(i));
     });
     const answeredSeconds = (performance.now() - Math.min(...burstSent)) / 1000;
-    await watcher.waitForAll(
+    await journals.waitForAll(
       burst.map((o) => o.id),
       120_000,
     );
-    const lastBooked = Math.max(...burst.map((o) => watcher.seenAt.get(o.id)!));
+    const lastBooked = Math.max(...burst.map((o) => journals.seenAt.get(o.id)!));
     const maxRate = burst.length / ((lastBooked - Math.min(...burstSent)) / 1000);
     const rate = LOAD_SHARE * maxRate;
     // CPU is read once the whole chain is done with the burst: the coupon journals come last.
@@ -194,13 +200,13 @@ async function main(): Promise<void> {
     const sentAt = await deliverAll(provider, steady, async (send) => {
       lateMs = (await runAtFixedRate(steady.length, rate, send)).lateMs;
     });
-    await watcher.waitForAll(
+    await journals.waitForAll(
       steady.map((o) => o.id),
       120_000,
     );
     rss.stop();
-    await watcher.stop();
-    const latencies = steady.map((o, i) => watcher.seenAt.get(o.id)! - sentAt[i]);
+    await journals.stop();
+    const latencies = steady.map((o, i) => journals.seenAt.get(o.id)! - sentAt[i]);
     const booked = spread(latencies);
     const stages = await stageTimes(
       orderDb,
@@ -235,6 +241,8 @@ async function main(): Promise<void> {
     process.stderr.write(`${logs.slice(-40).join('\n')}\n`);
     throw error;
   } finally {
+    // Its polling loop stops before its pool closes, so a failure above is the one reported.
+    await watcher?.stop().catch(() => undefined);
     await accounting.end();
     await orderDb.end();
     await stack?.stop();

@@ -10,14 +10,13 @@ import {
   OnEventBatch,
   resolveInboxOptions,
 } from '@app/inbox';
-import { TestEnvironment } from '@app/testing';
+import { orderEvent, TestEnvironment, toMessage } from '@app/testing';
 import { Controller, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { orderEvent, toMessage } from '../../libs/inbox/test/fixtures/test-events';
 
 // 4,000: with fewer, a batched run lasts well under a second and the partitions' staggered
 // first fetches (up to ~80 ms apart) weigh on the result.

@@ -183,7 +183,7 @@ export function payCallback(connection: PoolConnection, order: RawOrder): Promis
   const notifyId = `ntf_${randomUUID()}`;
   return inTransaction(connection, async (tx) => {
     await tx.query(
-      `SELECT order_id, pay_order_id, status, changed_order, answer
+      `SELECT order_id, pay_order_id, amount, currency, status, changed_order, answer
          FROM t_pay_notification WHERE notify_id = ?`,
       [notifyId],
     );
@@ -196,9 +196,19 @@ export function payCallback(connection: PoolConnection, order: RawOrder): Promis
     };
     await tx.query(
       `INSERT INTO t_pay_notification
-         (notify_id, order_id, pay_order_id, status, changed_order, answer, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(3))`,
-      [notifyId, order.id, order.payOrderId, 'SUCCESS', 1, JSON.stringify(answer)],
+         (notify_id, order_id, pay_order_id, amount, currency, status, changed_order, answer,
+          created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(3))`,
+      [
+        notifyId,
+        order.id,
+        order.payOrderId,
+        order.amount,
+        order.currency,
+        'SUCCESS',
+        1,
+        JSON.stringify(answer),
+      ],
     );
     const now = new Date();
     await casUpdate(tx, order, { status: 'PAID', notifyId, now, paidAt: now });

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { TestEnvironment } from '@app/testing';
 import { migrate, serviceMain, ServiceProcess } from '../../scripts/stack/service-process';
 import { freePort } from '../../test/support/free-port';
+import { cpuProfileEnv } from './cpu-profile-env';
 import { createNamedTopics } from './topics';
 
 /** Throws, naming the fix, when a service's build output is missing. */
@@ -30,7 +30,6 @@ export async function startOrderService(
   const topicPrefix = `bench.${randomBytes(4).toString('hex')}.`;
   await createNamedTopics(env.infra, { [`${topicPrefix}order.events`]: 6 });
   const port = await freePort();
-  const cpuProfileDir = process.env.BENCH_CPU_PROF;
   const service = new ServiceProcess(
     {
       name: 'order-service',
@@ -44,10 +43,7 @@ export async function startOrderService(
         ORDER_SERVICE_PORT: String(port),
         PAY_CALLBACK_SECRET: secret,
         OPS_API_TOKEN: randomBytes(24).toString('base64url'),
-        ...(cpuProfileDir && {
-          BENCH_CPU_PROF: cpuProfileDir,
-          NODE_OPTIONS: `--require ${join(__dirname, 'cpu-profile-preload.js')}`,
-        }),
+        ...cpuProfileEnv(),
       },
     },
     (line) => process.stderr.write(`${line}\n`),

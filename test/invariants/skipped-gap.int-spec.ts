@@ -2,13 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { checkInvariants, invariantTargets, InvariantTargets } from '@app/invariants';
 import { startTestEnvironment, TestEnvironment } from '@app/testing';
 import { createConnection } from 'mysql2/promise';
-// The rule's pattern is meant for libs; a deployment-level test creates the services' schemas.
-/* eslint-disable no-restricted-imports */
 import { AccountingMigrations } from '../../apps/accounting-service/src/migrations';
 import { CouponMigrations } from '../../apps/coupon-provider/src/migrations';
 import { FulfillmentMigrations } from '../../apps/fulfillment-service/src/migrations';
 import { OrderMigrations } from '../../apps/order-service/src/migrations';
-/* eslint-enable no-restricted-imports */
 import { seedDeployment } from '../../bench/checker/seed-deployment';
 
 /**

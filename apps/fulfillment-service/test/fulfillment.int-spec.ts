@@ -16,7 +16,7 @@ import { DataSource } from 'typeorm';
 import {
   RunningCouponProvider,
   startCouponProvider,
-} from '../../coupon-provider/test/coupon-provider.harness';
+} from '../../../test/support/coupon-provider.harness';
 import { FulfillmentServiceConfig } from '../src/fulfillment-service.config';
 import { FulfillmentServiceModule } from '../src/fulfillment-service.module';
 import { configureFulfillmentService } from '../src/fulfillment-service.setup';

@@ -8,6 +8,7 @@ import {
   GrantResult,
   RevokeResult,
 } from './coupon-provider.types';
+import { HttpCallTimeout, KeepAliveRequester } from './keep-alive-request';
 
 /** Options of CouponProviderClient, validated at construction. */
 export interface CouponProviderClientOptions {
@@ -22,14 +23,16 @@ export interface CouponProviderClientOptions {
 type Answer = { kind: 'answer'; status: number; body: unknown } | ({ kind: 'none' } & CallFailure);
 
 /**
- * Typed HTTP client of the coupon provider over Node's fetch. Business calls never throw:
- * every outcome, including "no answer", is a value the caller must handle; a timeout aborts
- * the request (AbortSignal.timeout) and is reported as `unknown`, never as failed.
+ * Typed HTTP client of the coupon provider over keep-alive node:http connections. Business
+ * calls never throw: every outcome, including "no answer", is a value the caller must handle; a
+ * call that has no complete answer within its timeout is abandoned and reported as `unknown`,
+ * never as failed.
  */
 export class CouponProviderClient {
   private readonly baseUrl: string;
   private readonly defaultTimeoutMs: number;
   private readonly operatorToken?: string;
+  private readonly http: KeepAliveRequester;
 
   constructor(options: CouponProviderClientOptions) {
     let url: URL;
@@ -45,6 +48,7 @@ export class CouponProviderClient {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 5_000;
     this.operatorToken = options.operatorToken;
     assertTimeout(this.defaultTimeoutMs);
+    this.http = new KeepAliveRequester(url);
   }
 
   /** Grants a coupon, or returns the one this idempotency key already produced. */
@@ -108,21 +112,24 @@ export class CouponProviderClient {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     assertTimeout(timeoutMs);
     try {
-      const response = await fetch(`${this.baseUrl}${path}`, {
+      const { status, text } = await this.http.request(new URL(`${this.baseUrl}${path}`), {
         method,
         headers: { 'content-type': 'application/json', ...options.headers },
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: AbortSignal.timeout(timeoutMs),
+        timeoutMs,
       });
-      const text = await response.text();
-      return { kind: 'answer', status: response.status, body: parseJson(text) };
+      return { kind: 'answer', status, body: parseJson(text) };
     } catch (error) {
-      const name = (error as Error).name;
-      if (name === 'TimeoutError' || name === 'AbortError') {
-        return { kind: 'none', cause: 'timeout', message: `no answer within ${timeoutMs} ms` };
+      if (error instanceof HttpCallTimeout) {
+        return { kind: 'none', cause: 'timeout', message: error.message };
       }
       return { kind: 'none', cause: 'network', message: describeNetworkError(error) };
     }
+  }
+
+  /** Closes the pooled keep-alive connections (calls after this open new ones). */
+  close(): void {
+    this.http.close();
   }
 }
 
@@ -146,8 +153,6 @@ function messageOf(body: unknown): string {
 }
 
 function describeNetworkError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return [String((error as Error).message), cause?.code ?? cause?.message]
-    .filter(Boolean)
-    .join(': ');
+  const { message, code } = error as { message?: string; code?: string };
+  return [code, message].filter(Boolean).join(': ');
 }

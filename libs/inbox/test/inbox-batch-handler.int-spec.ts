@@ -1,9 +1,8 @@
 import { InboxError } from '@app/inbox';
-import { waitFor } from '@app/testing';
+import { orderEvent, toMessage, waitFor } from '@app/testing';
 import { BatchTestConsumer, MixedKindsConsumer } from './fixtures/batch-test-consumer.controller';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';
 import { startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
-import { orderEvent, toMessage } from './fixtures/test-events';
 
 /** @OnEventBatch handlers: runs in batched mode, single events otherwise, order kept. */
 describe('Inbox @OnEventBatch handlers', () => {

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { waitFor } from '@app/testing';
+import { orderEvent, toMessage, waitFor } from '@app/testing';
 import { committedTotal } from './fixtures/kafka-reads';
 import { InboxTestAppOptions, startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
 import { TestBehaviour } from './fixtures/test-consumer.controller';
-import { orderEvent, toMessage } from './fixtures/test-events';
 
 const ROOT = join(__dirname, '../../..');
 

@@ -1,8 +1,7 @@
-import { waitFor } from '@app/testing';
+import { orderEvent, toMessage, waitFor } from '@app/testing';
 import { committedTotal } from './fixtures/kafka-reads';
 import { InboxTestAppOptions, startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
 import { TestBehaviour } from './fixtures/test-consumer.controller';
-import { orderEvent, toMessage } from './fixtures/test-events';
 
 describe('Inbox delivery', () => {
   const bed = useInboxTestBed('inbox_delivery');

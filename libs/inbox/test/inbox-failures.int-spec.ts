@@ -1,8 +1,7 @@
 import { DeadLetterMessage, ReplayResult } from '@app/inbox';
-import { waitFor } from '@app/testing';
+import { orderEvent, toMessage, waitFor } from '@app/testing';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';
 import { startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
-import { orderEvent, toMessage } from './fixtures/test-events';
 
 describe('Inbox failures', () => {
   const bed = useInboxTestBed('inbox_failures');

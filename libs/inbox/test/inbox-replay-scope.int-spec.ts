@@ -1,10 +1,9 @@
 import { ReplayResult } from '@app/inbox';
-import { waitFor } from '@app/testing';
+import { orderEvent, toMessage, waitFor } from '@app/testing';
 import { runScript } from '../../../test/support/run-script';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';
 import { InboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
 import { TestBehaviour } from './fixtures/test-consumer.controller';
-import { orderEvent, toMessage } from './fixtures/test-events';
 
 /**
  * Two consumer groups read one topic; one of them dead-letters an event. Its replay goes to

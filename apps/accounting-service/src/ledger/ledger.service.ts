@@ -7,14 +7,14 @@ import {
   OrderPaidV1Payload,
 } from '@app/trading-events';
 import { EntityManager } from 'typeorm';
-import { LedgerRepository } from './ledger.repository';
+import { LedgerRepository, PaidOrderRecord } from './ledger.repository';
 import {
   fulfillmentDonePosting,
   fulfillmentRevertedPosting,
   orderCancelledPosting,
   orderPaidPosting,
   Posting,
-} from './postings';
+} from './domain/postings';
 
 /** What booking an event did: a new journal, the journal it booked before, or nothing. */
 export type BookingResult =
@@ -38,24 +38,15 @@ export class LedgerService {
     manager: EntityManager,
     event: EventEnvelope<OrderPaidV1Payload>,
   ): Promise<BookingResult> {
-    const now = new Date();
-    const result = await this.post(manager, orderPaidPosting(event), now);
-    if (result.status === 'BOOKED') {
-      const { orderId, payOrderId, amount, currency, paidAt } = event.payload;
-      await this.repository.recordPaidOrder(
-        manager,
-        {
-          orderId,
-          payOrderId,
-          amount,
-          currency,
-          paidAt: new Date(paidAt),
-          sourceEventKey: event.eventKey,
-        },
-        now,
-      );
-    }
-    return result;
+    const { orderId, payOrderId, amount, currency, paidAt } = event.payload;
+    return this.post(manager, orderPaidPosting(event), new Date(), {
+      orderId,
+      payOrderId,
+      amount,
+      currency,
+      paidAt: new Date(paidAt),
+      sourceEventKey: event.eventKey,
+    });
   }
 
   /** OrderCancelled: books the refund owed when the order had been paid, else nothing. */
@@ -83,7 +74,13 @@ export class LedgerService {
     return this.post(manager, fulfillmentRevertedPosting(event), new Date());
   }
 
-  private async post(manager: EntityManager, posting: Posting, now: Date): Promise<BookingResult> {
+  /** Books a posting; `paid` (OrderPaid) is remembered with the journal when it is booked. */
+  private async post(
+    manager: EntityManager,
+    posting: Posting,
+    now: Date,
+    paid?: PaidOrderRecord,
+  ): Promise<BookingResult> {
     if (posting.action === 'SKIP') return { status: 'NOTHING_TO_BOOK', reason: posting.reason };
     const { journal } = posting;
     const header = await this.repository.insertJournal(manager, journal, now);
@@ -91,8 +88,7 @@ export class LedgerService {
       this.logger.warn(`${journal.source.eventKey} was booked before as journal ${header.id}`);
       return { status: 'ALREADY_BOOKED', journalId: header.id };
     }
-    await this.repository.applyBalanceChanges(manager, journal, now);
-    await this.repository.insertLines(manager, header.id, journal);
+    await this.repository.insertLines(manager, header.id, journal, now, paid);
     this.logger.debug(`${journal.source.eventKey} booked as journal ${header.id}`);
     return { status: 'BOOKED', journalId: header.id };
   }

@@ -1,3 +1,4 @@
+import { OnApplicationShutdown } from '@nestjs/common';
 import { CouponProviderClient, GrantResult, RevokeResult } from '@app/coupon-client';
 import {
   CouponGateway,
@@ -6,12 +7,16 @@ import {
   CouponRevokeResult,
 } from './coupon-gateway.port';
 
-/** The CouponGateway over the coupon provider's HTTP API. */
-export class CouponProviderGateway implements CouponGateway {
+/** The CouponGateway over the coupon provider's HTTP API; closes its connections at shutdown. */
+export class CouponProviderGateway implements CouponGateway, OnApplicationShutdown {
   constructor(
     private readonly client: CouponProviderClient,
     private readonly timeoutMs: number,
   ) {}
+
+  onApplicationShutdown(): void {
+    this.client.close();
+  }
 
   async grant(request: CouponGrantRequest): Promise<CouponGrantResult> {
     return toGrantResult(await this.client.grant(request, { timeoutMs: this.timeoutMs }));

@@ -10,7 +10,7 @@ import {
 import { currentCorrelationId } from '@app/observability';
 import { OutboxWriter } from '@app/outbox';
 import { EntityManager } from 'typeorm';
-import { Order, OrderEvent } from './order';
+import { Order, OrderEvent } from './domain/order';
 import { OrderTransitionsRepository } from './order-transitions.repository';
 
 /**

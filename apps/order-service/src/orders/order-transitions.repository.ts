@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Order } from './order';
+import { Order } from './domain/order';
 
 /** One recorded state change of an order. */
 export interface OrderTransitionRecord {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { OrderConcurrentUpdateError } from './order.errors';
-import { NewOrder, Order, OrderStatus } from './order';
+import { OrderConcurrentUpdateError } from './domain/order.errors';
+import { NewOrder, Order, OrderStatus } from './domain/order';
 
 interface OrderRow {
   id: string;
