@@ -1,3 +1,5 @@
+/** How many rows a write changed, whatever shape the driver answered it in. */
+export { affectedRows } from './affected-rows';
 export { backoffDelay, delay } from './backoff';
 export type { BackoffPolicy } from './backoff';
 export { ensureDatabase } from './ensure-database';
