@@ -1,3 +1,5 @@
+/** How many rows a write changed, whatever shape the driver answered it in. */
+export { affectedRows } from './affected-rows';
 export { backoffDelay, delay } from './backoff';
 export type { BackoffPolicy } from './backoff';
 export { databaseConfigFromEnv } from './database-env';
@@ -12,3 +14,6 @@ export type { MysqlDataSourceConfig } from './mysql-data-source';
 export { DEFAULT_TRANSACTION_RETRY, runTransaction } from './run-transaction';
 export type { TransactionRetryPolicy } from './run-transaction';
 export { isDuplicateKeyError, isTransientDbError } from './transient-error';
+/** A DataSource named by instance, TypeORM name or injection token, as a module's provider. */
+export { dataSourceProvider } from './data-source-ref';
+export type { DataSourceRef } from './data-source-ref';

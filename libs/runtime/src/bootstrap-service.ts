@@ -1,7 +1,7 @@
 import { DynamicModule, INestApplication, Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, ServiceConfig, serviceConfig } from '@app/config';
-import { ensureDatabase, openMysqlDataSource } from '@app/database';
+import { ensureDatabase, openMysqlDataSource } from '@outbox-inbox/database';
 import { startTracing } from '@app/observability';
 import { Logger as PinoLogger } from 'nestjs-pino';
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
-import { PageLimit } from '@app/messaging';
+import { PageLimit } from '@outbox-inbox/messaging';
 
 /** Query of GET /fulfillments/stuck. */
 export class StuckQuery {

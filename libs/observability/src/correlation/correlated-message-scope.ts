@@ -1,6 +1,6 @@
-import { EventHeader } from '@app/messaging';
+import { EventHeader } from '@outbox-inbox/messaging';
 import { Injectable } from '@nestjs/common';
-import { InboxMessageScope } from '@app/inbox';
+import { InboxMessageScope } from '@outbox-inbox/inbox';
 import { runWithCorrelation } from './correlation-context';
 
 /**

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { InboxMessageScope } from '@app/inbox';
+import { InboxMessageScope } from '@outbox-inbox/inbox';
 import { CorrelatedMessageScope } from './correlated-message-scope';
 
 /**
