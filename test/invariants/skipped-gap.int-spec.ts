@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { checkInvariants, invariantTargets, InvariantTargets } from '@app/invariants';
-import { EventHeader } from '@app/messaging';
+import { EventHeader } from '@outbox-inbox/messaging';
 import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
 import { createConnection } from 'mysql2/promise';
 import { AccountingMigrations } from '../../apps/accounting-service/src/migrations';

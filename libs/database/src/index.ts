@@ -12,3 +12,6 @@ export type { MysqlDataSourceConfig } from './mysql-data-source';
 export { DEFAULT_TRANSACTION_RETRY, runTransaction } from './run-transaction';
 export type { TransactionRetryPolicy } from './run-transaction';
 export { isDuplicateKeyError, isTransientDbError } from './transient-error';
+/** A DataSource named by instance, TypeORM name or injection token, as a module's provider. */
+export { dataSourceProvider } from './data-source-ref';
+export type { DataSourceRef } from './data-source-ref';

@@ -1,4 +1,4 @@
-import { affectedRows } from '@app/database';
+import { affectedRows } from '@outbox-inbox/database';
 
 /** Whatever runs a statement: the DataSource, or a transaction's EntityManager. */
 export interface SqlRunner {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { affectedRows, isDuplicateKeyError } from '@app/database';
+import { affectedRows, isDuplicateKeyError } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { findAccount } from './domain/chart-of-accounts';
 import { BalanceChange, Journal } from './domain/journal';

@@ -1,4 +1,4 @@
-import { affectedRows } from '@app/database';
+import { affectedRows } from '@outbox-inbox/database';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CouponView, GrantStats } from './coupon.dto';

@@ -1,5 +1,5 @@
-import { EventEnvelope } from '@app/messaging';
-import { affectedRows, isDuplicateKeyError } from '@app/database';
+import { EventEnvelope } from '@outbox-inbox/messaging';
+import { affectedRows, isDuplicateKeyError } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { DeliveryPosition } from '../inbox.options';
 

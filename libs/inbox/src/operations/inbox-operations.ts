@@ -1,4 +1,4 @@
-import { affectedRows } from '@app/database';
+import { affectedRows } from '@outbox-inbox/database';
 import { DataSource } from 'typeorm';
 import { ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from '../metrics/inbox-metrics';
