@@ -1,5 +1,9 @@
+/** How many rows a write changed, whatever shape the driver answered it in. */
+export { affectedRows } from './affected-rows';
 export { backoffDelay, delay } from './backoff';
 export type { BackoffPolicy } from './backoff';
+export { databaseConfigFromEnv } from './database-env';
+export type { DatabaseEnv } from './database-env';
 export { ensureDatabase } from './ensure-database';
 export {
   allowsMultipleStatements,

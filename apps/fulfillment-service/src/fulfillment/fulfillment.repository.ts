@@ -1,3 +1,4 @@
+import { affectedRows } from '@outbox-inbox/database';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { FulfillmentState, FulfillmentStatus } from './domain/fulfillment';
@@ -42,7 +43,7 @@ const COUPON = 'COUPON';
 export class FulfillmentRepository {
   /** Inserts the order's fulfillment unless it exists; either way it then exists. */
   async insertIfAbsent(manager: EntityManager, f: NewFulfillment, now: Date): Promise<void> {
-    const inserted: { affectedRows: number; insertId: number | string } = await manager.query(
+    const inserted: { insertId: number | string } = await manager.query(
       `INSERT INTO t_fulfillment (order_id, type, user_id, status, version, event_version, grant_key,
          coupon_value, currency, attempts, created_at, updated_at)
        VALUES (?, ?, ?, ?, 1, 0, ?, ?, ?, 0, ?, ?)
@@ -51,7 +52,7 @@ export class FulfillmentRepository {
     );
     // mysql2 sets CLIENT_FOUND_ROWS, so a duplicate also reports 1 affected row; only an
     // insert reports the new id.
-    if (inserted.affectedRows === 1 && Number(inserted.insertId) > 0) {
+    if (affectedRows(inserted) === 1 && Number(inserted.insertId) > 0) {
       await recordTransition(manager, String(inserted.insertId), 1, f.status, 0, null, now);
     }
   }
@@ -86,7 +87,7 @@ export class FulfillmentRepository {
     next: FulfillmentState,
     now: Date,
   ): Promise<void> {
-    const result: { affectedRows: number } = await manager.query(
+    const result: unknown = await manager.query(
       `UPDATE t_fulfillment SET status = ?, version = ?, event_version = ?, coupon_code = ?,
          attempts = ?, next_attempt_at = ?, last_error = ?, updated_at = ?
        WHERE id = ? AND version = ?`,
@@ -103,7 +104,7 @@ export class FulfillmentRepository {
         previous.version,
       ],
     );
-    if (result.affectedRows !== 1) {
+    if (affectedRows(result) !== 1) {
       throw new StaleFulfillmentError(
         `fulfillment ${previous.id} changed under version ${previous.version}`,
       );

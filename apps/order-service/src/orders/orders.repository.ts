@@ -1,3 +1,4 @@
+import { affectedRows } from '@outbox-inbox/database';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { OrderConcurrentUpdateError } from './domain/order.errors';
@@ -66,7 +67,7 @@ export class OrdersRepository {
    * OrderConcurrentUpdateError when another transaction got there first.
    */
   async update(manager: EntityManager, next: Order, expectedVersion: number): Promise<void> {
-    const result: { affectedRows: number } = await manager.query(
+    const result: unknown = await manager.query(
       `UPDATE t_order
           SET status = ?, version = ?, pay_order_id = ?, settled_by_notify_id = ?,
               close_reason = ?, updated_at = ?, paid_at = ?, cancelled_at = ?
@@ -84,7 +85,7 @@ export class OrdersRepository {
         expectedVersion,
       ],
     );
-    if (result.affectedRows !== 1) throw new OrderConcurrentUpdateError(next.id, expectedVersion);
+    if (affectedRows(result) !== 1) throw new OrderConcurrentUpdateError(next.id, expectedVersion);
   }
 }
 
