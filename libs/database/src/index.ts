@@ -10,3 +10,5 @@ export type { MysqlDataSourceConfig } from './mysql-data-source';
 export { DEFAULT_TRANSACTION_RETRY, runTransaction } from './run-transaction';
 export type { TransactionRetryPolicy } from './run-transaction';
 export { isDuplicateKeyError, isTransientDbError } from './transient-error';
+export { runStatements } from './statements';
+export type { Queryable, Statement } from './statements';
