@@ -29,10 +29,6 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['apps/*', '../../apps/*'], message: 'libs never import apps' }] },
-      ],
     },
   },
   prettier,

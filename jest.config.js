@@ -20,8 +20,8 @@ const esmOnly = ['@nestjs/terminus'];
 const swcEsm = ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }];
 
 const moduleNameMapper = {
-  '^@app/(messaging|trading-events|config|database|outbox|inbox|runtime|testing|coupon-client|invariants|observability)(/.*)?$':
-    '<rootDir>/libs/$1/src$2',
+  '^@app/(messaging|trading-events|config|database|outbox|inbox|runtime|testing|coupon-client|invariants|observability)$':
+    '<rootDir>/libs/$1/src',
 };
 
 const common = {

@@ -60,7 +60,14 @@ async function main(): Promise<void> {
     const reversed = await topicOf(env, 'bench.consumer.reversed', reversedVersions(events));
     const deadLetterTopic = await env.createTopic('bench.consumer.dlq', 1);
 
-    const base = { databaseUrl: database.url, brokers: env.infra.kafkaBrokers, deadLetterTopic };
+    // Empty throughout: every run's group reads it beside its topic, as a service's does.
+    const retryTopic = await env.createTopic('bench.consumer.retry', 1);
+    const base = {
+      databaseUrl: database.url,
+      brokers: env.infra.kafkaBrokers,
+      deadLetterTopic,
+      retryTopic,
+    };
     // Each timed run starts once InnoDB has purged what the runs before it changed.
     const run = async (extra: Omit<InboxRun, keyof typeof base>) => {
       await purged(dataSource);

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
 import { waitFor } from '@app/testing';
 import { createConnection, createPool, Pool } from 'mysql2/promise';
-import { Accounts } from '../apps/accounting-service/src/ledger/chart-of-accounts';
+import { Accounts } from '../apps/accounting-service/src/ledger/domain/chart-of-accounts';
 import { AccountingMigrations } from '../apps/accounting-service/src/migrations';
 import { CouponMigrations } from '../apps/coupon-provider/src/migrations';
 import { FulfillmentMigrations } from '../apps/fulfillment-service/src/migrations';

@@ -8,8 +8,7 @@
  * the peer's packages cannot be loaded, the bench says so and exits 0 (skipped).
  */
 import 'reflect-metadata';
-import { startTestEnvironment } from '@app/testing';
-import { openOutboxDatabase } from '../libs/outbox/test/outbox-test-kit';
+import { openOutboxDatabase, startTestEnvironment } from '@app/testing';
 import { purged } from './lib/purged';
 import { percentile, writeResults } from './lib/results';
 import {

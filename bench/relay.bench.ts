@@ -9,9 +9,7 @@
  * every figure is the median of BENCH_ROUNDS (default 5) alternating rounds.
  */
 import 'reflect-metadata';
-import { startTestEnvironment } from '@app/testing';
-import { openOutboxDatabase } from '../libs/outbox/test/outbox-test-kit';
-import { insertSentHistory } from '../libs/outbox/test/sent-history';
+import { insertSentHistory, openOutboxDatabase, startTestEnvironment } from '@app/testing';
 import { BenchResult, percentile, writeResults } from './lib/results';
 import { minimalRelayRate, naiveRelayRate, rawProduceRate } from './relay/baselines';
 import {

@@ -10,14 +10,13 @@ import {
   OnEventBatch,
   resolveInboxOptions,
 } from '@app/inbox';
-import { TestEnvironment } from '@app/testing';
+import { orderEvent, TestEnvironment, toMessage } from '@app/testing';
 import { Controller, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, Payload } from '@nestjs/microservices';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { orderEvent, toMessage } from '../../libs/inbox/test/fixtures/test-events';
 
 // 4,000: with fewer, a batched run lasts well under a second and the partitions' staggered
 // first fetches (up to ~80 ms apart) weigh on the result.
@@ -327,6 +326,7 @@ export interface InboxRun {
   brokers: string[];
   topic: string;
   deadLetterTopic: string;
+  retryTopic: string;
   /** Inbox consumer name and Kafka group id. */
   consumer: string;
   batchSize: number;
@@ -357,6 +357,7 @@ export async function inboxRate(run: InboxRun): Promise<Rate> {
         topics: [run.topic],
         registry: tradingEventRegistry(),
         deadLetterTopic: run.deadLetterTopic,
+        retryTopic: run.retryTopic,
         partitionsConsumedConcurrently: CONCURRENCY,
         gapCheckIntervalMs: 0,
         pruneIntervalMs: 0,

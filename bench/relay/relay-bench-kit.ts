@@ -1,5 +1,5 @@
 import { OrderCreatedV1 } from '@app/trading-events';
-import { TestEnvironment } from '@app/testing';
+import { orderCreated, TestEnvironment } from '@app/testing';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {
@@ -9,7 +9,6 @@ import {
   OutboxRelay,
   OutboxWriter,
 } from '@app/outbox';
-import { orderCreated } from '../../libs/outbox/test/outbox-test-kit';
 import { purged } from '../lib/purged';
 
 /** Events in the throughput runs (BENCH_RELAY_EVENTS: fewer for a quick check of the script). */

@@ -7,10 +7,10 @@ import {
   OutboxWriter,
   TopicBatch,
 } from '@app/outbox';
-import { orderCreated } from '../../libs/outbox/test/outbox-test-kit';
 import { percentile } from '../lib/results';
 import { Bench, round, sleep, unsentCount, warmRelay } from './relay-bench-kit';
 import { purged } from '../lib/purged';
+import { orderCreated } from '@app/testing';
 
 export const STEADY_RATE = 1_000;
 const STEADY_SECONDS = 10;

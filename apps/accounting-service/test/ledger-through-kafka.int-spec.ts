@@ -40,6 +40,8 @@ describe('accounting-service fed through Kafka', () => {
     fulfillmentTopic = `${topicPrefix}fulfillment.events`;
     await createExactTopic(orderTopic, 3);
     await createExactTopic(fulfillmentTopic, 2);
+    // The consumer's retry topic, named as the service names it.
+    await createExactTopic(consumerChannels(consumer, topicPrefix).retryTopic, 1);
     deadLetterTopic = await env.createTopic('accounting.dlq', 1);
     producer = env.kafka.producer();
     await producer.connect();

@@ -16,7 +16,7 @@ import { DataSource } from 'typeorm';
 import {
   RunningCouponProvider,
   startCouponProvider,
-} from '../../coupon-provider/test/coupon-provider.harness';
+} from '../../../test/support/coupon-provider.harness';
 import { FulfillmentServiceConfig } from '../src/fulfillment-service.config';
 import { FulfillmentServiceModule } from '../src/fulfillment-service.module';
 import { configureFulfillmentService } from '../src/fulfillment-service.setup';
@@ -51,6 +51,7 @@ describe('fulfillment-service', () => {
       [`${prefix}order.events`, 3],
       [`${prefix}fulfillment.events`, 3],
       [`${prefix}dlq`, 1],
+      [`${prefix}fulfillment-service.retry`, 1],
     ] as const) {
       await env.infra.kafkaMock!.createTopic(topic, partitions);
     }

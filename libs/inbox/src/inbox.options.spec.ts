@@ -13,6 +13,7 @@ describe('resolveInboxOptions', () => {
   it('fills the defaults and keeps the registry it is given', () => {
     const resolved = resolveInboxOptions(base);
     expect(resolved.deadLetterTopic).toBe('shipping.dlq');
+    expect(resolved.retryTopic).toBe('shipping.retry');
     expect(resolved.retry.maxAttempts).toBe(8);
     expect(resolved.registry).toBe(registry);
   });
@@ -33,6 +34,15 @@ describe('resolveInboxOptions', () => {
   it('refuses a dead-letter topic that is also consumed', () => {
     expect(() => resolveInboxOptions({ ...base, deadLetterTopic: 'parcels.events' })).toThrow(
       /deadLetterTopic/,
+    );
+  });
+
+  it('refuses a retry topic that other groups read, or that is the dead-letter topic', () => {
+    expect(() => resolveInboxOptions({ ...base, retryTopic: 'parcels.events' })).toThrow(
+      /retryTopic must not be one of topics/,
+    );
+    expect(() => resolveInboxOptions({ ...base, retryTopic: 'shipping.dlq' })).toThrow(
+      /retryTopic must not be the deadLetterTopic/,
     );
   });
 });

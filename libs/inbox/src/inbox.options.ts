@@ -55,6 +55,12 @@ export interface InboxModuleOptions {
   topics: string[];
   /** Default `${consumer}.dlq`. */
   deadLetterTopic?: string;
+  /**
+   * This consumer's own retry topic, read by its group alone beside `topics`: a replay of its
+   * dead letters is published there, so no other group receives it again. Its messages take
+   * the same path as the originals (inbox row, version gate). Default `${consumer}.retry`.
+   */
+  retryTopic?: string;
   /** The event types this consumer can decode (required: the inbox knows no catalogue). */
   registry: EventRegistry;
   /** In-place retries of a failing message (unknown failures dead-letter after them). */
@@ -114,6 +120,7 @@ export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxO
     kafka: options.kafka,
     topics: options.topics,
     deadLetterTopic: options.deadLetterTopic ?? `${options.consumer}.dlq`,
+    retryTopic: options.retryTopic ?? `${options.consumer}.retry`,
     registry: options.registry,
     retry: { maxAttempts: 8, baseDelayMs: 50, maxDelayMs: 5_000, ...options.retry },
     classifyFailure: options.classifyFailure ?? classifyFailure,
@@ -140,6 +147,12 @@ export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxO
     problems.push('registry must be an EventRegistry');
   if (resolved.topics?.includes(resolved.deadLetterTopic)) {
     problems.push('deadLetterTopic must not be one of topics');
+  }
+  if (resolved.topics?.includes(resolved.retryTopic)) {
+    problems.push('retryTopic must not be one of topics (other groups read those)');
+  }
+  if (resolved.retryTopic === resolved.deadLetterTopic) {
+    problems.push('retryTopic must not be the deadLetterTopic');
   }
   if (typeof resolved.classifyFailure !== 'function') {
     problems.push('classifyFailure must be a function');

@@ -17,7 +17,7 @@ export { inboxOptionsFromEnv } from './group-timing-env';
 export { classifyFailure } from './classify-failure';
 export type { FailureClassifier, FailureKind } from './classify-failure';
 /** A partition paused because a dependency is down (GET /inbox/stats: blocked). */
-export type { BlockedPartition } from './transport/partition-blocks';
+export type { BlockedPartition } from './metrics/partition-blocks';
 /** Fills defaults and validates InboxModule options. */
 export { resolveInboxOptions } from './inbox.options';
 /** The Nest custom transport: connect with app.connectMicroservice({ strategy }). */
@@ -36,9 +36,15 @@ export { InboxError, NonRetryableError } from './inbox.errors';
 export type { DeadLetterCode, InboxErrorCode } from './inbox.errors';
 /** Every inbox error code, and the ones a dead letter's inbox-error-code header can carry. */
 export { DEAD_LETTER_CODES, INBOX_ERROR_CODES } from './inbox.errors';
-/** Stats, dead-letter listing, replay and pruning. */
+/** Stats, open gaps, an aggregate's deliveries, skipping a gap, pruning. */
 export { InboxOperations } from './operations/inbox-operations';
-export type { DeadLetterMessage, ReplayRequest, ReplayResult } from './operations/inbox-operations';
+/** The dead letters: listing, and replay to the consumer's own retry topic (or a dry run). */
+export { InboxDeadLetters } from './operations/inbox-dead-letters';
+export type {
+  DeadLetterMessage,
+  ReplayRequest,
+  ReplayResult,
+} from './operations/inbox-dead-letters';
 /** Shapes of GET /inbox/deliveries: an aggregate's events as this inbox took them in. */
 export type { AggregateSelector, InboxDeliveryRecord } from './operations/inbox-deliveries';
 /** Shapes of POST /inbox/gaps/skip: skip an aggregate's missing version on purpose. */
@@ -48,11 +54,11 @@ export type { InboxStats, OpenGap } from './operations/inbox-stats';
 /** The /inbox HTTP controller (registered by InboxModule). */
 export { InboxHttpController } from './operations/inbox.http.controller';
 /** Counters of this process since start. */
-export { InboxMetrics } from './transport/inbox-metrics';
+export { InboxMetrics } from './metrics/inbox-metrics';
 /** Reads a whole topic up to its end when the read began (dead-letter listing, invariant checks). */
 export { readWholeTopic } from './dead-letter/dead-letter-reader';
 export type { RawDeadLetter as RawTopicMessage } from './dead-letter/dead-letter-reader';
-export type { InboxLatencyListener, PartitionLag } from './transport/inbox-metrics';
+export type { InboxLatencyListener, PartitionLag } from './metrics/inbox-metrics';
 /** The baggage entry carrying a message's correlation id while it is settled. */
 export { CORRELATION_BAGGAGE } from './transport/message-context';
 /** Headers the inbox adds to dead-lettered messages. */

@@ -1,9 +1,8 @@
 import { InboxError } from '@app/inbox';
-import { waitFor } from '@app/testing';
+import { orderEvent, toMessage, waitFor } from '@app/testing';
 import { BatchTestConsumer, MixedKindsConsumer } from './fixtures/batch-test-consumer.controller';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';
 import { startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
-import { orderEvent, toMessage } from './fixtures/test-events';
 
 /** @OnEventBatch handlers: runs in batched mode, single events otherwise, order kept. */
 describe('Inbox @OnEventBatch handlers', () => {
@@ -108,7 +107,7 @@ describe('Inbox @OnEventBatch handlers', () => {
       const withRejected = app.behaviour.runs.filter((keys) => keys.includes(rejected.eventKey));
       expect(withRejected[0].length).toBeGreaterThan(1);
       expect(withRejected).toContainEqual([rejected.eventKey]);
-      const dead = await app.operations.listDeadLetters();
+      const dead = await app.deadLetters.list();
       expect(dead.map((m) => m.eventKey)).toEqual([rejected.eventKey]);
       expect(await topicSize(bed.env.kafka, deadLetterTopic)).toBe(1);
     } finally {
@@ -145,6 +144,7 @@ describe('Inbox @OnEventBatch handlers', () => {
       consumer: 'c-runs-mixed',
       topics: [topic],
       deadLetterTopic: `${topic}.dlq`,
+      retryTopic: `${topic}.retry`,
       controllers: [MixedKindsConsumer],
     });
     await expect(started).rejects.toThrow(InboxError);

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { waitFor } from '@app/testing';
+import { orderEvent, toMessage, waitFor } from '@app/testing';
 import { committedTotal } from './fixtures/kafka-reads';
 import { InboxTestAppOptions, startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
 import { TestBehaviour } from './fixtures/test-consumer.controller';
-import { orderEvent, toMessage } from './fixtures/test-events';
 
 const ROOT = join(__dirname, '../../..');
 
@@ -60,6 +59,7 @@ describe('Inbox under crashes and rebalances', () => {
         consumer: `c-${topic}`,
         topics: [topic],
         deadLetterTopic,
+        retryTopic: await bed.retryTopicOf(`c-${topic}`),
       };
       const event = orderEvent('created', 'crash-1', 1);
       await bed.producer.send({ topic, messages: [toMessage(event)] });
@@ -96,6 +96,7 @@ describe('Inbox under crashes and rebalances', () => {
         consumer: `c-${topic}`,
         topics: [topic],
         deadLetterTopic,
+        retryTopic: await bed.retryTopicOf(`c-${topic}`),
       };
       const orders = Array.from({ length: 20 }, (_, i) => `rb-${i}`);
       const phase = (from: number, to: number) =>

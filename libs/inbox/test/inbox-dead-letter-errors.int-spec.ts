@@ -1,8 +1,7 @@
-import { KafkaApiKey } from '@app/testing';
+import { KafkaApiKey, orderEvent, toMessage } from '@app/testing';
 import { waitFor } from '@app/testing';
 import { topicSize } from './fixtures/kafka-reads';
 import { useInboxTestBed } from './fixtures/inbox-test-app';
-import { orderEvent, toMessage } from './fixtures/test-events';
 
 /** Kafka's TOPIC_AUTHORIZATION_FAILED: a broker answer no retry can change. */
 const TOPIC_AUTHORIZATION_FAILED = 29;

@@ -1,8 +1,7 @@
-import { waitFor } from '@app/testing';
+import { orderEvent, toMessage, waitFor } from '@app/testing';
 import { committedTotal } from './fixtures/kafka-reads';
 import { InboxTestAppOptions, startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
 import { TestBehaviour } from './fixtures/test-consumer.controller';
-import { orderEvent, toMessage } from './fixtures/test-events';
 
 describe('Inbox delivery', () => {
   const bed = useInboxTestBed('inbox_delivery');
@@ -16,7 +15,7 @@ describe('Inbox delivery', () => {
 
   /** An inbox app reading `topic` as `consumer`, the names `setup` gave. */
   function startApp(
-    names: { topic: string; deadLetterTopic: string; consumer: string },
+    names: { topic: string; deadLetterTopic: string; retryTopic: string; consumer: string },
     extra: Partial<InboxTestAppOptions> = {},
   ) {
     return startInboxTestApp({
@@ -25,6 +24,7 @@ describe('Inbox delivery', () => {
       consumer: names.consumer,
       topics: [names.topic],
       deadLetterTopic: names.deadLetterTopic,
+      retryTopic: names.retryTopic,
       ...extra,
     });
   }
@@ -32,7 +32,8 @@ describe('Inbox delivery', () => {
   async function setup(name: string, partitions = 1) {
     const topic = await bed.env.createTopic(`inbox.${name}`, partitions);
     const deadLetterTopic = await bed.env.createTopic(`inbox.${name}.dlq`, 1);
-    return { topic, deadLetterTopic, consumer: `c-${topic}` };
+    const consumer = `c-${topic}`;
+    return { topic, deadLetterTopic, retryTopic: await bed.retryTopicOf(consumer), consumer };
   }
 
   // The inbox row and the gate's fast path travel in one round trip when the pool allows
@@ -43,14 +44,15 @@ describe('Inbox delivery', () => {
   ])('admission in %s mode', (mode, multipleStatements) => {
     describe('when the same event is delivered 1, 2 and 50 times', () => {
       it('takes effect once each', async () => {
-        const { topic, deadLetterTopic, consumer } = await setup(`dup-${mode}`, 3);
+        const names = await setup(`dup-${mode}`, 3);
+        const { topic, consumer } = names;
         const once = orderEvent('created', `dup-1-${mode}`, 1);
         const twice = orderEvent('created', `dup-2-${mode}`, 1);
         const fifty = orderEvent('created', `dup-3-${mode}`, 1);
         const messages = [once, twice, twice, ...Array.from({ length: 50 }, () => fifty)];
         await bed.producer.send({ topic, messages: messages.map(toMessage) });
 
-        const app = await startApp({ topic, deadLetterTopic, consumer }, { multipleStatements });
+        const app = await startApp(names, { multipleStatements });
         try {
           await waitFor(async () => (await committedTotal(bed.env.kafka, consumer, topic)) === 53, {
             description: 'all 53 deliveries acknowledged',
@@ -67,17 +69,15 @@ describe('Inbox delivery', () => {
 
     describe('when versions 3, 1, 2 of an order arrive in that order', () => {
       it('applies them as 1, 2, 3 and parks 3 durably until the gap fills', async () => {
-        const { topic, deadLetterTopic, consumer } = await setup(`order-${mode}`);
+        const names = await setup(`order-${mode}`);
+        const { topic, consumer } = names;
         const ord = `ord-${mode}`;
         const [v1, v2, v3] = [
           orderEvent('created', ord, 1),
           orderEvent('paid', ord, 2),
           orderEvent('cancelled', ord, 3),
         ];
-        const app = await startApp(
-          { topic, deadLetterTopic, consumer },
-          { inbox: { gapAlertMs: 1 }, multipleStatements },
-        );
+        const app = await startApp(names, { inbox: { gapAlertMs: 1 }, multipleStatements });
         try {
           await bed.producer.send({ topic, messages: [toMessage(v3)] });
           await waitFor(async () => (await app.operations.stats()).openGaps.length === 1, {
@@ -134,13 +134,14 @@ describe('Inbox delivery', () => {
 
   describe('when a handler answers with an Observable', () => {
     it('commits once the stream completes, with its effect, once', async () => {
-      const { topic, deadLetterTopic, consumer } = await setup('observable');
+      const names = await setup('observable');
+      const { topic, consumer } = names;
       const behaviour = new TestBehaviour();
       behaviour.cancelledAsObservable = true;
       behaviour.workMs = 50;
       const cancelled = [1, 2, 3].map((n) => orderEvent('cancelled', `obs-${n}`, 1));
       await bed.producer.send({ topic, messages: [...cancelled, cancelled[0]].map(toMessage) });
-      const app = await startApp({ topic, deadLetterTopic, consumer }, { behaviour });
+      const app = await startApp(names, { behaviour });
       try {
         await waitFor(async () => (await committedTotal(bed.env.kafka, consumer, topic)) === 4, {
           description: 'all four deliveries acknowledged',
@@ -157,11 +158,9 @@ describe('Inbox delivery', () => {
 
   describe('when inbox rows outlive the dedup window', () => {
     it('prunes them in bounded chunks and keeps the rows of parked events', async () => {
-      const { topic, deadLetterTopic, consumer } = await setup('prune');
-      const app = await startApp(
-        { topic, deadLetterTopic, consumer },
-        { inbox: { dedupWindowMs: 60_000, pruneChunkSize: 2 } },
-      );
+      const names = await setup('prune');
+      const { topic, consumer } = names;
+      const app = await startApp(names, { inbox: { dedupWindowMs: 60_000, pruneChunkSize: 2 } });
       try {
         const applied = Array.from({ length: 5 }, (_, i) => orderEvent('created', `prune-${i}`, 1));
         const parked = orderEvent('paid', 'prune-parked', 2);

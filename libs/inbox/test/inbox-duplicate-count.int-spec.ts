@@ -1,7 +1,6 @@
-import { waitFor } from '@app/testing';
+import { orderEvent, toMessage, waitFor } from '@app/testing';
 import { committedTotal } from './fixtures/kafka-reads';
 import { useInboxTestBed } from './fixtures/inbox-test-app';
-import { orderEvent, toMessage } from './fixtures/test-events';
 
 /** Absorbed duplicates are counted on the inbox row, so they stay visible after a restart. */
 describe('Inbox duplicate count', () => {

@@ -1,8 +1,7 @@
 import { DeadLetterMessage, ReplayResult } from '@app/inbox';
-import { waitFor } from '@app/testing';
+import { orderEvent, toMessage, waitFor } from '@app/testing';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';
 import { startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
-import { orderEvent, toMessage } from './fixtures/test-events';
 
 describe('Inbox failures', () => {
   const bed = useInboxTestBed('inbox_failures');
@@ -18,16 +17,18 @@ describe('Inbox failures', () => {
   async function setup(name: string, inbox: { batchSize?: number } = {}) {
     const topic = await bed.env.createTopic(`inbox.${name}`, 2);
     const deadLetterTopic = await bed.env.createTopic(`inbox.${name}.dlq`, 1);
+    const retryTopic = await bed.retryTopicOf(`c-${topic}`);
     const app = await startInboxTestApp({
       databaseUrl: bed.databaseUrl,
       brokers: bed.env.infra.kafkaBrokers,
       consumer: `c-${topic}`,
       topics: [topic],
       deadLetterTopic,
+      retryTopic,
       http: true,
       inbox,
     });
-    return { topic, deadLetterTopic, consumer: `c-${topic}`, app };
+    return { topic, deadLetterTopic, retryTopic, consumer: `c-${topic}`, app };
   }
 
   describe('when a poison message arrives', () => {
@@ -48,7 +49,7 @@ describe('Inbox failures', () => {
         await waitFor(async () => (await topicSize(bed.env.kafka, deadLetterTopic)) === 1, {
           description: 'poison dead-lettered',
         });
-        const [dead] = await app.operations.listDeadLetters();
+        const [dead] = await app.deadLetters.list();
         expect(dead).toMatchObject({
           key: 'after-poison',
           errorCode: 'NOT_JSON',
@@ -66,7 +67,7 @@ describe('Inbox failures', () => {
 
   describe('when an envelope breaks its contract', () => {
     it('dead-letters it as INVALID_EVENT, the code the README lists, and a replay by that code selects it', async () => {
-      const { topic, deadLetterTopic, app } = await setup('invalid');
+      const { topic, deadLetterTopic, retryTopic, app } = await setup('invalid');
       try {
         const invalid = orderEvent('created', 'invalid-1', 1);
         const message = toMessage(invalid);
@@ -79,12 +80,12 @@ describe('Inbox failures', () => {
         await waitFor(async () => (await topicSize(bed.env.kafka, deadLetterTopic)) === 1, {
           description: 'invalid envelope dead-lettered',
         });
-        const [dead] = await app.operations.listDeadLetters();
+        const [dead] = await app.deadLetters.list();
         expect(dead).toMatchObject({ eventKey: invalid.eventKey, errorCode: 'INVALID_EVENT' });
 
-        const byCode = await app.operations.replay({ errorCode: 'INVALID_EVENT' });
+        const byCode = await app.deadLetters.replay({ errorCode: 'INVALID_EVENT' });
         expect(byCode.replayed).toEqual([
-          { partition: dead.partition, offset: dead.offset, targetTopic: topic },
+          { partition: dead.partition, offset: dead.offset, targetTopic: retryTopic },
         ]);
       } finally {
         await app.close();
@@ -93,8 +94,8 @@ describe('Inbox failures', () => {
   });
 
   describe('when an operator sends a bad request', () => {
-    it('answers 400 with the failing fields, replays nothing, and publishes nowhere but its own topics', async () => {
-      const { topic, deadLetterTopic, app } = await setup('bad-input');
+    it('answers 400 with the failing fields, replays nothing, and publishes nowhere but its retry topic', async () => {
+      const { topic, deadLetterTopic, retryTopic, app } = await setup('bad-input');
       try {
         const poison = { key: 'bad-input', value: '{not json' };
         await bed.producer.send({ topic, messages: [poison] });
@@ -120,6 +121,9 @@ describe('Inbox failures', () => {
           400,
           ['targetTopic'],
         ]);
+        // The source topic is read by every group: a replay never goes there.
+        expect(await replay({ all: true, targetTopic: topic })).toEqual([400, ['targetTopic']]);
+        expect(await replay({ all: true, dryRun: 'yes' })).toEqual([400, ['dryRun']]);
         expect(await replay({ errorCode: 'EVENT_INVALID' })).toEqual([400, ['errorCode']]);
         expect(await replay({ messages: [{ partition: -1, offset: 'x' }] })).toEqual([
           400,
@@ -130,11 +134,13 @@ describe('Inbox failures', () => {
         expect(await send('/inbox/deliveries')).toEqual([400, ['aggregate']]);
         expect(await send('/inbox/deliveries?aggregate=order')).toEqual([400, ['aggregate']]);
         expect(await topicSize(bed.env.kafka, topic)).toBe(1); // nothing was replayed
+        expect(await topicSize(bed.env.kafka, retryTopic)).toBe(0);
 
-        expect(await replay({ all: true, targetTopic: topic })).toEqual([200, undefined]);
-        await waitFor(async () => (await topicSize(bed.env.kafka, topic)) === 2, {
-          description: "the poison replayed to the consumer's own topic",
+        expect(await replay({ all: true, targetTopic: retryTopic })).toEqual([200, undefined]);
+        await waitFor(async () => (await topicSize(bed.env.kafka, retryTopic)) === 1, {
+          description: "the poison replayed to the consumer's retry topic",
         });
+        expect(await topicSize(bed.env.kafka, topic)).toBe(1);
       } finally {
         await app.close();
       }
@@ -143,7 +149,7 @@ describe('Inbox failures', () => {
 
   describe('when a handler rejects an event and the fix ships', () => {
     it('replays it from the dead-letter topic once, and not again unless asked', async () => {
-      const { topic, deadLetterTopic, consumer, app } = await setup('replay');
+      const { topic, deadLetterTopic, retryTopic, consumer, app } = await setup('replay');
       try {
         const rejected = orderEvent('created', 'replay-1', 1);
         const applied = orderEvent('created', 'replay-2', 1);
@@ -184,9 +190,10 @@ describe('Inbox failures', () => {
             })
           ).json()) as ReplayResult;
         expect((await replay({ all: true })).replayed).toHaveLength(2);
-        await waitFor(async () => (await committedTotal(bed.env.kafka, consumer, topic)) === 4, {
-          description: 'replayed messages acknowledged',
-        });
+        await waitFor(
+          async () => (await committedTotal(bed.env.kafka, consumer, retryTopic)) === 2,
+          { description: 'replayed messages acknowledged from the retry topic' },
+        );
         expect(await effectCount(rejected.eventKey)).toBe(1);
         expect(await effectCount(applied.eventKey)).toBe(1);
 
@@ -198,9 +205,10 @@ describe('Inbox failures', () => {
         });
         const forced = await replay({ eventType: 'OrderCreated', includeReplayed: true });
         expect(forced.replayed).toHaveLength(2);
-        await waitFor(async () => (await committedTotal(bed.env.kafka, consumer, topic)) === 6, {
-          description: 'forced replays acknowledged',
-        });
+        await waitFor(
+          async () => (await committedTotal(bed.env.kafka, consumer, retryTopic)) === 4,
+          { description: 'forced replays acknowledged' },
+        );
         expect(await effectCount(rejected.eventKey)).toBe(1);
         expect((await fetch(`${base}/inbox/dead-letters/replay`, { method: 'POST' })).status).toBe(
           400,
@@ -277,7 +285,7 @@ describe('Inbox failures', () => {
           `SELECT aggregate_version FROM t_test_effect WHERE aggregate_id = 'batch-ord' ORDER BY id`,
         )) as Array<{ aggregate_version: number }>;
         expect(versions.map((r) => Number(r.aggregate_version))).toEqual([1, 2, 3]);
-        const dead = await app.operations.listDeadLetters();
+        const dead = await app.deadLetters.list();
         expect(dead.map((m) => m.eventKey)).toEqual([rejected.eventKey]);
         expect(await topicSize(bed.env.kafka, deadLetterTopic)).toBe(1);
       } finally {

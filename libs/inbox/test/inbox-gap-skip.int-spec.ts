@@ -1,8 +1,7 @@
 import { AddressInfo } from 'node:net';
-import { waitFor } from '@app/testing';
+import { orderEvent, toMessage, waitFor } from '@app/testing';
 import { runScript } from '../../../test/support/run-script';
 import { useInboxTestBed } from './fixtures/inbox-test-app';
-import { orderEvent, toMessage } from './fixtures/test-events';
 
 describe('Skipping a gap on purpose', () => {
   const bed = useInboxTestBed('inbox_gap_skip');

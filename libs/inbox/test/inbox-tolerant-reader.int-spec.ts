@@ -1,10 +1,9 @@
 import { defineEvent, EventEnvelope, eventKeyOf } from '@app/messaging';
 import { tradingEventRegistry } from '@app/trading-events';
-import { waitFor } from '@app/testing';
+import { orderEvent, toMessage, waitFor } from '@app/testing';
 import { IsInt, IsString } from 'class-validator';
 import { topicSize } from './fixtures/kafka-reads';
 import { useInboxTestBed } from './fixtures/inbox-test-app';
-import { orderEvent, toMessage } from './fixtures/test-events';
 
 /** OrderPaid as a newer producer might change it incompatibly: schema version 2. */
 class OrderPaidV2Payload {

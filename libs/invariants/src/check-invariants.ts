@@ -7,6 +7,7 @@ import { couponPass } from './passes/coupon.pass';
 import { ledgerPass } from './passes/ledger.pass';
 import { fulfillmentOrphanPass, orderPass } from './passes/order.pass';
 import { outboxPass } from './passes/outbox.pass';
+import { replayPass } from './passes/replay.pass';
 import { topicPass } from './passes/topic.pass';
 import { openDeployment } from './read/deployment-snapshot';
 import { committedOffsets, topicRanges } from './read/topic-reader';
@@ -46,7 +47,13 @@ export async function checkInvariants(
   try {
     const committed = new Map<string, Map<string, bigint>>();
     for (const c of targets.consumers)
-      committed.set(c.name, await committedOffsets(admin, c.groupId, c.topics));
+      committed.set(
+        c.name,
+        await committedOffsets(admin, c.groupId, [
+          ...c.topics,
+          ...(c.retryTopic ? [c.retryTopic] : []),
+        ]),
+      );
     const rangesBefore = await topicRanges(admin, topics);
     const snapshots = await openDeployment(targets);
     try {
@@ -64,6 +71,7 @@ export async function checkInvariants(
         firstRetained: new Map(),
       };
       await topicPass(context);
+      await replayPass(context);
       await outboxPass(context);
       await orderPass(context);
       await fulfillmentOrphanPass(context);

@@ -10,6 +10,8 @@ export interface ConsumerTarget {
   database: string;
   topics: string[];
   deadLetterTopic: string;
+  /** Its retry topic (replays of its dead letters, read by its group alone), if it has one. */
+  retryTopic?: string;
   /** Its InboxModule gateStart; default 'version-1' (versions are checked from 1 up). */
   gateStart?: 'version-1' | 'first-seen';
 }

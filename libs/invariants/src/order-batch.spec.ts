@@ -108,4 +108,20 @@ describe('the order rules', () => {
       'accounting-service Order:1: version 2 missing (last applied 3)',
     ]);
   });
+
+  it('accept a version an operator skipped on purpose, and report the same gap left unskipped', () => {
+    const gapAt = (skippedBy: string[]) =>
+      check((b) => {
+        for (const c of b.consumers) {
+          c.inbox.delete('OrderPaymentStarted:1:2');
+          if (skippedBy.includes(c.name)) c.skipped.add('Order:1@2');
+        }
+      });
+    expect(gapAt(['fulfillment-service', 'accounting-service']).violations).toEqual({});
+    expect(gapAt(['fulfillment-service']).violations).toEqual({
+      'versions-applied-in-order': [
+        'accounting-service Order:1: version 2 missing (last applied 3)',
+      ],
+    });
+  });
 });

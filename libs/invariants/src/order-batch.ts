@@ -80,6 +80,11 @@ export interface ConsumerFacts {
   /** Inbox outcome per event key (only keys of this batch's events). */
   inbox: Map<string, string>;
   parked: Array<{ aggregate: string; version: number; eventKey: string }>;
+  /**
+   * Versions an operator skipped on purpose (t_inbox_skip, `ops gap:skip`), as
+   * `aggregateType:aggregateId@version`: the gate passed them with no event taken in.
+   */
+  skipped: Set<string>;
 }
 
 /** The events a fulfillment emitted, by version. */

@@ -64,6 +64,7 @@ export function healthyBatch(): OrderBatch {
       ),
     ]),
     parked: [],
+    skipped: new Set<string>(),
   });
   return {
     orders,

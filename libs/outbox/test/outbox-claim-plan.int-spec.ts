@@ -1,8 +1,12 @@
-import { startTestEnvironment, TestEnvironment } from '@app/testing';
+import {
+  insertSentHistory,
+  openOutboxDatabase,
+  startTestEnvironment,
+  TestEnvironment,
+} from '@app/testing';
 import { DataSource } from 'typeorm';
 import { CLAIM_DUE_NEW_SQL, CLAIM_EXPIRED_SQL, OutboxWriter } from '../src';
-import { openOutboxDatabase, writeOrderEvents } from './outbox-test-kit';
-import { insertSentHistory } from './sent-history';
+import { writeOrderEvents } from './outbox-test-kit';
 
 interface PlanRow {
   table: string;

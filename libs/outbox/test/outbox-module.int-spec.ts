@@ -3,11 +3,11 @@ import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrderCreatedV1 } from '@app/trading-events';
 import { mysqlDataSourceOptions } from '@app/database';
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import { orderCreated, startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { OutboxMigrations, OutboxModule, OutboxWriter } from '../src';
-import { consumeUntil, orderCreated } from './outbox-test-kit';
+import { consumeUntil } from './outbox-test-kit';
 
 describe('OutboxModule in a Nest app', () => {
   let env: TestEnvironment;

@@ -1,6 +1,12 @@
 import { defineEvent } from '@app/messaging';
 import { OrderCreatedV1 } from '@app/trading-events';
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import {
+  openOutboxDatabase,
+  orderCreated,
+  startTestEnvironment,
+  TestEnvironment,
+  waitFor,
+} from '@app/testing';
 import { IsString, MaxLength } from 'class-validator';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
@@ -9,8 +15,6 @@ import {
   CapturingLogger,
   consumeUntil,
   FAST_RELAY,
-  openOutboxDatabase,
-  orderCreated,
   rowsOf,
   statusCounts,
   writeOrderEvents,

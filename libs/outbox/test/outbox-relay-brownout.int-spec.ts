@@ -1,5 +1,5 @@
 import { setTimeout as pause } from 'node:timers/promises';
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import { openOutboxDatabase, startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {
@@ -12,7 +12,6 @@ import {
 import {
   CapturingLogger,
   consumeUntil,
-  openOutboxDatabase,
   statusCounts,
   versionsOutOfOrder,
   writeOrderEvents,

@@ -1,7 +1,8 @@
 import {
-  startTestEnvironment,
   KafkaApiKey,
   KafkaErrorCode,
+  openOutboxDatabase,
+  startTestEnvironment,
   TestEnvironment,
   waitFor,
 } from '@app/testing';
@@ -12,7 +13,6 @@ import {
   CapturingLogger,
   consumeUntil,
   FAST_RELAY,
-  openOutboxDatabase,
   rowsOf,
   statusCounts,
   writeOrderEvents,

@@ -1,5 +1,11 @@
 import { OrderCreatedV1 } from '@app/trading-events';
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import {
+  openOutboxDatabase,
+  orderCreated,
+  startTestEnvironment,
+  TestEnvironment,
+  waitFor,
+} from '@app/testing';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {
@@ -16,8 +22,6 @@ import {
   consumeUntil,
   duplicates,
   FAST_RELAY,
-  openOutboxDatabase,
-  orderCreated,
   statusCounts,
   versionsOutOfOrder,
   writeOrderEvents,

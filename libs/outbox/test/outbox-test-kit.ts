@@ -1,29 +1,8 @@
-import { OrderCreatedV1, OrderCreatedV1Payload } from '@app/trading-events';
-import { mysqlDataSourceOptions } from '@app/database';
-import { waitFor } from '@app/testing';
+import { OrderCreatedV1 } from '@app/trading-events';
+import { orderCreated, waitFor } from '@app/testing';
 import { Kafka } from 'kafkajs';
 import { DataSource, EntityManager } from 'typeorm';
-import { OutboxMigrations, OutboxWriter } from '../src';
-
-/** A fresh database with t_outbox, its DataSource open. */
-export async function openOutboxDatabase(url: string, poolSize = 10): Promise<DataSource> {
-  const dataSource = new DataSource(
-    mysqlDataSourceOptions({ url, migrations: OutboxMigrations, poolSize }),
-  );
-  await dataSource.initialize();
-  await dataSource.runMigrations({ transaction: 'each' });
-  return dataSource;
-}
-
-export function orderCreated(orderId: string): OrderCreatedV1Payload {
-  return {
-    orderId,
-    userId: 'u-1',
-    amount: 1_000,
-    currency: 'EUR',
-    createdAt: '2026-01-01T00:00:00.000Z',
-  };
-}
+import { OutboxWriter } from '../src';
 
 /** Adds OrderCreated `version` of `orderId` in the caller's transaction; returns its event key. */
 async function addOrderCreated(

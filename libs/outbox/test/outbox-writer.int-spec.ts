@@ -1,10 +1,14 @@
 import { EventValidationError } from '@app/messaging';
 import { OrderCancelledV1, OrderCreatedV1 } from '@app/trading-events';
 import { runTransaction } from '@app/database';
-import { startTestEnvironment, TestEnvironment } from '@app/testing';
+import {
+  openOutboxDatabase,
+  orderCreated,
+  startTestEnvironment,
+  TestEnvironment,
+} from '@app/testing';
 import { DataSource } from 'typeorm';
 import { OutboxCommitNotifier, OutboxError, OutboxWriter } from '../src';
-import { openOutboxDatabase, orderCreated } from './outbox-test-kit';
 
 describe('OutboxWriter', () => {
   let env: TestEnvironment;

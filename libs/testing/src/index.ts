@@ -15,3 +15,8 @@ export const TEST_OPS_API_TOKEN = 'test-operator-token-0123456789';
 export { TcpProxy } from './tcp-proxy';
 /** A business-free event type for the generic libraries' tests. */
 export { ParcelShippedV1, ParcelShippedV1Payload } from './sample-events';
+/** Kits shared by the libraries' tests and the benchmarks: outbox databases and history. */
+export { openOutboxDatabase } from './outbox-database';
+export { insertSentHistory } from './sent-history';
+/** Trading events and their Kafka messages, for the tests and benchmarks of the chain. */
+export { orderCreated, orderEvent, toMessage } from './trading-messages';

@@ -29,13 +29,18 @@ export function topicForAggregate(aggregateType: string, prefix = 'trading.'): s
 }
 
 /**
- * A consumer's Kafka names in a deployment: its group id and its dead-letter topic, both under
- * the deployment's topic prefix, so that two deployments sharing a cluster never share a group
- * or a dead-letter topic. The inbox key (t_inbox.consumer) stays the bare consumer name.
+ * A consumer's Kafka names in a deployment: its group id, its dead-letter topic and its retry
+ * topic (where a replay of its dead letters goes, read by its group alone), all under the
+ * deployment's topic prefix, so that two deployments sharing a cluster never share a group or
+ * a topic of a consumer. The inbox key (t_inbox.consumer) stays the bare consumer name.
  */
 export function consumerChannels(
   consumer: string,
   prefix = 'trading.',
-): { groupId: string; deadLetterTopic: string } {
-  return { groupId: `${prefix}${consumer}`, deadLetterTopic: `${prefix}${consumer}.dlq` };
+): { groupId: string; deadLetterTopic: string; retryTopic: string } {
+  return {
+    groupId: `${prefix}${consumer}`,
+    deadLetterTopic: `${prefix}${consumer}.dlq`,
+    retryTopic: `${prefix}${consumer}.retry`,
+  };
 }

@@ -10,13 +10,14 @@ interface DlqReplayOptions extends ServiceOptions {
   all?: boolean;
   includeReplayed?: boolean;
   targetTopic?: string;
+  dryRun?: boolean;
 }
 
-/** `ops dlq:replay`: puts dead letters back on their source topic. */
+/** `ops dlq:replay`: puts dead letters on the consumer's retry topic, read by its group alone. */
 @Command({
   name: 'dlq:replay',
   description:
-    'put dead letters back on their source topic (by --message, --event-type, --error-code, or --all)',
+    "put dead letters on the consumer's own retry topic (by --message, --event-type, --error-code, or --all); --dry-run lists them only",
 })
 export class DlqReplayCommand extends ServiceCommand<DlqReplayOptions> {
   @Option({
@@ -55,9 +56,17 @@ export class DlqReplayCommand extends ServiceCommand<DlqReplayOptions> {
     return true;
   }
 
-  @Option({ flags: '--target-topic <topic>', description: 'publish here instead' })
+  @Option({
+    flags: '--target-topic <topic>',
+    description: "the consumer's retry topic: replay the selected ones whatever their source",
+  })
   parseTargetTopic(value: string): string {
     return value;
+  }
+
+  @Option({ flags: '--dry-run', description: 'list what would be replayed; change nothing' })
+  parseDryRun(): boolean {
+    return true;
   }
 
   @Option({ flags: '-y, --yes', description: 'do not ask for confirmation' })
@@ -84,6 +93,13 @@ export class DlqReplayCommand extends ServiceCommand<DlqReplayOptions> {
       ...(options.includeReplayed && { includeReplayed: true }),
       ...(options.targetTopic && { targetTopic: options.targetTopic }),
     };
+    if (options.dryRun) {
+      // Changes nothing: no confirmation to ask for.
+      return this.callAndPrint(options, 'POST', '/inbox/dead-letters/replay', {
+        ...body,
+        dryRun: true,
+      });
+    }
     if (!(await this.confirmed(options, `replay dead letters ${JSON.stringify(selectors)}`))) {
       return;
     }

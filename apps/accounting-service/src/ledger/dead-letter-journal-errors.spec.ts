@@ -1,6 +1,6 @@
 import { NonRetryableError } from '@app/inbox';
 import { deadLetterJournalErrors } from './dead-letter-journal-errors';
-import { JournalError } from './ledger.errors';
+import { JournalError } from './domain/ledger.errors';
 
 describe('deadLetterJournalErrors', () => {
   it('turns a journal that cannot balance into a non-retryable error that keeps its cause', async () => {

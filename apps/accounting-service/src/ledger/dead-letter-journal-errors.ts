@@ -1,5 +1,5 @@
 import { NonRetryableError } from '@app/inbox';
-import { JournalError } from './ledger.errors';
+import { JournalError } from './domain/ledger.errors';
 
 /**
  * Runs a booking for an inbox handler. A JournalError means the event cannot make a balanced

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { AccountType, CHART_OF_ACCOUNTS } from './chart-of-accounts';
+import { AccountType, CHART_OF_ACCOUNTS } from './domain/chart-of-accounts';
 import {
   AccountBalanceView,
   JournalLineView,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { AccountType, findAccount, isDebitNormal } from './chart-of-accounts';
+import { AccountType, findAccount, isDebitNormal } from './domain/chart-of-accounts';
 
 /** An account's balance in one currency, on its normal side (positive is the usual sign). */
 export interface AccountBalanceView {

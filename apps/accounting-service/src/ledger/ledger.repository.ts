@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { isDuplicateKeyError } from '@app/database';
 import { EntityManager } from 'typeorm';
-import { findAccount } from './chart-of-accounts';
-import { BalanceChange, Journal } from './journal';
-import { LedgerStoreError } from './ledger.errors';
-import { PaidOrder } from './postings';
+import { findAccount } from './domain/chart-of-accounts';
+import { BalanceChange, Journal } from './domain/journal';
+import { LedgerStoreError } from './domain/ledger.errors';
+import { PaidOrder } from './domain/postings';
 
 /** What inserting a journal header found: a new row, or the journal its source event already booked. */
 export type JournalInsert = { inserted: true; id: string } | { inserted: false; id: string };

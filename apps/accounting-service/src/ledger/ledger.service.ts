@@ -14,7 +14,7 @@ import {
   orderCancelledPosting,
   orderPaidPosting,
   Posting,
-} from './postings';
+} from './domain/postings';
 
 /** What booking an event did: a new journal, the journal it booked before, or nothing. */
 export type BookingResult =

@@ -1,6 +1,9 @@
 import { CouponProviderClient, GrantRequest } from '@app/coupon-client';
 import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/testing';
-import { RunningCouponProvider, startCouponProvider } from '../../test/coupon-provider.harness';
+import {
+  RunningCouponProvider,
+  startCouponProvider,
+} from '../../../../test/support/coupon-provider.harness';
 
 describe('coupon-provider through CouponProviderClient', () => {
   let env: TestEnvironment;

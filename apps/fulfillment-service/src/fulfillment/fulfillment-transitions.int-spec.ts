@@ -7,7 +7,7 @@ import {
 } from '@app/testing';
 import { DataSource } from 'typeorm';
 import { FulfillmentMigrations } from '../migrations';
-import { markGranted, markGrantFailed } from './fulfillment';
+import { markGranted, markGrantFailed } from './domain/fulfillment';
 import { FulfillmentRepository, NewFulfillment } from './fulfillment.repository';
 
 /** Every state a fulfillment is written in lands in t_fulfillment_transition, once. */

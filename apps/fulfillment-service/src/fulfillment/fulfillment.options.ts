@@ -1,5 +1,5 @@
 import { backoffDelay } from '@app/database';
-import { RetrySchedule } from './fulfillment';
+import { RetrySchedule } from './domain/fulfillment';
 
 /** How fulfillment values coupons and retries failed grants. */
 export interface FulfillmentOptions {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { FulfillmentState, FulfillmentStatus } from './fulfillment';
+import { FulfillmentState, FulfillmentStatus } from './domain/fulfillment';
 
 /** A new fulfillment row, written when the first event about its order arrives. */
 export interface NewFulfillment {

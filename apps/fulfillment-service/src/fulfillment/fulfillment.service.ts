@@ -18,7 +18,7 @@ import {
   markGranted,
   markGrantFailed,
   markReverted,
-} from './fulfillment';
+} from './domain/fulfillment';
 import { FULFILLMENT_OPTIONS, FulfillmentOptions, retryScheduleOf } from './fulfillment.options';
 import { FulfillmentRepository } from './fulfillment.repository';
 

@@ -11,7 +11,7 @@ import { currentCorrelationId } from '@app/observability';
 import { OutboxWriter } from '@app/outbox';
 import { runStatements, Statement } from '@app/database';
 import { EntityManager } from 'typeorm';
-import { Order, OrderEvent } from './order';
+import { Order, OrderEvent } from './domain/order';
 import { OrderTransitionsRepository } from './order-transitions.repository';
 
 /**

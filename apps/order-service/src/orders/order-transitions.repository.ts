@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Statement } from '@app/database';
 import { EntityManager } from 'typeorm';
-import { Order } from './order';
+import { Order } from './domain/order';
 
 /** One recorded state change of an order. */
 export interface OrderTransitionRecord {

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Order, OrderStatus } from './order';
+import { Order, OrderStatus } from './domain/order';
 
 const STATUSES: OrderStatus[] = ['CREATED', 'PAYING', 'PAID', 'CANCELLED', 'PAYMENT_FAILED'];
 

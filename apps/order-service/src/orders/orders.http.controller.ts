@@ -24,7 +24,7 @@ import {
 import { PublicRoute } from '@app/observability';
 import { invalidRequest } from '@app/runtime';
 import { CancelOrderDto, CreateOrderDto } from './order.dto';
-import { Order } from './order';
+import { Order } from './domain/order';
 import { OrderCommandResult, OrdersService } from './orders.service';
 import { OrderView, toOrderView } from './order.view';
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { runStatements, Statement } from '@app/database';
 import { EntityManager } from 'typeorm';
-import { OrderConcurrentUpdateError } from './order.errors';
-import { NewOrder, Order, OrderStatus } from './order';
+import { OrderConcurrentUpdateError } from './domain/order.errors';
+import { NewOrder, Order, OrderStatus } from './domain/order';
 
 interface OrderRow {
   id: string;

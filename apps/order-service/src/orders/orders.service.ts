@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { runTransaction } from '@app/database';
 import { DataSource, EntityManager } from 'typeorm';
-import { OrderRejection } from './order.errors';
+import { OrderRejection } from './domain/order.errors';
 import {
   cancelOrder,
   newOrder,
@@ -10,7 +10,7 @@ import {
   orderCreatedEvent,
   OrderTransition,
   startPayment,
-} from './order';
+} from './domain/order';
 import { OrderEventsOutbox } from './order-events.outbox';
 import { OrderIdempotencyRepository } from './order-idempotency.repository';
 import { OrdersRepository } from './orders.repository';

@@ -1,5 +1,5 @@
 import { isDuplicateKeyError } from '@app/database';
-import { OrderConcurrentUpdateError } from './order.errors';
+import { OrderConcurrentUpdateError } from './domain/order.errors';
 
 /** Attempts, the first included, before a conflict is let through as an error. */
 const MAX_ATTEMPTS = 8;

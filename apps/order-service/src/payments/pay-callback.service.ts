@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { runStatements, runTransaction } from '@app/database';
 import { DataSource, EntityManager } from 'typeorm';
-import { settlePayment } from '../orders/order';
+import { settlePayment } from '../orders/domain/order';
 import { OrderEventsOutbox } from '../orders/order-events.outbox';
 import { OrdersRepository } from '../orders/orders.repository';
 import { retryOnConflict } from '../orders/retry-on-conflict';

@@ -96,13 +96,19 @@ export class ReplayDeadLettersDto {
   @IsBoolean()
   includeReplayed?: boolean;
 
-  @ApiPropertyOptional({ description: "one of the consumer's topics" })
+  @ApiPropertyOptional({
+    description: "the consumer's retry topic: replay the selected ones whatever their source",
+  })
   @IsOptional()
   @Matches(/^[A-Za-z0-9._-]{1,249}$/, { message: 'targetTopic must be a topic name' })
   targetTopic?: string;
+
+  @ApiPropertyOptional({ description: 'list what would be replayed; publish and record nothing' })
+  @IsOptional()
+  @IsBoolean()
+  dryRun?: boolean;
 }
 
-/** Turns `Type:id` selectors into their parts (DeliveriesQuery validated them). */
 /** Body of POST /inbox/gaps/skip: the version to skip on purpose, and why. */
 export class SkipVersionDto {
   @ApiProperty({ example: 'Order', pattern: '^[A-Z][A-Za-z0-9]{1,31}$' })
@@ -130,6 +136,7 @@ export class SkipVersionDto {
   skippedBy?: string;
 }
 
+/** Turns `Type:id` selectors into their parts (DeliveriesQuery validated them). */
 export function aggregatesOf(
   query: DeliveriesQuery,
 ): Array<{ aggregateType: string; aggregateId: string }> {

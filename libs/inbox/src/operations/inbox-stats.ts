@@ -7,7 +7,7 @@ export interface OpenGap {
   oldestParkedAt: string;
 }
 
-import { BlockedPartition } from '../transport/partition-blocks';
+import { BlockedPartition } from '../metrics/partition-blocks';
 
 /** What `GET /inbox/stats` answers. */
 export interface InboxStats {

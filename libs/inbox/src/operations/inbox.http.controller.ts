@@ -24,7 +24,13 @@ import {
   ReplayDeadLettersDto,
   SkipVersionDto,
 } from './inbox-http.dto';
-import { DeadLetterMessage, InboxOperations, ReplayResult } from './inbox-operations';
+import {
+  DeadLetterMessage,
+  InboxDeadLetters,
+  ReplayResult,
+  targetTopicRule,
+} from './inbox-dead-letters';
+import { InboxOperations } from './inbox-operations';
 import { InboxStats } from './inbox-stats';
 import { SkipVersionResult } from './skip-version';
 
@@ -33,7 +39,10 @@ import { SkipVersionResult } from './skip-version';
 @ApiBadRequestResponse({ description: 'invalid input (fieldErrors)' })
 @Controller('inbox')
 export class InboxHttpController {
-  constructor(private readonly operations: InboxOperations) {}
+  constructor(
+    private readonly operations: InboxOperations,
+    private readonly dead: InboxDeadLetters,
+  ) {}
 
   @Get('stats')
   stats(): Promise<InboxStats> {
@@ -48,26 +57,28 @@ export class InboxHttpController {
 
   @Get('dead-letters')
   deadLetters(): Promise<DeadLetterMessage[]> {
-    return this.operations.listDeadLetters();
+    return this.dead.list();
   }
 
   /**
-   * Republishes the selected dead letters to their source topic (or `targetTopic`, one of the
-   * consumer's topics), and says what became of each selected one. 503 with the same report
-   * when a publish failed (the replay stopped there).
+   * Republishes the selected dead letters to this consumer's retry topic (read by its group
+   * alone), and says what became of each selected one; `dryRun` only lists what it would
+   * publish. 503 with the same report when a publish failed (the replay stopped there).
    */
   @Post('dead-letters/replay')
   @HttpCode(200)
-  @ApiOkResponse({ description: 'matched, replayed and skipped dead letters' })
+  @ApiOkResponse({ description: 'matched, replayed (or, on a dry run, would replay) and skipped' })
   async replay(@Body(inboxInput) body: ReplayDeadLettersDto): Promise<ReplayResult> {
-    const { topics } = this.operations;
-    if (body.targetTopic !== undefined && !topics.includes(body.targetTopic)) {
-      const rule = `targetTopic must be one of this consumer's topics: ${topics.join(', ')}`;
-      throw invalidInboxRequest(rule, [{ path: 'targetTopic', constraints: { isOwnTopic: rule } }]);
+    const { retryTopic } = this.dead;
+    if (body.targetTopic !== undefined && body.targetTopic !== retryTopic) {
+      const rule = targetTopicRule(retryTopic);
+      throw invalidInboxRequest(rule, [
+        { path: 'targetTopic', constraints: { isRetryTopic: rule } },
+      ]);
     }
     let result: ReplayResult;
     try {
-      result = await this.operations.replay(body);
+      result = await this.dead.replay(body);
     } catch (error) {
       if (error instanceof InboxError && error.code === 'INVALID_OPTIONS') {
         throw invalidInboxRequest(error.message, [

@@ -1,32 +1,24 @@
-import { EventEnvelope, readHeaders } from '@app/messaging';
-import { allowsMultipleStatements } from '@app/database';
+import { readHeaders } from '@app/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CustomTransportStrategy, MessageHandler, Server } from '@nestjs/microservices';
+import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { Consumer, EachBatchPayload, Kafka, logLevel, Producer } from 'kafkajs';
-import { isObservable, lastValueFrom } from 'rxjs';
-import { DataSource } from 'typeorm';
+import { failureCode } from '../classify-failure';
 import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';
-import { InboxBatchProcessor } from '../gate/inbox-batch-processor';
-import { InboxBatchStore } from '../gate/inbox-batch-store';
-import { InboxHandler, InboxProcessor } from '../gate/inbox-processor';
-import { InboxStore } from '../gate/inbox-store';
+import { InboxError } from '../inbox.errors';
 import { ResolvedInboxOptions } from '../inbox.options';
 import { INBOX_OPTIONS } from '../inbox.tokens';
-import { InboxOperations } from '../operations/inbox-operations';
-import { InboxError } from '../inbox.errors';
-import { InboxBatchContext, InboxContext } from './inbox-context';
-import { InboxMetrics } from './inbox-metrics';
-import { MessageRunner } from './message-runner';
-import { failureCode } from '../classify-failure';
-import { InboxHandlerExtras } from './on-event.decorator';
+import { InboxMetrics } from '../metrics/inbox-metrics';
+import { InboxHousekeeping } from '../operations/inbox-housekeeping';
 import { ensureTopics } from './ensure-topics';
-import { InboxHousekeeping } from './inbox-housekeeping';
-import { isNewerSchema } from '../decode-event';
+import { InboxPipeline } from './inbox-pipeline';
+import { MessageRunner } from './message-runner';
+import { NestHandlers } from './nest-handlers';
 
 /**
  * The Nest transport that feeds `@OnEvent` and `@OnEventBatch` handlers from Kafka through the
- * inbox. One kafkajs consumer (group = consumer name, auto-commit off); partitions in parallel,
- * each in order.
+ * inbox: it consumes, commits offsets and runs the consumer's lifecycle; each message goes
+ * through the module's InboxPipeline. One kafkajs consumer (group = consumer name, auto-commit
+ * off); partitions in parallel, each in order.
  * Connect it with `app.connectMicroservice({ strategy: app.get(InboxTransport) })`.
  */
 @Injectable()
@@ -37,14 +29,13 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
   private producer?: Producer;
   private stopping = false;
   private readonly timers: NodeJS.Timeout[] = [];
-  private housekeeping?: InboxHousekeeping;
-  private readonly handlerCache = new Map<string, InboxHandler | undefined>();
 
   constructor(
     @Inject(INBOX_OPTIONS) private readonly options: ResolvedInboxOptions,
-    private readonly dataSource: DataSource,
     private readonly metrics: InboxMetrics,
-    private readonly operations: InboxOperations,
+    private readonly pipeline: InboxPipeline,
+    private readonly handlers: NestHandlers,
+    private readonly housekeeping: InboxHousekeeping,
   ) {
     super();
     this.kafka = new Kafka({
@@ -66,7 +57,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
   async close(): Promise<void> {
     this.stopping = true;
     for (const timer of this.timers.splice(0)) clearInterval(timer);
-    this.housekeeping?.stop();
+    this.housekeeping.stop();
     await this.consumer?.disconnect();
     await this.producer?.disconnect();
     this.consumer = undefined;
@@ -84,42 +75,23 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
   private async start(): Promise<void> {
     const { options } = this;
     this.stopping = false;
-    this.handlerCache.clear();
-    this.checkHandlers();
-    await ensureTopics(this.kafka, [...options.topics, options.deadLetterTopic]);
+    this.handlers.attach(this);
+    await ensureTopics(this.kafka, [
+      ...options.topics,
+      options.retryTopic,
+      options.deadLetterTopic,
+    ]);
     this.producer = this.kafka.producer({ allowAutoTopicCreation: false });
     await this.producer.connect();
-    const store = new InboxStore(options.consumer, allowsMultipleStatements(this.dataSource));
-    const lookup = (eventType: string) => this.handlerFor(eventType);
-    // An event of a newer schema than this process knows is held (parked) when a handler of
-    // this consumer would apply it; a type nobody here handles is recorded and skipped.
-    const holds = (envelope: EventEnvelope) =>
-      lookup(envelope.eventType) !== undefined && isNewerSchema(envelope, options.registry);
-    const processor = new InboxProcessor(store, lookup, holds);
-    this.operations.attachDrainer((manager, type, id) => processor.drainReady(manager, type, id));
-    const runner = new MessageRunner(
-      this.dataSource,
-      processor,
-      new InboxBatchProcessor(store, new InboxBatchStore(options.consumer), processor, lookup),
+    const runner = this.pipeline.runner(
       new DeadLetterPublisher(this.producer, options.deadLetterTopic),
-      options,
-      this.metrics,
       this.log,
       () => this.stopping,
     );
     await this.runConsumer(runner);
-    this.housekeeping = new InboxHousekeeping(
-      options,
-      this.dataSource,
-      store,
-      processor,
-      this.operations,
-      this.metrics,
-      this.log,
-    );
     this.housekeeping.start();
     this.log.log(
-      `consumer ${options.consumer} reading ${options.topics.join(', ')}; dead letters to ${options.deadLetterTopic}`,
+      `consumer ${options.consumer} reading ${options.topics.join(', ')} and its retry topic ${options.retryTopic}; dead letters to ${options.deadLetterTopic}`,
     );
   }
 
@@ -158,7 +130,11 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     try {
       await consumer.connect();
       if (superseded()) return await consumer.disconnect();
-      await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning });
+      // The retry topic holds replays of this consumer's own dead letters: only its group reads it.
+      await consumer.subscribe({
+        topics: [...options.topics, options.retryTopic],
+        fromBeginning: options.fromBeginning,
+      });
       if (superseded()) return await consumer.disconnect();
       await consumer.run({
         autoCommit: false,
@@ -286,65 +262,6 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     }, waitMs);
     this.timers.push(timer);
   }
-
-  /** Handlers are fixed once Nest has registered them; resolving a pattern is not free. */
-  private handlerFor(eventType: string): InboxHandler | undefined {
-    if (!this.handlerCache.has(eventType)) {
-      this.handlerCache.set(eventType, this.resolveHandler(eventType));
-    }
-    return this.handlerCache.get(eventType);
-  }
-
-  private resolveHandler(eventType: string): InboxHandler | undefined {
-    const head = this.getHandlerByPattern(eventType);
-    if (!head) return undefined;
-    // Several handlers of one type form a chain that Nest runs together; gate if any asks to.
-    const chain = chainExtras(head);
-    const versionGate = chain.some((extras) => extras.versionGate);
-    const { consumer } = this.options;
-    // Nest resolves a handler to its value, or to an Observable when it (or an interceptor)
-    // returns one; only then is there a stream to wait for (what transformToObservable and
-    // lastValueFrom would do, without building one for every plain result).
-    const call = async (payload: unknown, context: InboxContext | InboxBatchContext) => {
-      const result: unknown = await head(payload, context);
-      if (isObservable(result)) await lastValueFrom(result, { defaultValue: undefined });
-    };
-    if (!chain[0].batch) {
-      return {
-        versionGate,
-        handle: (manager, envelope, delivery) =>
-          call(envelope, new InboxContext({ manager, consumer, ...delivery })),
-      };
-    }
-    // Frozen: the handlers chained on one type share the array.
-    const handleRun: NonNullable<InboxHandler['handleRun']> = (manager, run) =>
-      call(
-        Object.freeze(run.map((a) => a.envelope)),
-        new InboxBatchContext(
-          manager,
-          consumer,
-          run.map((a) => a.delivery),
-        ),
-      );
-    return {
-      versionGate,
-      handleRun,
-      handle: (manager, envelope, delivery) => handleRun(manager, [{ envelope, delivery }]),
-    };
-  }
-
-  /** One event type is handled by `@OnEvent` handlers or by `@OnEventBatch` ones, not both. */
-  private checkHandlers(): void {
-    for (const [pattern, head] of this.getHandlers()) {
-      const kinds = new Set(chainExtras(head).map((e) => e.batch));
-      if (kinds.size > 1) {
-        throw new InboxError(
-          'INVALID_HANDLERS',
-          `${pattern} has both @OnEventBatch handlers and handlers taking one event (@OnEvent, @EventPattern); declare one kind per event type`,
-        );
-      }
-    }
-  }
 }
 
 /** A failure that pauses the partition instead of failing the consumer. */
@@ -353,14 +270,4 @@ function isBlocking(error: unknown): error is InboxError {
     error instanceof InboxError &&
     (error.code === 'DEPENDENCY_UNAVAILABLE' || error.code === 'DEAD_LETTER_REJECTED')
   );
-}
-
-/** The inbox settings of each handler in a Nest handler chain (defaults for plain patterns). */
-function chainExtras(head: MessageHandler): Array<{ versionGate: boolean; batch: boolean }> {
-  const all: Array<{ versionGate: boolean; batch: boolean }> = [];
-  for (let h: MessageHandler | undefined = head; h; h = h.next) {
-    const inbox = (h.extras as Partial<InboxHandlerExtras> | undefined)?.inbox;
-    all.push({ versionGate: inbox?.versionGate ?? true, batch: inbox?.batch ?? false });
-  }
-  return all;
 }

@@ -12,7 +12,7 @@ import { InboxBatchProcessor } from '../gate/inbox-batch-processor';
 import { Delivery, InboxOutcome, InboxProcessor } from '../gate/inbox-processor';
 import { InboxError } from '../inbox.errors';
 import { DeliveryPosition, ResolvedInboxOptions } from '../inbox.options';
-import { InboxMetrics } from './inbox-metrics';
+import { InboxMetrics } from '../metrics/inbox-metrics';
 import { messageContext } from './message-context';
 
 /** What the runner needs from the Kafka consumer for the message at hand. */

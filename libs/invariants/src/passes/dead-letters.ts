@@ -1,5 +1,5 @@
 import { EventHeader } from '@app/messaging';
-import { DeadLetterHeader } from '@app/inbox/dead-letter/dead-letter-headers';
+import { DeadLetterHeader } from '@app/inbox';
 import { topicRanges, streamTopic } from '../read/topic-reader';
 import { CheckContext } from './check-context';
 

@@ -134,7 +134,7 @@ async function eventsAccountedFor(
     ))
       outcomes.set(str(r.event_key), str(r.outcome));
   const unrecorded = messages.filter((m) => !outcomes.has(m.headers[EventHeader.eventKey] ?? ''));
-  const gates = await gatesOf(consumer, unrecorded);
+  const { gates, skipped } = await gatesOf(consumer, unrecorded);
   const position = `${consumer.name}:${topic}:${partition}`;
   const committedAt = committed.get(consumer.name)?.get(`${topic}:${partition}`);
   const listed = new Set<string>();
@@ -155,9 +155,11 @@ async function eventsAccountedFor(
     if (outcome === 'parked') list('parkedEvents', id);
     if (outcome !== undefined) continue;
     const version = Number(m.headers[EventHeader.aggregateVersion]);
-    const gate = gates.get(
-      `${m.headers[EventHeader.aggregateType]}:${m.headers[EventHeader.aggregateId]}`,
-    );
+    const aggregate = `${m.headers[EventHeader.aggregateType]}:${m.headers[EventHeader.aggregateId]}`;
+    const gate = gates.get(aggregate);
+    // Skipped on purpose by an operator (audited): the gate passed it with no inbox row.
+    if (key && gate !== undefined && gate >= version && skipped.has(`${aggregate}@${version}`))
+      continue;
     if (key && gate !== undefined && gate >= version) {
       if (consumer.prunedBefore !== null && !state.seenRetained.has(position))
         findings.notCheckable(
@@ -188,12 +190,16 @@ async function eventsAccountedFor(
   }
 }
 
-/** The consumer's gate (last version) per `aggregateType:aggregateId` of `messages`. */
+/**
+ * The consumer's gate (last version) per `aggregateType:aggregateId` of `messages`, and the
+ * versions of those aggregates skipped on purpose (`aggregateType:aggregateId@version`).
+ */
 async function gatesOf(
   consumer: ConsumerState,
   messages: TopicMessage[],
-): Promise<Map<string, number>> {
+): Promise<{ gates: Map<string, number>; skipped: Set<string> }> {
   const gates = new Map<string, number>();
+  const skipped = new Set<string>();
   const byType = new Map<string, Set<string>>();
   for (const m of messages) {
     const type = m.headers[EventHeader.aggregateType];
@@ -207,5 +213,13 @@ async function gatesOf(
       [consumer.name, type, [...ids]],
     ))
       gates.set(`${type}:${str(r.aggregate_id)}`, num(r.last_version));
-  return gates;
+  if (byType.size > 0 && (await consumer.db.hasTable('t_inbox_skip')))
+    for (const [type, ids] of byType)
+      for (const r of await consumer.db.query(
+        `SELECT aggregate_id, aggregate_version FROM t_inbox_skip
+         WHERE consumer = ? AND aggregate_type = ? AND aggregate_id IN (?)`,
+        [consumer.name, type, [...ids]],
+      ))
+        skipped.add(`${type}:${str(r.aggregate_id)}@${num(r.aggregate_version)}`);
+  return { gates, skipped };
 }

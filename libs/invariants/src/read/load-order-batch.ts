@@ -106,7 +106,9 @@ async function consumerFacts(
     gates: new Map(),
     inbox: new Map(),
     parked: [],
+    skipped: new Set(),
   };
+  const skips = await c.db.hasTable('t_inbox_skip');
   for (const type of c.aggregateTypes) {
     const idsOfType = aggregateIds[type];
     if (idsOfType.length === 0) continue;
@@ -131,6 +133,13 @@ async function consumerFacts(
         version: num(p.aggregate_version),
         eventKey: str(p.event_key),
       });
+    if (skips)
+      for (const s of await c.db.query(
+        `SELECT aggregate_id, aggregate_version FROM t_inbox_skip
+         WHERE consumer = ? AND aggregate_type = ? AND aggregate_id IN (?)`,
+        [c.name, type, idsOfType],
+      ))
+        facts.skipped.add(`${type}:${str(s.aggregate_id)}@${num(s.aggregate_version)}`);
   }
   const inbox = await whenAny(eventKeys, (keys) =>
     c.db.query('SELECT event_key, outcome FROM t_inbox WHERE consumer = ? AND event_key IN (?)', [

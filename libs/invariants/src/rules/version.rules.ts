@@ -6,7 +6,8 @@ type Events = ReadonlyArray<{ version: number; eventType: string }>;
 
 /**
  * No consumer applied an aggregate's versions out of order or twice: the gate's last version
- * tops an unbroken run of versions the inbox recorded as taken in, nothing is recorded above
+ * tops an unbroken run of versions the inbox recorded as taken in (or that an operator skipped
+ * on purpose, audited in t_inbox_skip), nothing is recorded above
  * it, nothing parked lies at or just above it (that would have been applied), and the lot
  * holds what the gate counts. Versions are known from the aggregate's own history, so a row
  * pruned from the inbox is told from a lost one: the inbox prunes oldest first and a consumer
@@ -63,8 +64,9 @@ function checkAggregate(
   const oldestRetained = Math.min(...taken.map((e) => e.version));
   const mayBePruned = consumer.pruned || consumer.gateStart === 'first-seen';
   let uncomparable = 0;
+  const skipped = (e: Events[number]) => consumer.skipped.has(`${aggregate}@${e.version}`);
   for (const e of events) {
-    if (e.version > last || taken.includes(e)) continue;
+    if (e.version > last || taken.includes(e) || skipped(e)) continue;
     if (mayBePruned && e.version < oldestRetained) {
       uncomparable += 1;
       continue;

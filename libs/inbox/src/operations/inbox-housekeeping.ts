@@ -4,8 +4,8 @@ import { DataSource } from 'typeorm';
 import { InboxProcessor } from '../gate/inbox-processor';
 import { InboxStore } from '../gate/inbox-store';
 import { ResolvedInboxOptions } from '../inbox.options';
-import { InboxOperations } from '../operations/inbox-operations';
-import { InboxMetrics } from './inbox-metrics';
+import { InboxOperations } from './inbox-operations';
+import { InboxMetrics } from '../metrics/inbox-metrics';
 
 /**
  * The inbox's timers, the twin of the outbox's retention: open gaps logged, old inbox rows

@@ -4,9 +4,9 @@ import { loadConfig } from '@app/config';
 import { TEST_OPS_API_TOKEN, TestEnvironment } from '@app/testing';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
-import { CouponProviderConfig } from '../src/coupon-provider.config';
-import { configureCouponProviderHttp } from '../src/coupon-provider.http';
-import { CouponProviderModule } from '../src/coupon-provider.module';
+import { CouponProviderConfig } from '../../apps/coupon-provider/src/coupon-provider.config';
+import { configureCouponProviderHttp } from '../../apps/coupon-provider/src/coupon-provider.http';
+import { CouponProviderModule } from '../../apps/coupon-provider/src/coupon-provider.module';
 
 /** A running coupon-provider on a loopback port. */
 export interface RunningCouponProvider {

@@ -1,0 +1,94 @@
+// The layer rules of this codebase, checked by `npm run lint` (lint:layers). Each rule's name is
+// what scripts/check-layer-rules.sh plants a violation of, to prove the rule still bites.
+const FRAMEWORKS =
+  '(^|/)node_modules/(@nestjs|typeorm|kafkajs|mysql2|class-validator|class-transformer|' +
+  '@opentelemetry|nestjs-pino|pino|pino-http|express|prom-client|rxjs)(/|$)';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-imports-no-framework',
+      comment:
+        'Files under a domain/ folder are the business rules: plain TypeScript, no Nest, ORM, ' +
+        'Kafka or validation framework.',
+      severity: 'error',
+      from: { path: '(^|/)domain/' },
+      to: { path: FRAMEWORKS },
+    },
+    {
+      name: 'libs-never-import-apps',
+      comment: 'A library is reused by apps; it never reaches back into one, at any depth.',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'apps-do-not-import-each-other',
+      comment: 'Services share code through libs and talk through Kafka and HTTP, never imports.',
+      severity: 'error',
+      from: { path: '^apps/([^/]+)/' },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'no-deep-imports-into-libs',
+      comment:
+        "Outside a library, only its entry point (libs/<lib>/src/index.ts, '@app/<lib>') is " +
+        'its contract; its other files are private.',
+      severity: 'error',
+      from: { pathNot: '^libs/[^/]+/' },
+      to: { path: '^libs/[^/]+/src/', pathNot: '^libs/[^/]+/src/index\\.ts$' },
+    },
+    {
+      name: 'no-deep-imports-between-libs',
+      comment: 'A library uses another library through its entry point only.',
+      severity: 'error',
+      from: { path: '^(libs/[^/]+)/' },
+      to: { path: '^libs/[^/]+/src/', pathNot: ['^$1/', '^libs/[^/]+/src/index\\.ts$'] },
+    },
+    {
+      name: 'lib-tests-are-private',
+      comment:
+        "A library's test/ folder serves its own tests; shared kits live in libs/testing " +
+        '(bench, apps and other libraries take them from there).',
+      severity: 'error',
+      from: { pathNot: '^(libs/[^/]+)/' },
+      to: { path: '^libs/[^/]+/test/' },
+    },
+    {
+      name: 'lib-tests-are-private-between-libs',
+      comment: "One library's tests never import another library's test files.",
+      severity: 'error',
+      from: { path: '^(libs/[^/]+)/' },
+      to: { path: '^libs/[^/]+/test/', pathNot: '^$1/' },
+    },
+    {
+      name: 'kernel-imports-no-catalogue',
+      comment:
+        'The messaging kernel, the outbox and the inbox are generic: they know no business ' +
+        'event catalogue (the registry and the topic mapping are options).',
+      severity: 'error',
+      from: { path: '^libs/(messaging|outbox|inbox)/src/' },
+      to: { path: '^libs/trading-events/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment:
+        "An import that resolves to nothing, such as a deep '@app/<lib>/<file>' alias that no " +
+        'longer exists.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules|tools/kafka-mock/build|bench/results)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
+  },
+};

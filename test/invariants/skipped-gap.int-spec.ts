@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { checkInvariants, invariantTargets, InvariantTargets } from '@app/invariants';
+import { startTestEnvironment, TestEnvironment } from '@app/testing';
+import { createConnection } from 'mysql2/promise';
+import { AccountingMigrations } from '../../apps/accounting-service/src/migrations';
+import { CouponMigrations } from '../../apps/coupon-provider/src/migrations';
+import { FulfillmentMigrations } from '../../apps/fulfillment-service/src/migrations';
+import { OrderMigrations } from '../../apps/order-service/src/migrations';
+import { seedDeployment } from '../../bench/checker/seed-deployment';
+
+/**
+ * The invariant checker on a deployment in real databases and topics where a consumer's gate
+ * passed a version with no event taken in: a gap an operator skipped on purpose (a
+ * t_inbox_skip row, as `ops gap:skip` writes it) is accepted by every rule; the same gap
+ * without the skip is still reported.
+ */
+describe('The invariant checker and a version skipped on purpose', () => {
+  let env: TestEnvironment;
+  let targets: InvariantTargets;
+
+  beforeAll(async () => {
+    env = await startTestEnvironment();
+    const prefix = `chk_skip_${randomBytes(3).toString('hex')}_`;
+    targets = invariantTargets({
+      mysqlUrl: env.infra.mysqlUrl,
+      kafkaBrokers: env.infra.kafkaBrokers,
+      databasePrefix: prefix,
+      topicPrefix: prefix.replace(/_/g, '.'),
+    });
+    for (const topic of [targets.topics.order, targets.topics.fulfillment])
+      await env.infra.kafkaMock?.createTopic(topic, 2);
+    const migrations = {
+      order: OrderMigrations,
+      fulfillment: FulfillmentMigrations,
+      accounting: AccountingMigrations,
+      couponProvider: CouponMigrations,
+    };
+    // Three paid orders, fulfilled and booked; every row and message retained.
+    await seedDeployment(targets, env.kafka, migrations, 3, 3);
+  });
+
+  afterAll(async () => {
+    if (targets) {
+      const root = await createConnection({ uri: env.infra.mysqlUrl });
+      for (const database of Object.values(targets.databases))
+        await root.query(`DROP DATABASE IF EXISTS \`${database}\``);
+      await root.end();
+    }
+    await env?.stop();
+  });
+
+  async function fulfillmentDb<T>(sql: string, params: unknown[] = []): Promise<T> {
+    const db = await createConnection({
+      uri: `${targets.mysqlUrl}/${targets.databases.fulfillment}`,
+    });
+    try {
+      return (await db.query(sql, params))[0] as T;
+    } finally {
+      await db.end();
+    }
+  }
+
+  it('reports the gap until it is skipped, and nothing once it is', async () => {
+    expect((await checkInvariants(targets)).violations).toEqual([]);
+
+    // Fulfillment's gate passed order 2's version 2 with no inbox row for it.
+    await fulfillmentDb(
+      `DELETE FROM t_inbox WHERE consumer = 'fulfillment-service' AND event_key = 'OrderPaymentStarted:2:2'`,
+    );
+    const unskipped = await checkInvariants(targets);
+    expect(unskipped.violations.map((v) => [v.rule, v.ids])).toEqual(
+      expect.arrayContaining([
+        [
+          'versions-applied-in-order',
+          ['fulfillment-service Order:2: version 2 missing (last applied 3)'],
+        ],
+      ]),
+    );
+
+    await fulfillmentDb(
+      `INSERT INTO t_inbox_skip (consumer, aggregate_type, aggregate_id, aggregate_version,
+         reason, skipped_by, skipped_at, drained)
+       VALUES ('fulfillment-service', 'Order', '2', 2, 'lost upstream, ticket OPS-7', 'ops', NOW(3), 0)`,
+    );
+    const skipped = await checkInvariants(targets);
+    expect(skipped.violations).toEqual([]);
+    expect(skipped.ok).toBe(true);
+  });
+});
