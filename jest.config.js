@@ -20,8 +20,10 @@ const esmOnly = ['@nestjs/terminus'];
 const swcEsm = ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }];
 
 const moduleNameMapper = {
-  '^@app/(messaging|trading-events|config|database|outbox|inbox|runtime|testing|coupon-client|invariants|observability)$':
+  '^@app/(trading-events|config|runtime|testing|coupon-client|invariants|observability)$':
     '<rootDir>/libs/$1/src',
+  // The libraries published as packages (libs/<name>/package.json), by their package names.
+  '^@outbox-inbox/(messaging|database|outbox|inbox)$': '<rootDir>/libs/$1/src',
 };
 
 const common = {

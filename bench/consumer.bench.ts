@@ -11,8 +11,8 @@
 // versions delivered in reverse). Run with `npm run bench:consumer`; results in
 // bench/results/consumer.json.
 import 'reflect-metadata';
-import { InboxMigrations } from '@app/inbox';
-import { openMysqlDataSource } from '@app/database';
+import { InboxMigrations } from '@outbox-inbox/inbox';
+import { openMysqlDataSource } from '@outbox-inbox/database';
 import { startTestEnvironment } from '@app/testing';
 import {
   CONCURRENCY,

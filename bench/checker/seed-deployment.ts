@@ -1,5 +1,5 @@
-import { EventHeader } from '@app/messaging';
-import { openMysqlDataSource } from '@app/database';
+import { EventHeader } from '@outbox-inbox/messaging';
+import { openMysqlDataSource } from '@outbox-inbox/database';
 import { InvariantTargets } from '@app/invariants';
 import { Kafka } from 'kafkajs';
 import { createConnection } from 'mysql2/promise';

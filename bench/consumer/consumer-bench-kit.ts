@@ -1,6 +1,6 @@
-import { EventEnvelope } from '@app/messaging';
+import { EventEnvelope } from '@outbox-inbox/messaging';
 import { OrderPaidV1, tradingEventRegistry } from '@app/trading-events';
-import { mysqlDataSourceOptions, runTransaction } from '@app/database';
+import { mysqlDataSourceOptions, runTransaction } from '@outbox-inbox/database';
 import {
   InboxBatchContext,
   InboxContext,
@@ -9,7 +9,7 @@ import {
   OnEvent,
   OnEventBatch,
   resolveInboxOptions,
-} from '@app/inbox';
+} from '@outbox-inbox/inbox';
 import { orderEvent, TestEnvironment, toMessage } from '@app/testing';
 import { Controller, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';

@@ -1,4 +1,4 @@
-import { EventEnvelope } from '@app/messaging';
+import { EventEnvelope } from '@outbox-inbox/messaging';
 import { FulfillmentDoneV1Payload, OrderPaidV1Payload } from '@app/trading-events';
 import { PoolConnection } from 'mysql2/promise';
 import { CpuMeter } from '../lib/process-cpu';

@@ -4,7 +4,7 @@
 // balance updates and lines (LedgerRepository), each event in its own transaction as the
 // inbox runs it. No Kafka, Nest, TypeORM, validation or HTTP.
 import { createHash, randomBytes } from 'node:crypto';
-import { EventEnvelope } from '@app/messaging';
+import { EventEnvelope } from '@outbox-inbox/messaging';
 import { FulfillmentDoneV1Payload, OrderPaidV1Payload } from '@app/trading-events';
 import { PoolConnection } from 'mysql2/promise';
 import {

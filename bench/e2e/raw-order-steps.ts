@@ -3,7 +3,7 @@
 // PayNotificationsRepository and OutboxWriter, in the order OrdersService and PayCallbackService
 // run them, each command in its own transaction. No Nest, TypeORM, validation or HTTP.
 import { createHash, randomUUID } from 'node:crypto';
-import { EventEnvelope } from '@app/messaging';
+import { EventEnvelope } from '@outbox-inbox/messaging';
 import { PoolConnection } from 'mysql2/promise';
 import {
   envelopeOf,

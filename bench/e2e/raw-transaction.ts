@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { envelopeHeaders, EventEnvelope } from '@app/messaging';
+import { envelopeHeaders, EventEnvelope } from '@outbox-inbox/messaging';
 import { PoolConnection } from 'mysql2/promise';
 
 /** What mysql2 answers to a write. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { openMysqlDataSource } from '@app/database';
-import { InboxMigrations } from '@app/inbox';
+import { openMysqlDataSource } from '@outbox-inbox/database';
+import { InboxMigrations } from '@outbox-inbox/inbox';
 import { TestEnvironment } from '@app/testing';
 import { createPool, Pool } from 'mysql2/promise';
 import { BENCH_TABLES, OwnedOrder } from './statement-shapes';

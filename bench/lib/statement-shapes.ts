@@ -2,7 +2,7 @@
 // same tables and indexes, READ COMMITTED, but no Nest, no TypeORM, no validation. These are
 // the baselines ("raw same-shape transaction rate") that the services are measured against.
 import { randomUUID } from 'node:crypto';
-import { envelopeHeaders, EventEnvelope } from '@app/messaging';
+import { envelopeHeaders, EventEnvelope } from '@outbox-inbox/messaging';
 import { PoolConnection } from 'mysql2/promise';
 
 /** One order a worker owns; `version` is what the row holds now (the CAS expectation). */

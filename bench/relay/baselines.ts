@@ -1,5 +1,5 @@
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
-import { DEFAULT_RELAY_OPTIONS, KafkaOutboxPublisher } from '@app/outbox';
+import { DEFAULT_RELAY_OPTIONS, KafkaOutboxPublisher } from '@outbox-inbox/outbox';
 import { purged } from '../lib/purged';
 import { Bench, resetToNew } from './relay-bench-kit';
 

@@ -8,7 +8,7 @@ import {
   KafkaOutboxPublisher,
   OutboxRelay,
   OutboxWriter,
-} from '@app/outbox';
+} from '@outbox-inbox/outbox';
 import { purged } from '../lib/purged';
 
 /** Events in the throughput runs (BENCH_RELAY_EVENTS: fewer for a quick check of the script). */

@@ -6,7 +6,7 @@ import {
   OutboxPublisher,
   OutboxWriter,
   TopicBatch,
-} from '@app/outbox';
+} from '@outbox-inbox/outbox';
 import { percentile } from '../lib/results';
 import { Bench, round, sleep, unsentCount, warmRelay } from './relay-bench-kit';
 import { purged } from '../lib/purged';

@@ -1,6 +1,6 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { createConnection } from 'mysql2/promise';
-import { readWholeTopic } from '@app/inbox';
+import { readWholeTopic } from '@outbox-inbox/inbox';
 import { waitFor } from '@app/testing';
 import { MYSQL_URL, TradingStack } from '../support/trading-stack';
 

@@ -1,4 +1,4 @@
-import { openMysqlDataSource, runTransaction } from '@app/database';
+import { openMysqlDataSource, runTransaction } from '@outbox-inbox/database';
 import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
 import { DataSource } from 'typeorm';
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { checkInvariants, invariantTargets, InvariantTargets } from '@app/invariants';
-import { startTestEnvironment, TestEnvironment } from '@app/testing';
+import { EventHeader } from '@outbox-inbox/messaging';
+import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
 import { createConnection } from 'mysql2/promise';
 import { AccountingMigrations } from '../../apps/accounting-service/src/migrations';
 import { CouponMigrations } from '../../apps/coupon-provider/src/migrations';
@@ -12,7 +13,8 @@ import { seedDeployment } from '../../bench/checker/seed-deployment';
  * The invariant checker on a deployment in real databases and topics where a consumer's gate
  * passed a version with no event taken in: a gap an operator skipped on purpose (a
  * t_inbox_skip row, as `ops gap:skip` writes it) is accepted by every rule; the same gap
- * without the skip is still reported.
+ * without the skip is still reported. And a replay waiting on a consumer's retry topic is in
+ * flight until its group has consumed it.
  */
 describe('The invariant checker and a version skipped on purpose', () => {
   let env: TestEnvironment;
@@ -85,5 +87,66 @@ describe('The invariant checker and a version skipped on purpose', () => {
     const skipped = await checkInvariants(targets);
     expect(skipped.violations).toEqual([]);
     expect(skipped.ok).toBe(true);
+  });
+
+  it("counts a replay on a consumer's retry topic as in flight until its group has consumed it", async () => {
+    const fulfillment = targets.consumers.find((c) => c.name === 'fulfillment-service')!;
+    const retryTopic = fulfillment.retryTopic!;
+    await env.infra.kafkaMock?.createTopic(retryTopic, 1);
+    const replayed = 'OrderCancelled:3:4'; // a replay of an event fulfillment never took in
+    const producer = env.kafka.producer();
+    await producer.connect();
+    await producer.send({
+      topic: retryTopic,
+      messages: [
+        {
+          key: '3',
+          value: '{}',
+          headers: {
+            [EventHeader.eventKey]: replayed,
+            [EventHeader.eventType]: 'OrderCancelled',
+            [EventHeader.aggregateType]: 'Order',
+            [EventHeader.aggregateId]: '3',
+            [EventHeader.aggregateVersion]: '4',
+          },
+        },
+      ],
+    });
+    await producer.disconnect();
+    const waiting = await checkInvariants(targets);
+    expect(waiting.observations.inFlightEvents).toContain(
+      `fulfillment-service ${replayed} (replay)`,
+    );
+
+    // The group takes the replay in and commits past it, as the service's consumer does.
+    const consumer = env.kafka.consumer({ groupId: fulfillment.groupId, maxWaitTimeInMs: 100 });
+    await consumer.connect();
+    try {
+      await consumer.subscribe({ topic: retryTopic, fromBeginning: true });
+      await consumer.run({ autoCommitInterval: 100, eachMessage: async () => undefined });
+      const admin = env.kafka.admin();
+      await admin.connect();
+      try {
+        await waitFor(
+          async () => {
+            const [offsets] = await admin.fetchOffsets({
+              groupId: fulfillment.groupId,
+              topics: [retryTopic],
+            });
+            return offsets.partitions[0].offset === '1';
+          },
+          { description: 'the group committed past the replay' },
+        );
+      } finally {
+        await admin.disconnect();
+      }
+    } finally {
+      await consumer.disconnect();
+    }
+    const consumed = await checkInvariants(targets);
+    expect(consumed.observations.inFlightEvents).not.toContain(
+      `fulfillment-service ${replayed} (replay)`,
+    );
+    expect(consumed.violations).toEqual([]);
   });
 });

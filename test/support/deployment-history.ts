@@ -1,4 +1,4 @@
-import { createEnvelope, envelopeHeaders } from '@app/messaging';
+import { createEnvelope, envelopeHeaders } from '@outbox-inbox/messaging';
 import { OrderCancelledV1 } from '@app/trading-events';
 import { waitFor } from '@app/testing';
 import { requestJson } from '../../scripts/demo/http-json';

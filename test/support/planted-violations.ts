@@ -1,4 +1,4 @@
-import { createEnvelope, envelopeHeaders } from '@app/messaging';
+import { createEnvelope, envelopeHeaders } from '@outbox-inbox/messaging';
 import { OrderCreatedV1 } from '@app/trading-events';
 import { waitFor } from '@app/testing';
 import { Kafka, logLevel } from 'kafkajs';

@@ -1,13 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { consumerChannels, topicForAggregate, tradingEventRegistry } from '@app/trading-events';
-import { mysqlDataSourceOptions } from '@app/database';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database';
 import {
   groupTimingFromEnv,
   inboxOptionsFromEnv,
   InboxModule,
   InboxModuleOptions,
-} from '@app/inbox';
+} from '@outbox-inbox/inbox';
 import { ObservabilityModule } from '@app/observability';
 import { AccountingServiceConfig } from './accounting-service.config';
 import { LedgerModule } from './ledger/ledger.module';

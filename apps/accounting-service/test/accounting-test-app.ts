@@ -2,7 +2,7 @@ import { TEST_OPS_API_TOKEN } from '@app/testing';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@app/config';
-import { envelopeHeaders, EventEnvelope } from '@app/messaging';
+import { envelopeHeaders, EventEnvelope } from '@outbox-inbox/messaging';
 import { Kafka, Message } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { AccountingServiceConfig } from '../src/accounting-service.config';

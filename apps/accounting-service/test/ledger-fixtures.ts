@@ -1,4 +1,4 @@
-import { createEnvelope, EventEnvelope } from '@app/messaging';
+import { createEnvelope, EventEnvelope } from '@outbox-inbox/messaging';
 import {
   FulfillmentDoneV1,
   FulfillmentDoneV1Payload,

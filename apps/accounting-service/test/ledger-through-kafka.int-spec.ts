@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { EventEnvelope } from '@app/messaging';
+import { EventEnvelope } from '@outbox-inbox/messaging';
 import { consumerChannels } from '@app/trading-events';
 import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/testing';
 import { Producer } from 'kafkajs';

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { mysqlDataSourceOptions } from '@app/database';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database';
 import { ObservabilityModule } from '@app/observability';
 import { CouponProviderConfig } from './coupon-provider.config';
 import { CouponLookupHttpController } from './coupons/coupon-lookup.http.controller';

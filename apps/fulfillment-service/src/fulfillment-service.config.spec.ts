@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '@app/config';
-import { inboxOptionsFromEnv, resolveInboxOptions } from '@app/inbox';
+import { inboxOptionsFromEnv, resolveInboxOptions } from '@outbox-inbox/inbox';
 import { tradingEventRegistry } from '@app/trading-events';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
 

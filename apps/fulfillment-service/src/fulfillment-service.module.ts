@@ -1,14 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { consumerChannels, topicForAggregate, tradingEventRegistry } from '@app/trading-events';
-import { mysqlDataSourceOptions } from '@app/database';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database';
 import {
   groupTimingFromEnv,
   inboxOptionsFromEnv,
   InboxModule,
   InboxModuleOptions,
-} from '@app/inbox';
-import { OutboxModule, OutboxModuleOptions, relayOptionsFromEnv } from '@app/outbox';
+} from '@outbox-inbox/inbox';
+import { OutboxModule, OutboxModuleOptions, relayOptionsFromEnv } from '@outbox-inbox/outbox';
 import { ObservabilityModule } from '@app/observability';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
 import { CouponSource, FulfillmentModule } from './fulfillment/fulfillment.module';

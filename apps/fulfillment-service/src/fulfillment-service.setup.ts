@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { InboxTransport } from '@app/inbox';
+import { InboxTransport } from '@outbox-inbox/inbox';
 import { configureHttp } from '@app/runtime';
 
 /**

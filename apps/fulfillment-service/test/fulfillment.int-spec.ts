@@ -2,7 +2,12 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
 import { loadConfig } from '@app/config';
-import { createEnvelope, envelopeHeaders, EventDefinition, readHeaders } from '@app/messaging';
+import {
+  createEnvelope,
+  envelopeHeaders,
+  EventDefinition,
+  readHeaders,
+} from '@outbox-inbox/messaging';
 import {
   OrderCancelledV1,
   OrderCreatedV1,

@@ -1,8 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { topicForAggregate } from '@app/trading-events';
-import { mysqlDataSourceOptions } from '@app/database';
-import { OutboxModule, relayOptionsFromEnv } from '@app/outbox';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database';
+import { OutboxModule, relayOptionsFromEnv } from '@outbox-inbox/outbox';
 import { ObservabilityModule } from '@app/observability';
 import { OrderServiceConfig } from './order-service.config';
 import { OrderMigrations } from './migrations';

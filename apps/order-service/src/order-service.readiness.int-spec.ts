@@ -2,8 +2,13 @@ import { AddressInfo } from 'node:net';
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { loadConfig } from '@app/config';
-import { openMysqlDataSource } from '@app/database';
-import { OutboxCommitNotifier, OutboxPublisher, OutboxRelay, TopicBatch } from '@app/outbox';
+import { openMysqlDataSource } from '@outbox-inbox/database';
+import {
+  OutboxCommitNotifier,
+  OutboxPublisher,
+  OutboxRelay,
+  TopicBatch,
+} from '@outbox-inbox/outbox';
 import { topicForAggregate } from '@app/trading-events';
 import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/testing';
 import { DataSource } from 'typeorm';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { EventEnvelope } from '@app/messaging';
+import { EventEnvelope } from '@outbox-inbox/messaging';
 import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
 import {
   request,

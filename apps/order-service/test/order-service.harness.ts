@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@app/config';
-import { openMysqlDataSource } from '@app/database';
+import { openMysqlDataSource } from '@outbox-inbox/database';
 import { TEST_OPS_API_TOKEN, TestEnvironment } from '@app/testing';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';

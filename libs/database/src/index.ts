@@ -1,3 +1,5 @@
+/** How many rows a write changed, whatever shape the driver answered it in. */
+export { affectedRows } from './affected-rows';
 export { backoffDelay, delay } from './backoff';
 export type { BackoffPolicy } from './backoff';
 export { ensureDatabase } from './ensure-database';
@@ -10,5 +12,9 @@ export type { MysqlDataSourceConfig } from './mysql-data-source';
 export { DEFAULT_TRANSACTION_RETRY, runTransaction } from './run-transaction';
 export type { TransactionRetryPolicy } from './run-transaction';
 export { isDuplicateKeyError, isTransientDbError } from './transient-error';
+/** A DataSource named by instance, TypeORM name or injection token, as a module's provider. */
+export { dataSourceProvider } from './data-source-ref';
+export type { DataSourceRef } from './data-source-ref';
+/** Several statements in one round trip, each with its own result. */
 export { runStatements } from './statements';
 export type { Queryable, Statement } from './statements';

@@ -1,4 +1,4 @@
-import { EventValidationError } from '@app/messaging';
+import { EventValidationError } from '@outbox-inbox/messaging';
 import { classifyFailure, failureCode } from './classify-failure';
 import { InboxError, NonRetryableError } from './inbox.errors';
 

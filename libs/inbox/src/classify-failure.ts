@@ -1,5 +1,5 @@
-import { EventValidationError } from '@app/messaging';
-import { isTransientDbError } from '@app/database';
+import { EventValidationError } from '@outbox-inbox/messaging';
+import { isTransientDbError } from '@outbox-inbox/database';
 import { InboxError, NonRetryableError } from './inbox.errors';
 
 /**

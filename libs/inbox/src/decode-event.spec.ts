@@ -1,4 +1,4 @@
-import { createEnvelope, EventRegistry, EventValidationError } from '@app/messaging';
+import { createEnvelope, EventRegistry, EventValidationError } from '@outbox-inbox/messaging';
 import { ParcelShippedV1 } from '@app/testing';
 import { decodeEvent, isNewerSchema, isUnknownType } from './decode-event';
 import { InboxError } from './inbox.errors';

@@ -3,7 +3,7 @@ import {
   EventRegistry,
   validateEnvelope,
   validateEnvelopeOnly,
-} from '@app/messaging';
+} from '@outbox-inbox/messaging';
 import { InboxError } from './inbox.errors';
 
 /**

@@ -1,7 +1,7 @@
 import { Logger, Provider } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ResolvedInboxOptions } from './inbox.options';
-import { INBOX_OPTIONS } from './inbox.tokens';
+import { INBOX_DATA_SOURCE, INBOX_OPTIONS } from './inbox.tokens';
 import { InboxMetrics } from './metrics/inbox-metrics';
 import { InboxDeadLetters } from './operations/inbox-dead-letters';
 import { InboxHousekeeping } from './operations/inbox-housekeeping';
@@ -11,7 +11,7 @@ import { NestHandlers } from './transport/nest-handlers';
 
 /**
  * The module's factories: what InboxTransport runs messages through and what operators call,
- * built from the resolved options and the app's DataSource. The transport attaches Nest's
+ * built from the resolved options and the module's DataSource. The transport attaches Nest's
  * handlers to NestHandlers when it starts; until then nothing drains parked events.
  */
 export const inboxPipelineProviders: Provider[] = [
@@ -22,7 +22,7 @@ export const inboxPipelineProviders: Provider[] = [
   },
   {
     provide: InboxPipeline,
-    inject: [INBOX_OPTIONS, DataSource, InboxMetrics, NestHandlers],
+    inject: [INBOX_OPTIONS, INBOX_DATA_SOURCE, InboxMetrics, NestHandlers],
     useFactory: (
       options: ResolvedInboxOptions,
       dataSource: DataSource,
@@ -33,7 +33,7 @@ export const inboxPipelineProviders: Provider[] = [
   InboxDeadLetters,
   {
     provide: InboxOperations,
-    inject: [INBOX_OPTIONS, DataSource, InboxMetrics, InboxDeadLetters, InboxPipeline],
+    inject: [INBOX_OPTIONS, INBOX_DATA_SOURCE, InboxMetrics, InboxDeadLetters, InboxPipeline],
     useFactory: (
       options: ResolvedInboxOptions,
       dataSource: DataSource,
@@ -44,7 +44,7 @@ export const inboxPipelineProviders: Provider[] = [
   },
   {
     provide: InboxHousekeeping,
-    inject: [INBOX_OPTIONS, DataSource, InboxPipeline, InboxOperations, InboxMetrics],
+    inject: [INBOX_OPTIONS, INBOX_DATA_SOURCE, InboxPipeline, InboxOperations, InboxMetrics],
     useFactory: (
       options: ResolvedInboxOptions,
       dataSource: DataSource,

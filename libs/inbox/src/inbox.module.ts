@@ -1,32 +1,63 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { dataSourceProvider } from '@outbox-inbox/database';
+import { operatorControllers } from '@outbox-inbox/messaging';
+import {
+  INBOX_ASYNC_OPTIONS_TYPE,
+  INBOX_MODULE_OPTIONS,
+  INBOX_OPTIONS_TYPE,
+  InboxConfigurableModule,
+  InboxModuleExtras,
+} from './inbox.module-definition';
+import { InboxModuleOptions, ResolvedInboxOptions, resolveInboxOptions } from './inbox.options';
+import { INBOX_DATA_SOURCE, INBOX_OPTIONS } from './inbox.tokens';
 import { inboxPipelineProviders } from './inbox-pipeline.factory';
-import { InboxModuleOptions, resolveInboxOptions } from './inbox.options';
-import { INBOX_OPTIONS } from './inbox.tokens';
 import { InboxDeadLetters } from './operations/inbox-dead-letters';
 import { InboxOperations } from './operations/inbox-operations';
 import { InboxHttpController } from './operations/inbox.http.controller';
 import { InboxMetrics } from './metrics/inbox-metrics';
 import { InboxTransport } from './transport/inbox-transport';
 
+export type { InboxModuleExtras } from './inbox.module-definition';
+
 /**
- * Provides the InboxTransport, InboxOperations, InboxDeadLetters and the /inbox HTTP API. Needs the app's
- * TypeORM DataSource in DI (TypeOrmModule.forRoot). Options are validated here, at start.
+ * Provides the InboxTransport, InboxOperations, InboxDeadLetters and the /inbox HTTP API. Works on the app's
+ * TypeORM DataSource (or the one `dataSource` names). Options are validated at start:
+ * `forRoot(options)` when it is called, `forRootAsync({ useFactory, inject, imports })` when
+ * the factory has run.
  */
 @Module({})
-export class InboxModule {
-  static forRoot(options: InboxModuleOptions): DynamicModule {
-    const resolved = resolveInboxOptions(options);
-    return {
-      module: InboxModule,
-      global: true,
-      controllers: [InboxHttpController],
-      providers: [
-        { provide: INBOX_OPTIONS, useValue: resolved },
-        { provide: InboxMetrics, useValue: new InboxMetrics(resolved.blockedBackoff) },
-        ...inboxPipelineProviders,
-        InboxTransport,
-      ],
-      exports: [INBOX_OPTIONS, InboxOperations, InboxDeadLetters, InboxTransport, InboxMetrics],
-    };
+export class InboxModule extends InboxConfigurableModule {
+  static forRoot(options: typeof INBOX_OPTIONS_TYPE): DynamicModule {
+    resolveInboxOptions(options); // fail at wiring time, not at bootstrap
+    return withInbox(super.forRoot(options), options);
   }
+
+  static forRootAsync(options: typeof INBOX_ASYNC_OPTIONS_TYPE): DynamicModule {
+    return withInbox(super.forRootAsync(options), options);
+  }
+}
+
+function withInbox(definition: DynamicModule, extras: InboxModuleExtras): DynamicModule {
+  return {
+    ...definition,
+    global: true,
+    controllers: operatorControllers([InboxHttpController], extras.http),
+    providers: [
+      ...(definition.providers ?? []),
+      dataSourceProvider(INBOX_DATA_SOURCE, extras.dataSource),
+      {
+        provide: INBOX_OPTIONS,
+        inject: [INBOX_MODULE_OPTIONS],
+        useFactory: (options: InboxModuleOptions) => resolveInboxOptions(options),
+      },
+      {
+        provide: InboxMetrics,
+        inject: [INBOX_OPTIONS],
+        useFactory: (options: ResolvedInboxOptions) => new InboxMetrics(options.blockedBackoff),
+      },
+      ...inboxPipelineProviders,
+      InboxTransport,
+    ],
+    exports: [INBOX_OPTIONS, InboxOperations, InboxDeadLetters, InboxTransport, InboxMetrics],
+  };
 }

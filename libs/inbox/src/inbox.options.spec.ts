@@ -1,4 +1,4 @@
-import { EventRegistry } from '@app/messaging';
+import { EventRegistry } from '@outbox-inbox/messaging';
 import { resolveInboxOptions } from './inbox.options';
 
 const registry = new EventRegistry();

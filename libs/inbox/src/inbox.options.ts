@@ -1,5 +1,5 @@
-import type { EventRegistry } from '@app/messaging';
-import { logLevel } from 'kafkajs';
+import { kafkaConnectionProblems } from '@outbox-inbox/messaging';
+import type { EventRegistry, KafkaConnection } from '@outbox-inbox/messaging';
 import { classifyFailure, FailureClassifier } from './classify-failure';
 import { InboxError } from './inbox.errors';
 
@@ -40,11 +40,11 @@ export interface InboxModuleOptions {
   consumer: string;
   /** Kafka consumer group id. Default `consumer`. */
   groupId?: string;
-  kafka: {
-    brokers: string[];
-    clientId: string;
-    /** kafkajs log level. Default WARN. */
-    logLevel?: logLevel;
+  /**
+   * Kafka client settings (brokers, clientId, ssl, sasl, logLevel) or `client`: a kafkajs
+   * instance; and the consumer group's timing.
+   */
+  kafka: KafkaConnection & {
     /** Group timing; defaults are kafkajs's (session 30 s, heartbeat 3 s). */
     sessionTimeoutMs?: number;
     heartbeatIntervalMs?: number;
@@ -140,8 +140,7 @@ export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxO
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(resolved.consumer ?? '')) {
     problems.push('consumer must be 1-64 characters of [A-Za-z0-9._-]');
   }
-  if (!resolved.kafka?.brokers?.length) problems.push('kafka.brokers must not be empty');
-  if (!resolved.kafka?.clientId) problems.push('kafka.clientId is required');
+  problems.push(...kafkaConnectionProblems(resolved.kafka));
   if (!resolved.topics?.length) problems.push('topics must not be empty');
   if (typeof resolved.registry?.find !== 'function')
     problems.push('registry must be an EventRegistry');

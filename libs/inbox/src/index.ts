@@ -1,5 +1,6 @@
-/** Nest module: InboxModule.forRoot(options) provides the transport, operations and HTTP API. */
+/** Nest module: InboxModule.forRoot / forRootAsync provide the transport, operations and HTTP API. */
 export { InboxModule } from './inbox.module';
+export type { InboxModuleExtras } from './inbox.module';
 /** Options of InboxModule.forRoot, their resolved form, retry policy and test hooks. */
 export type {
   DeliveryPosition,

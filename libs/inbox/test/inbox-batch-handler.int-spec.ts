@@ -1,4 +1,4 @@
-import { InboxError } from '@app/inbox';
+import { InboxError } from '@outbox-inbox/inbox';
 import { orderEvent, toMessage, waitFor } from '@app/testing';
 import { BatchTestConsumer, MixedKindsConsumer } from './fixtures/batch-test-consumer.controller';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';

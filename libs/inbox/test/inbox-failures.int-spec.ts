@@ -1,4 +1,4 @@
-import { DeadLetterMessage, ReplayResult } from '@app/inbox';
+import { DeadLetterMessage, ReplayResult } from '@outbox-inbox/inbox';
 import { orderEvent, toMessage, waitFor } from '@app/testing';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';
 import { startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';

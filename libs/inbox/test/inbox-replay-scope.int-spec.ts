@@ -1,4 +1,4 @@
-import { ReplayResult } from '@app/inbox';
+import { ReplayResult } from '@outbox-inbox/inbox';
 import { orderEvent, toMessage, waitFor } from '@app/testing';
 import { runScript } from '../../../test/support/run-script';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';

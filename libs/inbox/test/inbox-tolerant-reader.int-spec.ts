@@ -1,4 +1,4 @@
-import { defineEvent, EventEnvelope, eventKeyOf } from '@app/messaging';
+import { defineEvent, EventEnvelope, eventKeyOf } from '@outbox-inbox/messaging';
 import { tradingEventRegistry } from '@app/trading-events';
 import { orderEvent, toMessage, waitFor } from '@app/testing';
 import { IsInt, IsString } from 'class-validator';

@@ -13,3 +13,9 @@ export { envelopeHeaders, EventHeader, readHeaders } from './kafka-headers';
 /** class-validator checks of plain objects, with every failing field by path. */
 export { EventValidationError, fieldErrorsOf, validatePlain } from './validation';
 export type { FieldError, ValidateOptions } from './validation';
+/** Kafka client settings (brokers, clientId, ssl, sasl) or an application's own kafkajs client. */
+export { kafkaClient, kafkaConnectionProblems } from './kafka-client';
+export type { KafkaConnection } from './kafka-client';
+/** Mounts a module's operator endpoints on, off (`http: false`) or behind given guards. */
+export { operatorControllers } from './operator-routes';
+export type { OperatorRoutes } from './operator-routes';

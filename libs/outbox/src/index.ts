@@ -1,6 +1,6 @@
-/** Nest module wiring writer, relay, operations and the /outbox endpoints for one service. */
+/** Nest module wiring writer, relay, operations and the /outbox endpoints (forRoot, forRootAsync). */
 export { OutboxModule } from './outbox.module';
-export type { OutboxModuleOptions } from './outbox.module';
+export type { OutboxModuleExtras, OutboxModuleOptions } from './outbox.module';
 /** Adds events to t_outbox in the caller's transaction. */
 export { OutboxWriter } from './outbox-writer';
 /** The multi-instance relay from t_outbox to Kafka (Nest provider, or standalone). */

@@ -1,13 +1,12 @@
-import { Admin, Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
+import { kafkaClient, KafkaConnection } from '@outbox-inbox/messaging';
+import { Admin, Kafka, Partitioners, Producer } from 'kafkajs';
 import { OutboxPublisher, TopicBatch } from './outbox-publisher';
 
-/** How the relay reaches Kafka. */
-export interface OutboxKafkaOptions {
-  brokers: string[];
-  clientId: string;
-  /** kafkajs log level; default WARN. */
-  logLevel?: logLevel;
-}
+/**
+ * How the relay reaches Kafka: brokers and clientId (ssl, sasl), or a kafkajs `client` of the
+ * application's (its own request timeout and retry settings then apply to each send).
+ */
+export type OutboxKafkaOptions = KafkaConnection;
 
 /**
  * Publishes with one kafkajs idempotent producer: acks = all, one request in flight (kafkajs
@@ -32,10 +31,7 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
       topicCacheMs: number;
     },
   ) {
-    const client = new Kafka({
-      clientId: kafka.clientId,
-      brokers: kafka.brokers,
-      logLevel: kafka.logLevel ?? logLevel.WARN,
+    const client = kafkaClient(kafka, {
       requestTimeout: tuning.requestTimeoutMs,
       retry: { retries: tuning.producerRetries, initialRetryTime: 100, maxRetryTime: 2_000 },
     });

@@ -4,6 +4,7 @@ import { rowsToAsk, takeWithinBytes } from './batch-bytes';
 import { EarlierUnsent, planBatch } from './batch-order';
 import { aggregateRef, ClaimedRow, ClaimedRowRecord, toClaimedRow } from './outbox-row';
 import { OutboxRelayOptions } from './outbox-relay.options';
+import { OutboxState } from './outbox-state';
 
 /** Rows one relay holds exclusively until `leaseMs` passes; finalizing needs `token`. */
 export interface Claim {
@@ -145,19 +146,10 @@ export class OutboxClaimer {
       if (plan.sendable.length === 0) return null;
       const token = randomUUID();
       const leasedAt = Date.now();
-      await manager.query(
-        `UPDATE t_outbox SET status = 'SENDING', lease_owner = ?, lease_token = ?,
-           lease_until = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND),
-           next_retry_at = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND),
-           updated_at = UTC_TIMESTAMP(3)
-         WHERE id IN (?)`,
-        [
-          this.owner,
-          token,
-          this.options.leaseMs * 1000,
-          this.options.leaseMs * 1000,
-          plan.sendable.map((r) => r.id),
-        ],
+      await OutboxState.lease(
+        manager,
+        plan.sendable.map((r) => r.id),
+        { owner: this.owner, token, leaseMs: this.options.leaseMs },
       );
       const full = plan.sendable.length >= batch || leftOut > 0;
       return { token, leasedAt, rows: plan.sendable, full };
@@ -220,14 +212,6 @@ export class OutboxClaimer {
     for (const { row, retryInMs } of held) {
       byDelay.set(retryInMs, [...(byDelay.get(retryInMs) ?? []), row.id]);
     }
-    for (const [retryInMs, ids] of byDelay) {
-      await manager.query(
-        `UPDATE t_outbox SET status = 'NEW', lease_owner = NULL, lease_token = NULL,
-           lease_until = NULL, updated_at = UTC_TIMESTAMP(3),
-           next_retry_at = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND)
-         WHERE id IN (?)`,
-        [retryInMs * 1000, ids],
-      );
-    }
+    for (const [retryInMs, ids] of byDelay) await OutboxState.backToNew(manager, ids, retryInMs);
   }
 }

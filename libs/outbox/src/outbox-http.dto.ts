@@ -13,7 +13,7 @@ import {
   Max,
   Min,
 } from 'class-validator';
-import { fieldErrorsOf } from '@app/messaging';
+import { fieldErrorsOf } from '@outbox-inbox/messaging';
 
 const AGGREGATE_TYPE = /^[A-Z][A-Za-z0-9]{1,31}$/;
 const AGGREGATE_ID = /^[A-Za-z0-9_-]{1,64}$/;

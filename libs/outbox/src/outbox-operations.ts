@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { OutboxError } from './outbox.errors';
+import { OutboxState } from './outbox-state';
 import { DeadEventPolicy } from './outbox-relay.options';
 import { OutboxRelayCounters } from './outbox-relay';
 
@@ -181,45 +182,30 @@ export class OutboxOperations {
          WHERE status = 'DEAD' ${condition} FOR UPDATE`,
         params,
       )) as Array<{ aggregate_type: string; aggregate_id: string }>;
-      const result = (await manager.query(
-        `UPDATE t_outbox SET status = 'NEW', retry_count = 0, next_retry_at = UTC_TIMESTAMP(3),
-           updated_at = UTC_TIMESTAMP(3), lease_owner = NULL, lease_token = NULL, lease_until = NULL
-         WHERE status = 'DEAD' ${condition}`,
-        params,
-      )) as { affectedRows: number };
-      for (const a of aggregates) {
-        await manager.query(
-          `UPDATE t_outbox SET next_retry_at = UTC_TIMESTAMP(3)
-           WHERE aggregate_type = ? AND aggregate_id = ? AND status = 'NEW' AND retry_count = 0`,
-          [a.aggregate_type, a.aggregate_id],
-        );
-      }
-      return result.affectedRows;
+      const requeued = await OutboxState.requeueDead(manager, condition, params);
+      for (const a of aggregates)
+        await OutboxState.dueNow(manager, a.aggregate_type, a.aggregate_id);
+      return requeued;
     });
   }
 
   /**
    * Retention: deletes SENT rows sent more than `olderThanMs` ago in chunks of `chunkSize`,
-   * each DELETE its own autocommit statement on a range of idx_status_retry (a SENT row's
-   * next_retry_at is its send time, or an earlier due time for rows sent before
-   * SingleStatusIndex1765000000000, hence the `sent_at` check), so locks are held for one chunk
-   * only. Returns the number of rows deleted.
+   * each DELETE its own autocommit statement (OutboxState.deleteSent), so locks are held for
+   * one chunk only. Returns the number of rows deleted.
    */
   async pruneSent(options: PruneOptions): Promise<number> {
     const chunkSize = options.chunkSize ?? 1_000;
     const maxChunks = options.maxChunks ?? 1_000;
     let deleted = 0;
     for (let chunk = 0; chunk < maxChunks; chunk++) {
-      const result = (await this.dataSource.query(
-        `DELETE FROM t_outbox
-         WHERE status = 'SENT'
-           AND next_retry_at < DATE_SUB(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND)
-           AND sent_at < DATE_SUB(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND)
-         ORDER BY next_retry_at LIMIT ?`,
-        [options.olderThanMs * 1000, options.olderThanMs * 1000, chunkSize],
-      )) as { affectedRows: number };
-      deleted += result.affectedRows;
-      if (result.affectedRows < chunkSize) break;
+      const chunkDeleted = await OutboxState.deleteSent(
+        this.dataSource,
+        options.olderThanMs,
+        chunkSize,
+      );
+      deleted += chunkDeleted;
+      if (chunkDeleted < chunkSize) break;
     }
     return deleted;
   }

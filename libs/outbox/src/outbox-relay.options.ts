@@ -9,7 +9,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { validatePlain } from '@app/messaging';
+import { validatePlain } from '@outbox-inbox/messaging';
 import { OutboxError } from './outbox.errors';
 
 /** What the relay does with the later events of an aggregate whose earlier event is DEAD. */

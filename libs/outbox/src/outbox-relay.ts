@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { Logger, LoggerService } from '@nestjs/common';
-import { backoffDelay } from '@app/database';
+import { backoffDelay } from '@outbox-inbox/database';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { Claim, OutboxClaimer } from './outbox-claimer';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';

@@ -7,10 +7,10 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import { TraceContext } from '@app/messaging';
+import { TraceContext } from '@outbox-inbox/messaging';
 import { TopicBatch } from './outbox-publisher';
 
-const tracer = () => trace.getTracer('@app/outbox');
+const tracer = () => trace.getTracer('@outbox-inbox/outbox');
 
 /**
  * The W3C trace context of the active span, for the envelope of an event written now (the

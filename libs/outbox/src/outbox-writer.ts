@@ -4,7 +4,7 @@ import {
   EventDefinition,
   EventEnvelope,
   NewEvent,
-} from '@app/messaging';
+} from '@outbox-inbox/messaging';
 import { EntityManager } from 'typeorm';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';
 import { OutboxError } from './outbox.errors';

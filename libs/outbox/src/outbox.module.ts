@@ -1,90 +1,138 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
+import { dataSourceProvider } from '@outbox-inbox/database';
+import { kafkaConnectionProblems, operatorControllers } from '@outbox-inbox/messaging';
 import { DataSource } from 'typeorm';
+import { OutboxError } from './outbox.errors';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';
 import { OutboxHttpController } from './outbox.http.controller';
+import {
+  OUTBOX_ASYNC_OPTIONS_TYPE,
+  OUTBOX_DATA_SOURCE,
+  OUTBOX_MODULE_OPTIONS,
+  OUTBOX_OPTIONS_TYPE,
+  OutboxConfigurableModule,
+  OutboxModuleExtras,
+  OutboxModuleOptions,
+} from './outbox.module-definition';
 import { OutboxOperations } from './outbox-operations';
 import { OutboxRelay } from './outbox-relay';
-import { OutboxRelayOptions, resolveRelayOptions } from './outbox-relay.options';
+import { resolveRelayOptions } from './outbox-relay.options';
 import { OutboxWriter } from './outbox-writer';
-import { OutboxKafkaOptions } from './kafka-outbox-publisher';
-import { DEFAULT_RETENTION, OutboxRetention, OutboxRetentionOptions } from './outbox-retention';
+import { DEFAULT_RETENTION, OutboxRetention } from './outbox-retention';
 
-/** How a service wires the outbox. */
-export interface OutboxModuleOptions {
-  kafka: OutboxKafkaOptions;
-  /** The topic an aggregate type's events go to (required: the outbox knows no topic names). */
-  topicFor: (aggregateType: string) => string;
-  /** Relay tuning; `enabled: false` runs no relay in this process (writer and API only). */
-  relay?: Partial<OutboxRelayOptions> & { enabled?: boolean };
-  /** Deleting old SENT rows; on by default (7 days), `enabled: false` turns it off. */
-  retention?: Partial<OutboxRetentionOptions> & { enabled?: boolean };
-}
+export type { OutboxModuleExtras, OutboxModuleOptions } from './outbox.module-definition';
 
 /**
  * The outbox for one service: OutboxWriter, OutboxRelay (started on bootstrap, stopped
- * gracefully on shutdown), OutboxOperations and the /outbox HTTP endpoints. Global; needs the
- * app's TypeORM DataSource (TypeOrmModule.forRoot) and its migrations to include
- * OutboxMigrations.
+ * gracefully on shutdown), OutboxOperations and the /outbox HTTP endpoints. Global; works on
+ * the app's TypeORM DataSource (or the one `dataSource` names), whose migrations must include
+ * OutboxMigrations. `forRoot(options)` or `forRootAsync({ useFactory, inject, imports })`.
  */
 @Global()
 @Module({})
-export class OutboxModule {
-  static forRoot(options: OutboxModuleOptions): DynamicModule {
-    const { enabled = true, ...relayOptions } = options.relay ?? {};
-    const resolved = resolveRelayOptions(relayOptions); // fail at wiring time, not at bootstrap
-    const { enabled: retain = true, ...retentionOptions } = options.retention ?? {};
-    return {
-      module: OutboxModule,
-      controllers: [OutboxHttpController],
-      providers: [
-        {
-          provide: OutboxCommitNotifier,
-          inject: [DataSource],
-          useFactory: (dataSource: DataSource) => {
-            const notifier = new OutboxCommitNotifier();
-            dataSource.subscribers.push(notifier);
-            return notifier;
-          },
-        },
-        {
-          provide: OutboxWriter,
-          inject: [OutboxCommitNotifier],
-          useFactory: (notifier: OutboxCommitNotifier) => new OutboxWriter(notifier),
-        },
-        {
-          provide: OutboxRelay,
-          inject: [DataSource, OutboxCommitNotifier],
-          useFactory: (dataSource: DataSource, notifier: OutboxCommitNotifier) =>
-            enabled
-              ? new OutboxRelay({
-                  ...resolved,
-                  dataSource,
-                  notifier,
-                  kafka: options.kafka,
-                  topicFor: options.topicFor,
-                })
-              : null,
-        },
-        {
-          provide: OutboxOperations,
-          inject: [DataSource, OutboxRelay],
-          useFactory: (dataSource: DataSource, relay: OutboxRelay | null) =>
-            new OutboxOperations(
-              dataSource,
-              resolved.deadPolicy,
-              relay ? () => relay.counts() : undefined,
-            ),
-        },
-        {
-          provide: OutboxRetention,
-          inject: [OutboxOperations],
-          useFactory: (operations: OutboxOperations) =>
-            retain
-              ? new OutboxRetention(operations, { ...DEFAULT_RETENTION, ...retentionOptions })
-              : null,
-        },
-      ],
-      exports: [OutboxWriter, OutboxRelay, OutboxOperations],
-    };
+export class OutboxModule extends OutboxConfigurableModule {
+  static forRoot(options: typeof OUTBOX_OPTIONS_TYPE): DynamicModule {
+    checkModuleOptions(options); // fail at wiring time, not at bootstrap
+    return withOutbox(super.forRoot(options), options);
+  }
+
+  static forRootAsync(options: typeof OUTBOX_ASYNC_OPTIONS_TYPE): DynamicModule {
+    return withOutbox(super.forRootAsync(options), options);
   }
 }
+
+/** Validates the options (Kafka, topic mapping, relay tuning); returns the relay options. */
+function checkModuleOptions(options: OutboxModuleOptions): ReturnType<typeof resolveRelayOptions> {
+  const problems = kafkaConnectionProblems(options.kafka);
+  if (typeof options.topicFor !== 'function') problems.push('topicFor must be a function');
+  if (problems.length > 0) {
+    throw new OutboxError('OUTBOX_INVALID_OPTIONS', `OutboxModule options: ${problems.join('; ')}`);
+  }
+  return resolveRelayOptions(relayTuning(options));
+}
+
+function relayTuning(options: OutboxModuleOptions) {
+  const { enabled: _enabled, ...tuning } = options.relay ?? {};
+  return tuning;
+}
+
+function withOutbox(definition: DynamicModule, extras: OutboxModuleExtras): DynamicModule {
+  return {
+    ...definition,
+    controllers: operatorControllers([OutboxHttpController], extras.http),
+    providers: [
+      ...(definition.providers ?? []),
+      dataSourceProvider(OUTBOX_DATA_SOURCE, extras.dataSource),
+      ...outboxProviders,
+    ],
+    exports: [OutboxWriter, OutboxRelay, OutboxOperations],
+  };
+}
+
+/** Validated relay options, built once from the module options. */
+const RELAY_OPTIONS = Symbol('OUTBOX_RELAY_OPTIONS');
+
+const outboxProviders: Provider[] = [
+  {
+    provide: RELAY_OPTIONS,
+    inject: [OUTBOX_MODULE_OPTIONS],
+    useFactory: (options: OutboxModuleOptions) => checkModuleOptions(options),
+  },
+  {
+    provide: OutboxCommitNotifier,
+    inject: [OUTBOX_DATA_SOURCE],
+    useFactory: (dataSource: DataSource) => {
+      const notifier = new OutboxCommitNotifier();
+      dataSource.subscribers.push(notifier);
+      return notifier;
+    },
+  },
+  {
+    provide: OutboxWriter,
+    inject: [OutboxCommitNotifier],
+    useFactory: (notifier: OutboxCommitNotifier) => new OutboxWriter(notifier),
+  },
+  {
+    provide: OutboxRelay,
+    inject: [OUTBOX_MODULE_OPTIONS, RELAY_OPTIONS, OUTBOX_DATA_SOURCE, OutboxCommitNotifier],
+    useFactory: (
+      options: OutboxModuleOptions,
+      resolved: ReturnType<typeof resolveRelayOptions>,
+      dataSource: DataSource,
+      notifier: OutboxCommitNotifier,
+    ) =>
+      options.relay?.enabled === false
+        ? null
+        : new OutboxRelay({
+            ...resolved,
+            dataSource,
+            notifier,
+            kafka: options.kafka,
+            topicFor: options.topicFor,
+          }),
+  },
+  {
+    provide: OutboxOperations,
+    inject: [RELAY_OPTIONS, OUTBOX_DATA_SOURCE, OutboxRelay],
+    useFactory: (
+      resolved: ReturnType<typeof resolveRelayOptions>,
+      dataSource: DataSource,
+      relay: OutboxRelay | null,
+    ) =>
+      new OutboxOperations(
+        dataSource,
+        resolved.deadPolicy,
+        relay ? () => relay.counts() : undefined,
+      ),
+  },
+  {
+    provide: OutboxRetention,
+    inject: [OUTBOX_MODULE_OPTIONS, OutboxOperations],
+    useFactory: (options: OutboxModuleOptions, operations: OutboxOperations) => {
+      const { enabled = true, ...retention } = options.retention ?? {};
+      return enabled
+        ? new OutboxRetention(operations, { ...DEFAULT_RETENTION, ...retention })
+        : null;
+    },
+  },
+];

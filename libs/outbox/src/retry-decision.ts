@@ -1,4 +1,4 @@
-import { backoffDelay } from '@app/database';
+import { backoffDelay } from '@outbox-inbox/database';
 import { OutboxBackoffOptions } from './outbox-relay.options';
 
 /** What happens to a row whose publish attempt failed. */

@@ -1,4 +1,4 @@
-import { mysqlDataSourceOptions } from '@app/database';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database';
 import { startTestEnvironment, TestEnvironment } from '@app/testing';
 import { DataSource } from 'typeorm';
 import { CreateOutboxTable1764700000000 } from '../src/create-outbox-table.migration';

@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OrderCreatedV1 } from '@app/trading-events';
-import { mysqlDataSourceOptions } from '@app/database';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database';
 import { orderCreated, startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';

@@ -1,4 +1,4 @@
-import { defineEvent } from '@app/messaging';
+import { defineEvent } from '@outbox-inbox/messaging';
 import { OrderCreatedV1 } from '@app/trading-events';
 import {
   openOutboxDatabase,

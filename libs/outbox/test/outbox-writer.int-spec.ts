@@ -1,6 +1,6 @@
-import { EventValidationError } from '@app/messaging';
+import { EventValidationError } from '@outbox-inbox/messaging';
 import { OrderCancelledV1, OrderCreatedV1 } from '@app/trading-events';
-import { runTransaction } from '@app/database';
+import { runTransaction } from '@outbox-inbox/database';
 import {
   openOutboxDatabase,
   orderCreated,

@@ -1,7 +1,7 @@
 import { DynamicModule, INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, loadConfig } from '@app/config';
-import { ensureDatabase, openMysqlDataSource } from '@app/database';
+import { ensureDatabase, openMysqlDataSource } from '@outbox-inbox/database';
 import { startTracing } from '@app/observability';
 import { Logger as PinoLogger } from 'nestjs-pino';
 

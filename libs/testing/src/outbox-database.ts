@@ -1,5 +1,5 @@
-import { mysqlDataSourceOptions } from '@app/database';
-import { OutboxMigrations } from '@app/outbox';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database';
+import { OutboxMigrations } from '@outbox-inbox/outbox';
 import { DataSource } from 'typeorm';
 
 /** A fresh database with t_outbox, its DataSource open. */

@@ -9,7 +9,7 @@ import {
   Max,
   Min,
 } from 'class-validator';
-import { defineEvent } from '@app/messaging';
+import { defineEvent } from '@outbox-inbox/messaging';
 
 /**
  * A business-free event for the generic libraries' tests (messaging, outbox, inbox). Its fields use every rule kind a payload

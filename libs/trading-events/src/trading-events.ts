@@ -1,4 +1,4 @@
-import { EventRegistry } from '@app/messaging';
+import { EventRegistry } from '@outbox-inbox/messaging';
 import { FulfillmentDoneV1 } from './fulfillment/fulfillment-done.v1';
 import { FulfillmentRevertedV1 } from './fulfillment/fulfillment-reverted.v1';
 import { OrderCancelledV1 } from './order/order-cancelled.v1';

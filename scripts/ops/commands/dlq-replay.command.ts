@@ -1,5 +1,5 @@
 import { Command, Option } from 'nest-commander';
-import { DEAD_LETTER_CODES, DeadLetterCode } from '@app/inbox';
+import { DEAD_LETTER_CODES, DeadLetterCode } from '@outbox-inbox/inbox';
 import { invalidArgument, UsageError } from '../ops-errors';
 import { collect, ServiceCommand, ServiceOptions } from './service-command';
 

@@ -1,4 +1,4 @@
-import { NonRetryableError } from '@app/inbox';
+import { NonRetryableError } from '@outbox-inbox/inbox';
 import { deadLetterJournalErrors } from './dead-letter-journal-errors';
 import { JournalError } from './domain/ledger.errors';
 

@@ -1,13 +1,13 @@
 import { Controller } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
-import { EventEnvelope } from '@app/messaging';
+import { EventEnvelope } from '@outbox-inbox/messaging';
 import {
   FulfillmentDoneV1,
   FulfillmentDoneV1Payload,
   FulfillmentRevertedV1,
   FulfillmentRevertedV1Payload,
 } from '@app/trading-events';
-import { InboxContext, OnEvent } from '@app/inbox';
+import { InboxContext, OnEvent } from '@outbox-inbox/inbox';
 import { deadLetterJournalErrors } from './dead-letter-journal-errors';
 import { LedgerService } from './ledger.service';
 

@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AggregateSelector, InboxDeliveryRecord, InboxOperations } from '@app/inbox';
+import { AggregateSelector, InboxDeliveryRecord, InboxOperations } from '@outbox-inbox/inbox';
 import { validInput } from '@app/runtime';
 import { LedgerQueries, OrderLedgerView } from './ledger.queries';
 import { LedgerTimelineQuery } from './ledger-timeline.dto';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isDuplicateKeyError } from '@app/database';
+import { affectedRows, isDuplicateKeyError } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { findAccount } from './domain/chart-of-accounts';
 import { BalanceChange, Journal } from './domain/journal';
@@ -17,7 +17,6 @@ export interface PaidOrderRecord extends PaidOrder {
 }
 
 interface WriteResult {
-  affectedRows: number;
   insertId: number | string;
 }
 
@@ -91,7 +90,7 @@ export class LedgerRepository {
       return { inserted: false, id: String(rows[0].id) };
     }
     for (const [i, change] of changes.entries()) {
-      if (results[i + 1].affectedRows !== 1)
+      if (affectedRows(results[i + 1]) !== 1)
         await this.createAccount(manager, change, journal, now);
     }
     return { inserted: true, id: String(results[0].insertId) };

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { openMysqlDataSource, runTransaction } from '@app/database';
+import { openMysqlDataSource, runTransaction } from '@outbox-inbox/database';
 import { startTestEnvironment, TestEnvironment } from '@app/testing';
 import { DataSource, EntityManager } from 'typeorm';
 import {

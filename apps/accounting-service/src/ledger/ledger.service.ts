@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { EventEnvelope } from '@app/messaging';
+import { EventEnvelope } from '@outbox-inbox/messaging';
 import {
   FulfillmentDoneV1Payload,
   FulfillmentRevertedV1Payload,

@@ -1,4 +1,4 @@
-import { InboxMigrations } from '@app/inbox';
+import { InboxMigrations } from '@outbox-inbox/inbox';
 import { CreateLedgerTables1764800000000 } from './1764800000000-create-ledger-tables';
 
 /** Every migration of the accounting-service, in order; run by `main.js migrate` and the test harness. */

@@ -1,3 +1,4 @@
+import { affectedRows } from '@outbox-inbox/database';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CouponView, GrantStats } from './coupon.dto';
@@ -37,14 +38,14 @@ export class CouponsRepository {
     couponCode: string,
     now: Date,
   ): Promise<KeyClaim> {
-    const result: { affectedRows: number } = await manager.query(
+    const result: unknown = await manager.query(
       `INSERT INTO t_coupon_idempotency
          (idempotency_key, params_hash, coupon_code, requests, first_request_at, last_request_at)
        VALUES (?, ?, ?, 1, ?, ?)
        ON DUPLICATE KEY UPDATE requests = requests + 1, last_request_at = ?`,
       [key, paramsHash, couponCode, now, now, now],
     );
-    if (result.affectedRows === 1) return { claimedNow: true, paramsHash, couponCode };
+    if (affectedRows(result) === 1) return { claimedNow: true, paramsHash, couponCode };
     const rows: Array<{ params_hash: string; coupon_code: string }> = await manager.query(
       'SELECT params_hash, coupon_code FROM t_coupon_idempotency WHERE idempotency_key = ?',
       [key],

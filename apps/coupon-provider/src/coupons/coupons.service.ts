@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { runTransaction } from '@app/database';
+import { runTransaction } from '@outbox-inbox/database';
 import { DataSource } from 'typeorm';
 import { CouponView, GrantCouponDto, GrantStats } from './coupon.dto';
 import { CouponsRepository } from './coupons.repository';

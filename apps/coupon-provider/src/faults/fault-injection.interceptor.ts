@@ -6,7 +6,7 @@ import {
   NestInterceptor,
   ServiceUnavailableException,
 } from '@nestjs/common';
-import { delay } from '@app/database';
+import { delay } from '@outbox-inbox/database';
 import { defer, mergeMap, Observable, tap } from 'rxjs';
 import { FaultInjector } from './fault-injector';
 

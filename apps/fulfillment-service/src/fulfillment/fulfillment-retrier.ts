@@ -5,7 +5,7 @@ import {
   Logger,
   OnApplicationBootstrap,
 } from '@nestjs/common';
-import { delay, runTransaction } from '@app/database';
+import { delay, runTransaction } from '@outbox-inbox/database';
 import { DataSource } from 'typeorm';
 import { FULFILLMENT_OPTIONS, FulfillmentOptions } from './fulfillment.options';
 import { FulfillmentService } from './fulfillment.service';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InboxDeliveryRecord, InboxOperations } from '@app/inbox';
-import { AggregateOutboxRow, OutboxOperations } from '@app/outbox';
+import { InboxDeliveryRecord, InboxOperations } from '@outbox-inbox/inbox';
+import { AggregateOutboxRow, OutboxOperations } from '@outbox-inbox/outbox';
 import { DataSource } from 'typeorm';
 
 /** The order's fulfillment as the timeline shows it. */

@@ -1,4 +1,4 @@
-import { openMysqlDataSource } from '@app/database';
+import { openMysqlDataSource } from '@outbox-inbox/database';
 import {
   createTestDatabase,
   Infrastructure,

@@ -1,4 +1,4 @@
-import { backoffDelay } from '@app/database';
+import { backoffDelay } from '@outbox-inbox/database';
 import { RetrySchedule } from './domain/fulfillment';
 
 /** How fulfillment values coupons and retries failed grants. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { runStatements, Statement } from '@app/database';
+import { affectedRows, runStatements, Statement } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { FulfillmentState, FulfillmentStatus } from './domain/fulfillment';
 
@@ -68,7 +68,7 @@ export class FulfillmentRepository {
     f: NewFulfillment,
     now: Date,
   ): Promise<Statement | undefined> {
-    const inserted: { affectedRows: number; insertId: number | string } = await manager.query(
+    const inserted: { insertId: number | string } = await manager.query(
       `INSERT INTO t_fulfillment (order_id, type, user_id, status, version, event_version, grant_key,
          coupon_value, currency, attempts, created_at, updated_at)
        VALUES (?, ?, ?, ?, 1, 0, ?, ?, ?, 0, ?, ?)
@@ -77,7 +77,7 @@ export class FulfillmentRepository {
     );
     // mysql2 sets CLIENT_FOUND_ROWS, so a duplicate also reports 1 affected row; only an
     // insert reports the new id.
-    if (inserted.affectedRows !== 1 || !(Number(inserted.insertId) > 0)) return undefined;
+    if (affectedRows(inserted) !== 1 || !(Number(inserted.insertId) > 0)) return undefined;
     return transitionStatement(String(inserted.insertId), 1, f.status, 0, null, now);
   }
 
@@ -127,7 +127,7 @@ export class FulfillmentRepository {
           previous.version,
         ],
         read: (result) => {
-          if ((result as { affectedRows: number }).affectedRows !== 1) {
+          if (affectedRows(result) !== 1) {
             throw new StaleFulfillmentError(
               `fulfillment ${previous.id} changed under version ${previous.version}`,
             );

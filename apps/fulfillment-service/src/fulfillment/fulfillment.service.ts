@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { EventEnvelope } from '@app/messaging';
+import { EventEnvelope } from '@outbox-inbox/messaging';
 import {
   FulfillmentDoneV1,
   FulfillmentRevertedV1,
   OrderCancelledV1Payload,
   OrderPaidV1Payload,
 } from '@app/trading-events';
-import { OutboxWriter } from '@app/outbox';
+import { OutboxWriter } from '@outbox-inbox/outbox';
 import { EntityManager } from 'typeorm';
 import { COUPON_GATEWAY, CouponGateway } from '../coupons/coupon-gateway.port';
 import {

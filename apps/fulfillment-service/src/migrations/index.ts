@@ -1,5 +1,5 @@
-import { InboxMigrations } from '@app/inbox';
-import { OutboxMigrations } from '@app/outbox';
+import { InboxMigrations } from '@outbox-inbox/inbox';
+import { OutboxMigrations } from '@outbox-inbox/outbox';
 import { CreateFulfillmentTable1764700000100 } from './1764700000100-create-fulfillment-table';
 import { CreateFulfillmentTransitionTable1764900000200 } from './1764900000200-create-fulfillment-transition-table';
 

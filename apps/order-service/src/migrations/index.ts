@@ -1,4 +1,4 @@
-import { OutboxMigrations } from '@app/outbox';
+import { OutboxMigrations } from '@outbox-inbox/outbox';
 import { CreateOrderTables1764800000000 } from './1764800000000-create-order-tables';
 import { CreateOrderTransitionTable1764900000100 } from './1764900000100-create-order-transition-table';
 import { AddPayNotificationDecision1765000000100 } from './1765000000100-add-pay-notification-decision';

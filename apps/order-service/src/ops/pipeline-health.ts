@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { OutboxOperations } from '@app/outbox';
+import { OutboxOperations } from '@outbox-inbox/outbox';
 import { getPeerJson, PEER_OPTIONS, PeerOptions, PeerSection } from '../timeline/peer-client';
 
 /** A service's outbox at a glance. */

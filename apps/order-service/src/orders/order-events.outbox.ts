@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventDefinition, NewEvent } from '@app/messaging';
+import { EventDefinition, NewEvent } from '@outbox-inbox/messaging';
 import {
   OrderCancelledV1,
   OrderCreatedV1,
@@ -8,8 +8,8 @@ import {
   OrderPaymentStartedV1,
 } from '@app/trading-events';
 import { currentCorrelationId } from '@app/observability';
-import { OutboxWriter } from '@app/outbox';
-import { runStatements, Statement } from '@app/database';
+import { OutboxWriter } from '@outbox-inbox/outbox';
+import { runStatements, Statement } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { Order, OrderEvent } from './domain/order';
 import { OrderTransitionsRepository } from './order-transitions.repository';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Statement } from '@app/database';
+import { Statement } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { Order } from './domain/order';
 

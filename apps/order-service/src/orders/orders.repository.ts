@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { runStatements, Statement } from '@app/database';
+import { affectedRows, runStatements, Statement } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { OrderConcurrentUpdateError } from './domain/order.errors';
 import { NewOrder, Order, OrderStatus } from './domain/order';
@@ -96,9 +96,8 @@ export class OrdersRepository {
         expectedVersion,
       ],
       read: (result) => {
-        if ((result as { affectedRows: number }).affectedRows !== 1) {
+        if (affectedRows(result) !== 1)
           throw new OrderConcurrentUpdateError(next.id, expectedVersion);
-        }
       },
     };
   }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { runTransaction } from '@app/database';
+import { runTransaction } from '@outbox-inbox/database';
 import { DataSource, EntityManager } from 'typeorm';
 import { OrderRejection } from './domain/order.errors';
 import {

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@app/database';
+import { isDuplicateKeyError } from '@outbox-inbox/database';
 import { OrderConcurrentUpdateError } from './domain/order.errors';
 
 /** Attempts, the first included, before a conflict is let through as an error. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { runStatements, runTransaction } from '@app/database';
+import { runStatements, runTransaction } from '@outbox-inbox/database';
 import { DataSource, EntityManager } from 'typeorm';
 import { settlePayment } from '../orders/domain/order';
 import { OrderEventsOutbox } from '../orders/order-events.outbox';

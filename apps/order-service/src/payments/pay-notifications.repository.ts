@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Statement } from '@app/database';
+import { Statement } from '@outbox-inbox/database';
 import { PayCallbackAnswer } from './pay-callback.dto';
 import { NotificationDecision } from './repeat-notification';
 

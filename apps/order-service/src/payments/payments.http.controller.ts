@@ -23,7 +23,7 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { PublicRoute } from '@app/observability';
-import { validatePlain } from '@app/messaging';
+import { validatePlain } from '@outbox-inbox/messaging';
 import { invalidRequest } from '@app/runtime';
 import { PayCallbackAnswer, PayCallbackDto } from './pay-callback.dto';
 import { PayCallbackService } from './pay-callback.service';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { OutboxOperations } from '@app/outbox';
+import { OutboxOperations } from '@outbox-inbox/outbox';
 import { DataSource } from 'typeorm';
 import { OrderTransitionsRepository } from '../orders/order-transitions.repository';
 import { OrdersRepository } from '../orders/orders.repository';

@@ -1,4 +1,4 @@
-import type { AggregateOutboxRow } from '@app/outbox';
+import type { AggregateOutboxRow } from '@outbox-inbox/outbox';
 
 /**
  * The parts of other services' answers the timeline reads. Apps do not import each other, so

@@ -1,4 +1,4 @@
-import { EventValidationError } from '@app/messaging';
+import { EventValidationError } from '@outbox-inbox/messaging';
 import { DEAD_LETTER_CODES, InboxError, NonRetryableError } from '../inbox.errors';
 import { deadLetterCode } from './dead-letter-code';
 

@@ -1,4 +1,4 @@
-import { EventValidationError } from '@app/messaging';
+import { EventValidationError } from '@outbox-inbox/messaging';
 import { DeadLetterCode, InboxError, NonRetryableError } from '../inbox.errors';
 
 const OWN_CODES: ReadonlySet<string> = new Set<DeadLetterCode>([

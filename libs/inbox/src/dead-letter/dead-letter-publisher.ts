@@ -1,4 +1,4 @@
-import { backoffDelay, delay } from '@app/database';
+import { backoffDelay, delay } from '@outbox-inbox/database';
 import { IHeaders, KafkaMessage, Producer } from 'kafkajs';
 import { InboxError } from '../inbox.errors';
 import { DeadLetterReason, deadLetterHeaders } from './dead-letter-headers';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readHeaders } from '@app/messaging';
+import { readHeaders } from '@outbox-inbox/messaging';
 import { Kafka } from 'kafkajs';
 import { InboxError } from '../inbox.errors';
 

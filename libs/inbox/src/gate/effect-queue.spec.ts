@@ -1,4 +1,4 @@
-import { EventEnvelope } from '@app/messaging';
+import { EventEnvelope } from '@outbox-inbox/messaging';
 import { EntityManager } from 'typeorm';
 import { EffectQueue } from './effect-queue';
 import { Delivery, InboxHandler } from './inbox-processor';

@@ -1,4 +1,4 @@
-import { EventEnvelope } from '@app/messaging';
+import { EventEnvelope } from '@outbox-inbox/messaging';
 import { EntityManager } from 'typeorm';
 import { Applying, Delivery, InboxHandler } from './inbox-processor';
 

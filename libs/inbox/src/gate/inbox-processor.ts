@@ -1,4 +1,4 @@
-import { envelopeHeaders, EventEnvelope } from '@app/messaging';
+import { envelopeHeaders, EventEnvelope } from '@outbox-inbox/messaging';
 import { EntityManager } from 'typeorm';
 import { DeliveryPosition } from '../inbox.options';
 import { InboxStore } from './inbox-store';

@@ -1,5 +1,5 @@
-import { EventEnvelope } from '@app/messaging';
-import { isDuplicateKeyError } from '@app/database';
+import { EventEnvelope } from '@outbox-inbox/messaging';
+import { affectedRows, isDuplicateKeyError } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { DeliveryPosition } from '../inbox.options';
 
@@ -68,7 +68,7 @@ export class InboxStore {
         const [, gateResult] = (await manager.query(`${ARRIVAL_SQL};\n${gate.sql}`, [
           ...arrival,
           ...gate.params,
-        ])) as WriteResult[];
+        ])) as unknown[];
         return affectedRows(gateResult) === 1 ? 'advanced' : 'arrived';
       }
       await manager.query(ARRIVAL_SQL, arrival);
@@ -76,8 +76,7 @@ export class InboxStore {
       if (isInboxKeyConflict(error)) return 'duplicate';
       throw error;
     }
-    const gateResult = (await manager.query(gate.sql, gate.params)) as WriteResult;
-    return affectedRows(gateResult) === 1 ? 'advanced' : 'arrived';
+    return affectedRows(await manager.query(gate.sql, gate.params)) === 1 ? 'advanced' : 'arrived';
   }
 
   /**
@@ -282,17 +281,10 @@ const NEXT_VERSION_SQL = `UPDATE t_inbox_version SET last_version = ?, updated_a
   WHERE consumer = ? AND aggregate_type = ? AND aggregate_id = ?
     AND last_version = ? AND parked_count = 0`;
 
-type WriteResult = { affectedRows?: number } | [unknown, number];
-
 /** The event's inbox row exists already (not some other unique key of the statement). */
 function isInboxKeyConflict(error: unknown): boolean {
   return (
     isDuplicateKeyError(error) &&
     String((error as Error).message).includes('uk_inbox_consumer_event')
   );
-}
-
-/** mysql2 answers a write with a ResultSetHeader; TypeORM may wrap it as [rows, affected]. */
-export function affectedRows(result: WriteResult): number {
-  return Array.isArray(result) ? Number(result[1]) : Number(result.affectedRows ?? 0);
 }

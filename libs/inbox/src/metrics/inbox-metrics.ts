@@ -1,4 +1,4 @@
-import { BackoffPolicy } from '@app/database';
+import { BackoffPolicy } from '@outbox-inbox/database';
 import { InboxOutcome } from '../gate/inbox-processor';
 import { PartitionBlocks } from './partition-blocks';
 

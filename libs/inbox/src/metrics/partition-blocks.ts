@@ -1,4 +1,4 @@
-import { backoffDelay, BackoffPolicy } from '@app/database';
+import { backoffDelay, BackoffPolicy } from '@outbox-inbox/database';
 
 /** A partition paused because a dependency of its next message is down. */
 export interface BlockedPartition {

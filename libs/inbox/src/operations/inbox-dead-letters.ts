@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Kafka, logLevel } from 'kafkajs';
+import { kafkaClient } from '@outbox-inbox/messaging';
+import { Kafka } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { DeadLetterHeader, withoutInboxHeaders } from '../dead-letter/dead-letter-headers';
 import { RawDeadLetter, readWholeTopic } from '../dead-letter/dead-letter-reader';
 import { InboxError } from '../inbox.errors';
 import { ResolvedInboxOptions } from '../inbox.options';
-import { INBOX_OPTIONS } from '../inbox.tokens';
+import { INBOX_DATA_SOURCE, INBOX_OPTIONS } from '../inbox.tokens';
 
 /** A dead-lettered message, with why and where it failed. */
 export interface DeadLetterMessage {
@@ -79,13 +80,9 @@ export class InboxDeadLetters {
 
   constructor(
     @Inject(INBOX_OPTIONS) private readonly options: ResolvedInboxOptions,
-    private readonly dataSource: DataSource,
+    @Inject(INBOX_DATA_SOURCE) private readonly dataSource: DataSource,
   ) {
-    this.kafka = new Kafka({
-      clientId: `${options.kafka.clientId}-inbox-ops`,
-      brokers: options.kafka.brokers,
-      logLevel: options.kafka.logLevel ?? logLevel.WARN,
-    });
+    this.kafka = kafkaClient(options.kafka, {}, '-inbox-ops');
   }
 
   /** The one topic a replay publishes to: this consumer's retry topic, read by its group alone. */

@@ -1,4 +1,4 @@
-import { EventRegistry } from '@app/messaging';
+import { EventRegistry } from '@outbox-inbox/messaging';
 import { DataSource } from 'typeorm';
 
 /** An aggregate whose deliveries are wanted, e.g. `{ aggregateType: 'Order', aggregateId: '42' }`. */

@@ -1,4 +1,4 @@
-import { runTransaction } from '@app/database';
+import { runTransaction } from '@outbox-inbox/database';
 import { LoggerService } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InboxProcessor } from '../gate/inbox-processor';

@@ -16,7 +16,7 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { fieldErrorsOf, FieldError } from '@app/messaging';
+import { fieldErrorsOf, FieldError } from '@outbox-inbox/messaging';
 import { DEAD_LETTER_CODES, DeadLetterCode } from '../inbox.errors';
 
 const AGGREGATE = /^([A-Z][A-Za-z0-9]{1,31}):([A-Za-z0-9_-]{1,64})$/;

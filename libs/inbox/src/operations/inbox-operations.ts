@@ -1,5 +1,5 @@
+import { affectedRows } from '@outbox-inbox/database';
 import { DataSource } from 'typeorm';
-import { affectedRows } from '../gate/inbox-store';
 import { ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from '../metrics/inbox-metrics';
 import { InboxDeadLetters } from './inbox-dead-letters';
@@ -136,12 +136,13 @@ export class InboxOperations {
     );
     let deleted = 0;
     for (;;) {
-      const result = (await this.dataSource.query(
-        `DELETE FROM t_inbox WHERE consumer = ? AND processed_at < ? AND outcome <> 'parked'
-         ORDER BY processed_at LIMIT ${this.options.pruneChunkSize}`,
-        [this.options.consumer, cutoff],
-      )) as { affectedRows?: number } | [unknown, number];
-      const affected = affectedRows(result);
+      const affected = affectedRows(
+        await this.dataSource.query(
+          `DELETE FROM t_inbox WHERE consumer = ? AND processed_at < ? AND outcome <> 'parked'
+           ORDER BY processed_at LIMIT ${this.options.pruneChunkSize}`,
+          [this.options.consumer, cutoff],
+        ),
+      );
       deleted += affected;
       if (affected < this.options.pruneChunkSize) return deleted;
     }

@@ -1,4 +1,4 @@
-import { runTransaction } from '@app/database';
+import { runTransaction } from '@outbox-inbox/database';
 import { DataSource, EntityManager } from 'typeorm';
 import { InboxError } from '../inbox.errors';
 

@@ -1,4 +1,4 @@
-import { allowsMultipleStatements } from '@app/database';
+import { allowsMultipleStatements } from '@outbox-inbox/database';
 import { LoggerService } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';

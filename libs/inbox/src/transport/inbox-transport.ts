@@ -1,7 +1,7 @@
-import { readHeaders } from '@app/messaging';
+import { kafkaClient, readHeaders } from '@outbox-inbox/messaging';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CustomTransportStrategy, Server } from '@nestjs/microservices';
-import { Consumer, EachBatchPayload, Kafka, logLevel, Producer } from 'kafkajs';
+import { Consumer, EachBatchPayload, Kafka, Producer } from 'kafkajs';
 import { failureCode } from '../classify-failure';
 import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';
 import { InboxError } from '../inbox.errors';
@@ -38,11 +38,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     private readonly housekeeping: InboxHousekeeping,
   ) {
     super();
-    this.kafka = new Kafka({
-      clientId: options.kafka.clientId,
-      brokers: options.kafka.brokers,
-      logLevel: options.kafka.logLevel ?? logLevel.WARN,
-    });
+    this.kafka = kafkaClient(options.kafka);
   }
 
   async listen(callback: (error?: unknown) => void): Promise<void> {

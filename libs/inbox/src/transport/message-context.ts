@@ -1,4 +1,4 @@
-import { EventHeader } from '@app/messaging';
+import { EventHeader } from '@outbox-inbox/messaging';
 import { Context, propagation, ROOT_CONTEXT } from '@opentelemetry/api';
 
 /** The baggage entry naming the business flow a message belongs to (its correlation id). */

@@ -1,5 +1,5 @@
-import { EventEnvelope } from '@app/messaging';
-import { backoffDelay, delay, runTransaction } from '@app/database';
+import { EventEnvelope } from '@outbox-inbox/messaging';
+import { backoffDelay, delay, runTransaction } from '@outbox-inbox/database';
 import { LoggerService } from '@nestjs/common';
 import { context } from '@opentelemetry/api';
 import { KafkaMessage } from 'kafkajs';

@@ -1,4 +1,4 @@
-import { EventDefinition } from '@app/messaging';
+import { EventDefinition } from '@outbox-inbox/messaging';
 import {
   applyDecorators,
   ArgumentsHost,

@@ -1,5 +1,5 @@
-import { EventHeader } from '@app/messaging';
-import { DeadLetterHeader } from '@app/inbox';
+import { EventHeader } from '@outbox-inbox/messaging';
+import { DeadLetterHeader } from '@outbox-inbox/inbox';
 import { topicRanges, streamTopic } from '../read/topic-reader';
 import { CheckContext } from './check-context';
 

@@ -1,4 +1,4 @@
-import { EventHeader } from '@app/messaging';
+import { EventHeader } from '@outbox-inbox/messaging';
 import { str } from '../read/database-snapshot';
 import { ConsumerState } from '../read/deployment-snapshot';
 import { streamTopic, topicRanges, TopicMessage } from '../read/topic-reader';

@@ -1,4 +1,4 @@
-import { EventHeader } from '@app/messaging';
+import { EventHeader } from '@outbox-inbox/messaging';
 import { TRADING_EVENTS } from '@app/trading-events';
 import { num, str } from '../read/database-snapshot';
 import { ConsumerState } from '../read/deployment-snapshot';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readHeaders } from '@app/messaging';
+import { readHeaders } from '@outbox-inbox/messaging';
 import { Admin, Kafka, KafkaMessage, Partitioners } from 'kafkajs';
 
 /** Where a partition's retained messages begin and end (high = the next offset). */

@@ -1,4 +1,4 @@
-import { eventKeyOf } from '@app/messaging';
+import { eventKeyOf } from '@outbox-inbox/messaging';
 import { BatchRule, gatePassed, groupBy, versionOf } from './batch-rule';
 
 const FULFILLMENT = 'fulfillment-service';

@@ -1,4 +1,4 @@
-import { eventKeyOf } from '@app/messaging';
+import { eventKeyOf } from '@outbox-inbox/messaging';
 import { FulfillmentFacts, fulfillmentEvents } from '../order-batch';
 import { BatchRule } from './batch-rule';
 

@@ -1,4 +1,4 @@
-import { eventKeyOf } from '@app/messaging';
+import { eventKeyOf } from '@outbox-inbox/messaging';
 import { InvariantRule } from '../invariant-report';
 import { JournalFacts, OrderBatch, OrderFacts } from '../order-batch';
 import { BatchRule, gatePassed, groupBy, RuleContext, versionOf } from './batch-rule';

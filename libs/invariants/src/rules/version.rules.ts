@@ -1,4 +1,4 @@
-import { eventKeyOf } from '@app/messaging';
+import { eventKeyOf } from '@outbox-inbox/messaging';
 import { ConsumerFacts, fulfillmentEvents, OrderBatch } from '../order-batch';
 import { BatchRule, groupBy, RuleContext } from './batch-rule';
 

@@ -1,5 +1,5 @@
-import { EventEnvelope, EventHeader } from '@app/messaging';
-import { InboxBatchContext, InboxContext } from '@app/inbox';
+import { EventEnvelope, EventHeader } from '@outbox-inbox/messaging';
+import { InboxBatchContext, InboxContext } from '@outbox-inbox/inbox';
 import { Logger } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';

@@ -10,8 +10,8 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import { EventEnvelope, EventHeader } from '@app/messaging';
-import { InboxBatchContext, InboxContext } from '@app/inbox';
+import { EventEnvelope, EventHeader } from '@outbox-inbox/messaging';
+import { InboxBatchContext, InboxContext } from '@outbox-inbox/inbox';
 import { Observable } from 'rxjs';
 import { runWithCorrelation } from '../correlation/correlation-context';
 

@@ -1,5 +1,5 @@
-import { InboxOperations } from '@app/inbox';
-import { OutboxOperations, OutboxRelay } from '@app/outbox';
+import { InboxOperations } from '@outbox-inbox/inbox';
+import { OutboxOperations, OutboxRelay } from '@outbox-inbox/outbox';
 import { DataSource } from 'typeorm';
 import { BrokerProbe } from './broker-probe';
 import { ReadinessThresholds } from './readiness-thresholds';

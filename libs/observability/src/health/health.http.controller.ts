@@ -7,8 +7,8 @@ import {
   HealthIndicatorFunction,
   HealthIndicatorService,
 } from '@nestjs/terminus';
-import { InboxOperations } from '@app/inbox';
-import { OutboxOperations, OutboxRelay } from '@app/outbox';
+import { InboxOperations } from '@outbox-inbox/inbox';
+import { OutboxOperations, OutboxRelay } from '@outbox-inbox/outbox';
 import { DataSource } from 'typeorm';
 import { BROKER_PROBE, READINESS_THRESHOLDS } from '../observability.tokens';
 import { BrokerProbe } from './broker-probe';

@@ -1,6 +1,6 @@
 import { context, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { CORRELATION_BAGGAGE } from '@app/inbox';
+import { CORRELATION_BAGGAGE } from '@outbox-inbox/inbox';
 import { runWithCorrelation } from '../correlation/correlation-context';
 import { pinoOptions } from './pino-options';
 

@@ -1,6 +1,6 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { context, isSpanContextValid, propagation, trace } from '@opentelemetry/api';
-import { CORRELATION_BAGGAGE } from '@app/inbox';
+import { CORRELATION_BAGGAGE } from '@outbox-inbox/inbox';
 import { Params } from 'nestjs-pino';
 import { stdTimeFunctions } from 'pino';
 import {

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { InboxMetrics, InboxOperations, InboxOutcome } from '@app/inbox';
+import { InboxMetrics, InboxOperations, InboxOutcome } from '@outbox-inbox/inbox';
 import { MetricsRegistry } from './metrics-registry';
 
 /**

@@ -1,5 +1,10 @@
 import { Counter, Gauge } from 'prom-client';
-import { OutboxOperations, OutboxRelay, OutboxRelayCounters, OutboxStats } from '@app/outbox';
+import {
+  OutboxOperations,
+  OutboxRelay,
+  OutboxRelayCounters,
+  OutboxStats,
+} from '@outbox-inbox/outbox';
 import { MetricsRegistry } from './metrics-registry';
 
 /**

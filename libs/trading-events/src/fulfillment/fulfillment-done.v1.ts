@@ -1,5 +1,5 @@
 import { IsIn } from 'class-validator';
-import { defineEvent } from '@app/messaging';
+import { defineEvent } from '@outbox-inbox/messaging';
 import { Currency, EntityId, MinorUnits, Reference, Timestamp } from '../payload-fields';
 
 /** Fulfillment granted what the paid order earns (a coupon). */

@@ -1,4 +1,4 @@
-import { defineEvent } from '@app/messaging';
+import { defineEvent } from '@outbox-inbox/messaging';
 import { Currency, EntityId, MinorUnits, Reason, Reference, Timestamp } from '../payload-fields';
 
 /** A done fulfillment was compensated: the coupon was revoked. */

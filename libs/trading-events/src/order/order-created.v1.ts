@@ -1,4 +1,4 @@
-import { defineEvent } from '@app/messaging';
+import { defineEvent } from '@outbox-inbox/messaging';
 import { Currency, EntityId, MinorUnits, Reference, Timestamp } from '../payload-fields';
 
 export class OrderCreatedV1Payload {

@@ -1,4 +1,4 @@
-import { defineEvent } from '@app/messaging';
+import { defineEvent } from '@outbox-inbox/messaging';
 import { Currency, EntityId, MinorUnits, Reference, Timestamp } from '../payload-fields';
 
 /** The order was paid: the fact fulfillment and accounting act on. */

@@ -1,4 +1,4 @@
-import { defineEvent } from '@app/messaging';
+import { defineEvent } from '@outbox-inbox/messaging';
 import { EntityId, Reason, Reference, Timestamp } from '../payload-fields';
 
 export class OrderPaymentFailedV1Payload {

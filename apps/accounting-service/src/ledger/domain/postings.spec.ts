@@ -1,4 +1,4 @@
-import { createEnvelope } from '@app/messaging';
+import { createEnvelope } from '@outbox-inbox/messaging';
 import {
   FulfillmentDoneV1,
   FulfillmentRevertedV1,

@@ -1,4 +1,4 @@
-import { EventEnvelope } from '@app/messaging';
+import { EventEnvelope } from '@outbox-inbox/messaging';
 import {
   FulfillmentDoneV1Payload,
   FulfillmentRevertedV1Payload,

@@ -1,0 +1,45 @@
+import { ConfigurableModuleBuilder } from '@nestjs/common';
+import type { DataSourceRef } from '@outbox-inbox/database';
+import type { OperatorRoutes } from '@outbox-inbox/messaging';
+import { OutboxKafkaOptions } from './kafka-outbox-publisher';
+import { OutboxRelayOptions } from './outbox-relay.options';
+import { OutboxRetentionOptions } from './outbox-retention';
+
+/** How a service wires the outbox (`forRoot`, or returned by `forRootAsync`'s factory). */
+export interface OutboxModuleOptions {
+  /** Kafka client settings (brokers, clientId, ssl, sasl), or `{ client }`: a kafkajs instance. */
+  kafka: OutboxKafkaOptions;
+  /** The topic an aggregate type's events go to (required: the outbox knows no topic names). */
+  topicFor: (aggregateType: string) => string;
+  /** Relay tuning; `enabled: false` runs no relay in this process (writer and API only). */
+  relay?: Partial<OutboxRelayOptions> & { enabled?: boolean };
+  /** Deleting old SENT rows; on by default (7 days), `enabled: false` turns it off. */
+  retention?: Partial<OutboxRetentionOptions> & { enabled?: boolean };
+}
+
+/**
+ * What the module is built with, beside the options: known when the module is declared (also
+ * with `forRootAsync`), because they decide its providers and routes.
+ */
+export interface OutboxModuleExtras {
+  /** The DataSource holding t_outbox: instance, TypeORM name or token. Default: the default one. */
+  dataSource?: DataSourceRef;
+  /**
+   * The /outbox operator endpoints. `false` mounts none; `{ guards }` puts guards in front of
+   * them. In this project's services the operator token guard (ObservabilityModule) covers them.
+   */
+  http?: OperatorRoutes;
+}
+
+export const {
+  ConfigurableModuleClass: OutboxConfigurableModule,
+  MODULE_OPTIONS_TOKEN: OUTBOX_MODULE_OPTIONS,
+  OPTIONS_TYPE: OUTBOX_OPTIONS_TYPE,
+  ASYNC_OPTIONS_TYPE: OUTBOX_ASYNC_OPTIONS_TYPE,
+} = new ConfigurableModuleBuilder<OutboxModuleOptions>({ moduleName: 'Outbox' })
+  .setClassMethodName('forRoot')
+  .setExtras<OutboxModuleExtras>({ http: true }, (definition) => definition)
+  .build();
+
+/** DI token of the DataSource the outbox works on. */
+export const OUTBOX_DATA_SOURCE = Symbol('OUTBOX_DATA_SOURCE');
