@@ -14,9 +14,9 @@ const swc = [
   },
 ];
 
-// @nestjs/terminus ships ES modules only; Node >= 20.19 requires them natively, Jest's
-// CommonJS runtime (before Node 24.9) does not, so tests compile it to CommonJS with swc.
-const esmOnly = ['@nestjs/terminus'];
+// @nestjs/terminus and @nestjs/config ship ES modules only; Node >= 20.19 requires them natively,
+// Jest's CommonJS runtime (before Node 24.9) does not, so tests compile them to CommonJS with swc.
+const esmOnly = ['@nestjs/terminus', '@nestjs/config'];
 const swcEsm = ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }];
 
 const moduleNameMapper = {

@@ -19,7 +19,7 @@ import { counterDelta, explainAccess, innodbCounters } from './lib/innodb-status
 import { startOrderService } from './lib/order-service-process';
 import { CpuMeter } from './lib/process-cpu';
 import { progress } from './lib/progress';
-import { BenchResult, writeResults } from './lib/results';
+import { BenchResult, ratioResult, writeResults } from './lib/results';
 import { shapeRate } from './lib/shape-runner';
 import { OwnedOrder, payCallback } from './lib/statement-shapes';
 import { median, spread } from './lib/stats';
@@ -136,23 +136,6 @@ async function measure(
   const nestRate = median(bare.nest);
   const expressRate = median(bare.express);
   const rawBaseline = `raw pay-callback transaction (mysql2), ${CONNECTIONS} connections`;
-  const informational = (
-    metric: string,
-    value: number,
-    unit: string,
-    baseline: string,
-    baselineValue: number,
-    target: string,
-  ): BenchResult => ({
-    metric,
-    value,
-    unit,
-    baseline,
-    baselineValue,
-    ratio: value / baselineValue,
-    target,
-    met: true,
-  });
   const results: BenchResult[] = [
     {
       metric: `pay callback over HTTP (signature, validation, transaction, outbox), ${CONNECTIONS} connections, median of ${ROUNDS} rounds of ${CALLBACKS}`,
@@ -164,7 +147,7 @@ async function measure(
       target: `>= ${CALLBACK_TARGET}x raw`,
       met: httpRate / rawRate >= CALLBACK_TARGET,
     },
-    informational(
+    ratioResult(
       `pay callback latency p50, ${CONNECTIONS} connections (median of rounds)`,
       median(httpLatency.p50),
       'ms',
@@ -172,7 +155,7 @@ async function measure(
       rawSpread.p50,
       'informational (lower is better)',
     ),
-    informational(
+    ratioResult(
       `pay callback latency p99, ${CONNECTIONS} connections (median of rounds)`,
       median(httpLatency.p99),
       'ms',
@@ -190,7 +173,7 @@ async function measure(
       target: `<= ${SERVICE_CPU_TARGET}x the raw client (what the service adds per request)`,
       met: median(cpu.service) / median(cpu.rawClient) <= SERVICE_CPU_TARGET,
     },
-    informational(
+    ratioResult(
       'CPU time per callback, all processes (order-service, load generator, MariaDB)',
       median(cpu.httpTotal),
       'ms',
@@ -198,7 +181,7 @@ async function measure(
       median(cpu.rawTotal),
       'informational (on a saturated machine the rate ratio is about 1 / this ratio)',
     ),
-    informational(
+    ratioResult(
       `InnoDB row lock waits per HTTP round of ${CALLBACKS} callbacks (server-wide, median)`,
       median(lockWaits),
       'waits',

@@ -10,7 +10,7 @@
  */
 import 'reflect-metadata';
 import { insertSentHistory, openOutboxDatabase, startTestEnvironment } from '@app/testing';
-import { BenchResult, percentile, writeResults } from './lib/results';
+import { BenchResult, percentile, ratioResult, writeResults } from './lib/results';
 import { minimalRelayRate, naiveRelayRate, rawProduceRate } from './relay/baselines';
 import {
   Bench,
@@ -130,7 +130,7 @@ async function measure(bench: Bench): Promise<BenchResult[]> {
 
   const rate = 'events/s';
   return [
-    result(
+    ratioResult(
       'relay throughput vs minimal relay',
       relay1,
       rate,
@@ -139,7 +139,7 @@ async function measure(bench: Bench): Promise<BenchResult[]> {
       '>= 1.0x, with lease, fencing and ordering',
       relay1 / minimal >= 1.0,
     ),
-    result(
+    ratioResult(
       'relay throughput vs raw produce',
       relay1,
       rate,
@@ -148,7 +148,7 @@ async function measure(bench: Bench): Promise<BenchResult[]> {
       '>= 0.5x raw produce',
       relay1 / raw >= 0.5,
     ),
-    result(
+    ratioResult(
       'relay throughput vs naive',
       relay1,
       rate,
@@ -157,7 +157,7 @@ async function measure(bench: Bench): Promise<BenchResult[]> {
       'informational: the naive rate follows fsync latency',
       true,
     ),
-    result(
+    ratioResult(
       '2 relay instances',
       relay2,
       rate,
@@ -166,7 +166,7 @@ async function measure(bench: Bench): Promise<BenchResult[]> {
       'informational (>= 0.8x: no collapse under contention)',
       relay2 / relay1 >= 0.8,
     ),
-    result(
+    ratioResult(
       '3 relay instances',
       relay3,
       rate,
@@ -216,27 +216,6 @@ async function measure(bench: Bench): Promise<BenchResult[]> {
       met: true,
     },
   ];
-}
-
-function result(
-  metric: string,
-  value: number,
-  unit: string,
-  baseline: string,
-  baselineValue: number,
-  target: string,
-  met: boolean,
-): BenchResult {
-  return {
-    metric,
-    value,
-    unit,
-    baseline,
-    baselineValue,
-    ratio: value / baselineValue,
-    target,
-    met,
-  };
 }
 
 main().catch((error: unknown) => {

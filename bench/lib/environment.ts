@@ -2,8 +2,8 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { Infrastructure } from '@app/testing';
-import { Kafka, logLevel } from 'kafkajs';
 import { createConnection } from 'mysql2/promise';
+import { withBenchAdmin } from './topics';
 
 /** The machine and servers a bench run measured: bench/results/environment.json. */
 export interface BenchEnvironment {
@@ -63,20 +63,10 @@ async function describeBroker(infra: Infrastructure): Promise<BenchEnvironment['
       brokers: infra.kafkaBrokers.length,
     };
   }
-  const admin = new Kafka({
-    clientId: 'bench',
-    brokers: infra.kafkaBrokers,
-    logLevel: logLevel.NOTHING,
-  }).admin();
-  await admin.connect();
-  try {
-    const cluster = await admin.describeCluster();
-    return {
-      kind: `Kafka at ${infra.kafkaBrokers.join(',')}`,
-      version: 'not reported by the Kafka protocol to kafkajs',
-      brokers: cluster.brokers.length,
-    };
-  } finally {
-    await admin.disconnect();
-  }
+  const cluster = await withBenchAdmin(infra, (admin) => admin.describeCluster());
+  return {
+    kind: `Kafka at ${infra.kafkaBrokers.join(',')}`,
+    version: 'not reported by the Kafka protocol to kafkajs',
+    brokers: cluster.brokers.length,
+  };
 }

@@ -16,6 +16,28 @@ export interface BenchResult {
   met: boolean;
 }
 
+/** A result whose ratio is value / baselineValue (met: informational figures are always met). */
+export function ratioResult(
+  metric: string,
+  value: number,
+  unit: string,
+  baseline: string,
+  baselineValue: number,
+  target: string,
+  met = true,
+): BenchResult {
+  return {
+    metric,
+    value,
+    unit,
+    baseline,
+    baselineValue,
+    ratio: value / baselineValue,
+    target,
+    met,
+  };
+}
+
 /** bench/results, or BENCH_RESULTS_DIR (a smoke run's figures kept out of the committed ones). */
 export const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? join(__dirname, '..', 'results');
 

@@ -1,5 +1,23 @@
 import { Infrastructure } from '@app/testing';
-import { Kafka, logLevel } from 'kafkajs';
+import { Admin, Kafka, logLevel } from 'kafkajs';
+
+/** Runs `work` with a connected kafkajs admin of the resolved broker, disconnected after. */
+export async function withBenchAdmin<T>(
+  infra: Infrastructure,
+  work: (admin: Admin) => Promise<T>,
+): Promise<T> {
+  const admin = new Kafka({
+    clientId: 'bench',
+    brokers: infra.kafkaBrokers,
+    logLevel: logLevel.NOTHING,
+  }).admin();
+  await admin.connect();
+  try {
+    return await work(admin);
+  } finally {
+    await admin.disconnect();
+  }
+}
 
 /** Creates the named topics on the resolved broker (the mock, or a real cluster). */
 export async function createNamedTopics(
@@ -12,18 +30,10 @@ export async function createNamedTopics(
     }
     return;
   }
-  const admin = new Kafka({
-    clientId: 'bench',
-    brokers: infra.kafkaBrokers,
-    logLevel: logLevel.NOTHING,
-  }).admin();
-  await admin.connect();
-  try {
-    await admin.createTopics({
+  await withBenchAdmin(infra, (admin) =>
+    admin.createTopics({
       topics: Object.entries(topics).map(([topic, numPartitions]) => ({ topic, numPartitions })),
       waitForLeaders: true,
-    });
-  } finally {
-    await admin.disconnect();
-  }
+    }),
+  );
 }

@@ -2,7 +2,9 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
 import { waitFor } from '@app/testing';
 import { requestJson } from '../../scripts/demo/http-json';
+import { portVariable, ServiceProcess } from '../../scripts/stack/service-process';
 import { Stack } from '../../scripts/stack/start-stack';
+import { freePort } from '../support/free-port';
 import { MYSQL_URL, ServiceName, TradingStack } from '../support/trading-stack';
 import { CollectedSpan, OtlpCollector } from './otlp-collector';
 import { sampleValue } from './prometheus-text';
@@ -279,5 +281,48 @@ describe('observability, end to end', () => {
     expect(sampleValue(drained, 'outbox_backlog_rows', { status: 'SENDING' })).toBe(0);
     expect(sampleValue(drained, 'outbox_publish_failures_total')).toBeGreaterThanOrEqual(1);
     expect(sampleValue(await metrics('order-service'), 'kafka_broker_up')).toBe(1);
+  });
+
+  it("writes kafkajs's own lines as the same pino JSON as the service's, not in kafkajs's shape", async () => {
+    // A fulfillment-service whose broker does not answer: kafkajs logs its connection errors.
+    const base = stack.services['fulfillment-service'].spec;
+    const port = await freePort();
+    const lines: Array<Record<string, unknown>> = [];
+    const lonely = new ServiceProcess(
+      {
+        name: 'fulfillment-service',
+        port,
+        env: {
+          ...base.env,
+          [portVariable('fulfillment-service')]: String(port),
+          KAFKA_BROKERS: `127.0.0.1:${await freePort()}`,
+          LOG_LEVEL: 'log',
+        },
+      },
+      (text) => {
+        const json = /^\[fulfillment-service\] (\{.*\})$/.exec(text)?.[1];
+        if (json) lines.push(JSON.parse(json) as Record<string, unknown>);
+      },
+    );
+    lonely.start();
+    try {
+      const kafkajs = await waitFor(() => lines.find((l) => l.context === 'kafkajs'), {
+        description: 'a kafkajs line from the fulfillment-service',
+      });
+      const own = lines.find((l) => l.context !== 'kafkajs' && typeof l.context === 'string');
+      expect(own).toBeDefined();
+      expect(Object.keys(kafkajs)).toEqual(expect.arrayContaining(Object.keys(own!)));
+      expect(kafkajs).toMatchObject({
+        level: expect.stringMatching(/^(error|warn)$/),
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        service: 'fulfillment-service',
+        namespace: expect.any(String),
+        message: expect.any(String),
+      });
+      // Nothing is left in kafkajs's own console shape.
+      expect(lines.filter((l) => l.logger === 'kafkajs')).toEqual([]);
+    } finally {
+      await lonely.stop('SIGKILL');
+    }
   });
 });

@@ -418,7 +418,7 @@ describe('ops tooling against the running stack', () => {
     await page.close();
   });
 
-  it('a poison message shows in the DLQ counts on /ops; ops dlq:replay puts it back on its topic, once unless asked again', async () => {
+  it("a poison message shows in the DLQ counts on /ops; ops dlq:replay puts it on the consumer's retry topic, once unless asked again", async () => {
     const producer = new Kafka({
       clientId: 'ops-test',
       brokers: stack.kafkaBrokers,

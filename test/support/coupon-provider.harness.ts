@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { loadConfig } from '@app/config';
+import { validateEnv } from '@app/config';
 import { TEST_OPS_API_TOKEN, TestEnvironment } from '@app/testing';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
@@ -24,7 +24,7 @@ export async function startCouponProvider(
   databaseUrl?: string,
 ): Promise<RunningCouponProvider & { databaseUrl: string }> {
   const url = databaseUrl ?? (await env.createDatabase('coupons')).url;
-  const config = loadConfig(CouponProviderConfig, {
+  const config = validateEnv(CouponProviderConfig, {
     DATABASE_URL: url,
     DB_POOL_SIZE: '20',
     OPS_API_TOKEN: TEST_OPS_API_TOKEN,

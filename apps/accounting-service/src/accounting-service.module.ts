@@ -1,14 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { consumerChannels, topicForAggregate, tradingEventRegistry } from '@app/trading-events';
-import { mysqlDataSourceOptions } from '@outbox-inbox/database';
+import { databaseConfigFromEnv, mysqlDataSourceOptions } from '@outbox-inbox/database';
 import {
   groupTimingFromEnv,
   inboxOptionsFromEnv,
   InboxModule,
   InboxModuleOptions,
 } from '@outbox-inbox/inbox';
-import { ObservabilityModule } from '@app/observability';
+import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
 import { AccountingServiceConfig } from './accounting-service.config';
 import { LedgerModule } from './ledger/ledger.module';
 import { AccountingMigrations } from './migrations';
@@ -38,9 +38,7 @@ export class AccountingServiceModule {
         ObservabilityModule.forService('accounting-service', config),
         TypeOrmModule.forRoot(
           mysqlDataSourceOptions({
-            url: config.DATABASE_URL,
-            poolSize: config.DB_POOL_SIZE,
-            lockWaitTimeoutS: config.DB_LOCK_WAIT_TIMEOUT_S,
+            ...databaseConfigFromEnv(config),
             migrations: AccountingMigrations,
           }),
         ),
@@ -50,6 +48,7 @@ export class AccountingServiceModule {
           kafka: {
             brokers: config.KAFKA_BROKERS,
             clientId: config.KAFKA_CLIENT_ID ?? 'accounting-service',
+            logCreator: kafkajsLogCreator(),
             ...groupTimingFromEnv(config),
             ...groupTiming,
           },

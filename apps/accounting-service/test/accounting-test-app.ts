@@ -1,7 +1,7 @@
 import { TEST_OPS_API_TOKEN } from '@app/testing';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { loadConfig } from '@app/config';
+import { validateEnv } from '@app/config';
 import { envelopeHeaders, EventEnvelope } from '@outbox-inbox/messaging';
 import { Kafka, Message } from 'kafkajs';
 import { DataSource } from 'typeorm';
@@ -30,7 +30,7 @@ export interface AccountingTestApp {
 export async function startAccountingApp(
   options: AccountingTestAppOptions,
 ): Promise<AccountingTestApp> {
-  const config = loadConfig(AccountingServiceConfig, {
+  const config = validateEnv(AccountingServiceConfig, {
     DATABASE_URL: options.databaseUrl,
     KAFKA_BROKERS: options.brokers.join(','),
     TOPIC_PREFIX: options.topicPrefix,

@@ -1,4 +1,4 @@
-import { loadConfig } from '@app/config';
+import { validateEnv } from '@app/config';
 import { CouponProviderConfig } from './coupon-provider.config';
 
 describe('CouponProviderConfig', () => {
@@ -8,21 +8,21 @@ describe('CouponProviderConfig', () => {
   };
 
   it('needs only its database and operator token: no Kafka variables, port 3003 by default', () => {
-    const config = loadConfig(CouponProviderConfig, base);
+    const config = validateEnv(CouponProviderConfig, base);
     expect(config.COUPON_PROVIDER_PORT).toBe(3003);
     expect(config).not.toHaveProperty('KAFKA_BROKERS');
   });
 
   it('has no fault switch unless COUPON_FAULTS_ENABLED=true', () => {
-    expect(loadConfig(CouponProviderConfig, base).COUPON_FAULTS_ENABLED).toBe(false);
-    const enabled = loadConfig(CouponProviderConfig, { ...base, COUPON_FAULTS_ENABLED: 'true' });
+    expect(validateEnv(CouponProviderConfig, base).COUPON_FAULTS_ENABLED).toBe(false);
+    const enabled = validateEnv(CouponProviderConfig, { ...base, COUPON_FAULTS_ENABLED: 'true' });
     expect(enabled.COUPON_FAULTS_ENABLED).toBe(true);
     expect(() =>
-      loadConfig(CouponProviderConfig, { ...base, COUPON_FAULTS_ENABLED: 'yes' }),
+      validateEnv(CouponProviderConfig, { ...base, COUPON_FAULTS_ENABLED: 'yes' }),
     ).toThrow(/COUPON_FAULTS_ENABLED/);
   });
 
   it('still requires DATABASE_URL', () => {
-    expect(() => loadConfig(CouponProviderConfig, {})).toThrow(/DATABASE_URL/);
+    expect(() => validateEnv(CouponProviderConfig, {})).toThrow(/DATABASE_URL/);
   });
 });

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { mysqlDataSourceOptions } from '@outbox-inbox/database';
+import { databaseConfigFromEnv, mysqlDataSourceOptions } from '@outbox-inbox/database';
 import { ObservabilityModule } from '@app/observability';
 import { CouponProviderConfig } from './coupon-provider.config';
 import { CouponLookupHttpController } from './coupons/coupon-lookup.http.controller';
@@ -21,9 +21,7 @@ export class CouponProviderModule {
         ObservabilityModule.forService('coupon-provider', config),
         TypeOrmModule.forRoot(
           mysqlDataSourceOptions({
-            url: config.DATABASE_URL,
-            poolSize: config.DB_POOL_SIZE,
-            lockWaitTimeoutS: config.DB_LOCK_WAIT_TIMEOUT_S,
+            ...databaseConfigFromEnv(config),
             migrations: CouponMigrations,
           }),
         ),

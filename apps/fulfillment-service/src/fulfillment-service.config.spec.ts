@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '@app/config';
+import { ConfigError, validateEnv } from '@app/config';
 import { inboxOptionsFromEnv, resolveInboxOptions } from '@outbox-inbox/inbox';
 import { tradingEventRegistry } from '@app/trading-events';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
@@ -12,7 +12,7 @@ const base = {
 
 describe('FulfillmentServiceConfig: the inbox variables', () => {
   it('sets the dedup window and the blocked backoff cap of the inbox', () => {
-    const config = loadConfig(FulfillmentServiceConfig, {
+    const config = validateEnv(FulfillmentServiceConfig, {
       ...base,
       INBOX_DEDUP_WINDOW_MS: String(3 * 24 * 3_600_000),
       INBOX_BLOCKED_BACKOFF_MAX_MS: '5000',
@@ -29,7 +29,7 @@ describe('FulfillmentServiceConfig: the inbox variables', () => {
   });
 
   it('keeps the defaults when they are unset', () => {
-    const config = loadConfig(FulfillmentServiceConfig, base);
+    const config = validateEnv(FulfillmentServiceConfig, base);
     expect(inboxOptionsFromEnv(config)).toEqual({});
   });
 
@@ -37,7 +37,7 @@ describe('FulfillmentServiceConfig: the inbox variables', () => {
     'refuses INBOX_DEDUP_WINDOW_MS=%s at start, naming it',
     (value) => {
       const load = () =>
-        loadConfig(FulfillmentServiceConfig, { ...base, INBOX_DEDUP_WINDOW_MS: value });
+        validateEnv(FulfillmentServiceConfig, { ...base, INBOX_DEDUP_WINDOW_MS: value });
       expect(load).toThrow(ConfigError);
       expect(load).toThrow(/INBOX_DEDUP_WINDOW_MS/);
     },

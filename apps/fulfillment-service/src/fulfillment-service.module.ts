@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { consumerChannels, topicForAggregate, tradingEventRegistry } from '@app/trading-events';
-import { mysqlDataSourceOptions } from '@outbox-inbox/database';
+import { databaseConfigFromEnv, mysqlDataSourceOptions } from '@outbox-inbox/database';
 import {
   groupTimingFromEnv,
   inboxOptionsFromEnv,
@@ -9,7 +9,7 @@ import {
   InboxModuleOptions,
 } from '@outbox-inbox/inbox';
 import { OutboxModule, OutboxModuleOptions, relayOptionsFromEnv } from '@outbox-inbox/outbox';
-import { ObservabilityModule } from '@app/observability';
+import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
 import { CouponSource, FulfillmentModule } from './fulfillment/fulfillment.module';
 import { FulfillmentMigrations } from './migrations';
@@ -35,21 +35,24 @@ export class FulfillmentServiceModule {
         ObservabilityModule.forService('fulfillment-service', config),
         TypeOrmModule.forRoot(
           mysqlDataSourceOptions({
-            url: config.DATABASE_URL,
-            poolSize: config.DB_POOL_SIZE,
-            lockWaitTimeoutS: config.DB_LOCK_WAIT_TIMEOUT_S,
+            ...databaseConfigFromEnv(config),
             migrations: FulfillmentMigrations,
           }),
         ),
         OutboxModule.forRoot({
-          kafka: { brokers: config.KAFKA_BROKERS, clientId },
+          kafka: { brokers: config.KAFKA_BROKERS, clientId, logCreator: kafkajsLogCreator() },
           topicFor: (aggregateType) => topicForAggregate(aggregateType, config.TOPIC_PREFIX),
           relay: { ...relayOptionsFromEnv(config), ...overrides.relay },
         }),
         InboxModule.forRoot({
           consumer,
           ...consumerChannels(consumer, config.TOPIC_PREFIX),
-          kafka: { brokers: config.KAFKA_BROKERS, clientId, ...groupTimingFromEnv(config) },
+          kafka: {
+            brokers: config.KAFKA_BROKERS,
+            clientId,
+            logCreator: kafkajsLogCreator(),
+            ...groupTimingFromEnv(config),
+          },
           registry: tradingEventRegistry(),
           // The whole Order topic: the version gate sees every event of an order, handled or not.
           topics: [topicForAggregate('Order', config.TOPIC_PREFIX)],

@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from '@app/config';
+import { validateEnv } from '@app/config';
 import {
   createEnvelope,
   envelopeHeaders,
@@ -61,7 +61,7 @@ describe('fulfillment-service', () => {
       await env.infra.kafkaMock!.createTopic(topic, partitions);
     }
     const database = await env.createDatabase('fulfillment');
-    const config = loadConfig(FulfillmentServiceConfig, {
+    const config = validateEnv(FulfillmentServiceConfig, {
       DATABASE_URL: database.url,
       KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
       TOPIC_PREFIX: prefix,

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '@app/config';
+import { ConfigError, validateEnv } from '@app/config';
 import { OrderServiceConfig } from './order-service.config';
 
 const base = {
@@ -9,10 +9,10 @@ const base = {
 
 describe('OrderServiceConfig', () => {
   it('requires PAY_CALLBACK_SECRET, and never echoes it', () => {
-    expect(() => loadConfig(OrderServiceConfig, base)).toThrow(/PAY_CALLBACK_SECRET/);
+    expect(() => validateEnv(OrderServiceConfig, base)).toThrow(/PAY_CALLBACK_SECRET/);
     let error: unknown;
     try {
-      loadConfig(OrderServiceConfig, { ...base, PAY_CALLBACK_SECRET: 'short-secret' });
+      validateEnv(OrderServiceConfig, { ...base, PAY_CALLBACK_SECRET: 'short-secret' });
     } catch (e) {
       error = e;
     }
@@ -22,7 +22,10 @@ describe('OrderServiceConfig', () => {
   });
 
   it('accepts a secret of 16 characters and defaults the port to 3000', () => {
-    const config = loadConfig(OrderServiceConfig, { ...base, PAY_CALLBACK_SECRET: 's'.repeat(16) });
+    const config = validateEnv(OrderServiceConfig, {
+      ...base,
+      PAY_CALLBACK_SECRET: 's'.repeat(16),
+    });
     expect(config.ORDER_SERVICE_PORT).toBe(3000);
     expect(config.PAY_CALLBACK_SECRET).toBe('s'.repeat(16));
   });

@@ -1,9 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { topicForAggregate } from '@app/trading-events';
-import { mysqlDataSourceOptions } from '@outbox-inbox/database';
+import { databaseConfigFromEnv, mysqlDataSourceOptions } from '@outbox-inbox/database';
 import { OutboxModule, relayOptionsFromEnv } from '@outbox-inbox/outbox';
-import { ObservabilityModule } from '@app/observability';
+import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
 import { OrderServiceConfig } from './order-service.config';
 import { OrderMigrations } from './migrations';
 import { OrderOpsModule } from './ops/order-ops.module';
@@ -34,17 +34,13 @@ export class OrderServiceModule {
       imports: [
         ObservabilityModule.forService('order-service', config),
         TypeOrmModule.forRoot(
-          mysqlDataSourceOptions({
-            url: config.DATABASE_URL,
-            poolSize: config.DB_POOL_SIZE,
-            lockWaitTimeoutS: config.DB_LOCK_WAIT_TIMEOUT_S,
-            migrations: OrderMigrations,
-          }),
+          mysqlDataSourceOptions({ ...databaseConfigFromEnv(config), migrations: OrderMigrations }),
         ),
         OutboxModule.forRoot({
           kafka: {
             brokers: config.KAFKA_BROKERS,
             clientId: config.KAFKA_CLIENT_ID ?? 'order-service',
+            logCreator: kafkajsLogCreator(),
           },
           topicFor: (aggregateType) => topicForAggregate(aggregateType, config.TOPIC_PREFIX),
           relay: {

@@ -1,7 +1,7 @@
 import { AddressInfo } from 'node:net';
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { loadConfig } from '@app/config';
+import { validateEnv } from '@app/config';
 import { openMysqlDataSource } from '@outbox-inbox/database';
 import {
   OutboxCommitNotifier,
@@ -53,7 +53,7 @@ describe('order-service readiness with a stuck relay', () => {
     } finally {
       await migrator.destroy();
     }
-    const config = loadConfig(OrderServiceConfig, {
+    const config = validateEnv(OrderServiceConfig, {
       DATABASE_URL: database.url,
       KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
       PAY_CALLBACK_SECRET: 'test-pay-callback-secret',

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { loadConfig } from '@app/config';
+import { validateEnv } from '@app/config';
 import { openMysqlDataSource } from '@outbox-inbox/database';
 import { TEST_OPS_API_TOKEN, TestEnvironment } from '@app/testing';
 import { AddressInfo } from 'node:net';
@@ -31,7 +31,7 @@ export async function startOrderService(
   options: { outboxRelay?: boolean; topicPrefix?: string } = {},
 ): Promise<RunningOrderService> {
   const database = await env.createDatabase('orders');
-  const config = loadConfig(OrderServiceConfig, {
+  const config = validateEnv(OrderServiceConfig, {
     DATABASE_URL: database.url,
     KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
     PAY_CALLBACK_SECRET: TEST_PAY_SECRET,

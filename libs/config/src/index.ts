@@ -1,3 +1,4 @@
 export { CommonEnv, ServiceEnv } from './common-env';
 export { ConfigError } from './config.error';
-export { loadConfig } from './load-config';
+export { serviceConfig, ServiceConfig } from './service-config';
+export { EnvSchema, validateEnv } from './validate-env';

@@ -2,6 +2,8 @@
 export { affectedRows } from './affected-rows';
 export { backoffDelay, delay } from './backoff';
 export type { BackoffPolicy } from './backoff';
+export { databaseConfigFromEnv } from './database-env';
+export type { DatabaseEnv } from './database-env';
 export { ensureDatabase } from './ensure-database';
 export {
   allowsMultipleStatements,

@@ -28,40 +28,42 @@ const TRANSIENT_CODES = new Set([
   'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
 ]);
 
+/** One link of an error chain, as mysql2 and TypeORM build them. */
+interface ErrorLink {
+  errno?: unknown;
+  code?: unknown;
+  message?: unknown;
+  driverError?: unknown;
+  cause?: unknown;
+}
+
+/** `error` and the errors it wraps (TypeORM's `driverError`, an Error's `cause`), four at most. */
+function* errorChain(error: unknown): Generator<ErrorLink> {
+  for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
+    const link = e as ErrorLink;
+    yield link;
+    e = link.driverError ?? link.cause;
+  }
+}
+
 /**
  * True when `error` (a mysql2 error, or a TypeORM QueryFailedError wrapping one) means the
  * transaction did not take effect and may be retried whole: deadlock, lock-wait timeout,
  * lost or refused connection, a server that is read-only (a primary during a failover).
  */
 export function isTransientDbError(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
-    const candidate = e as {
-      errno?: unknown;
-      code?: unknown;
-      driverError?: unknown;
-      cause?: unknown;
-    };
-    if (typeof candidate.errno === 'number' && TRANSIENT_ERRNO.has(candidate.errno)) return true;
-    if (typeof candidate.code === 'string' && TRANSIENT_CODES.has(candidate.code)) return true;
-    if (/Connection lost|closed state/i.test(String((e as Error).message ?? ''))) {
-      return true;
-    }
-    e = candidate.driverError ?? candidate.cause;
+  for (const e of errorChain(error)) {
+    if (typeof e.errno === 'number' && TRANSIENT_ERRNO.has(e.errno)) return true;
+    if (typeof e.code === 'string' && TRANSIENT_CODES.has(e.code)) return true;
+    if (/Connection lost|closed state/i.test(String(e.message ?? ''))) return true;
   }
   return false;
 }
 
 /** True when `error` is a duplicate-key violation (ER_DUP_ENTRY). */
 export function isDuplicateKeyError(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
-    const candidate = e as {
-      errno?: unknown;
-      code?: unknown;
-      driverError?: unknown;
-      cause?: unknown;
-    };
-    if (candidate.errno === 1062 || candidate.code === 'ER_DUP_ENTRY') return true;
-    e = candidate.driverError ?? candidate.cause;
+  for (const e of errorChain(error)) {
+    if (e.errno === 1062 || e.code === 'ER_DUP_ENTRY') return true;
   }
   return false;
 }

@@ -7,6 +7,7 @@ import { InboxDeadLetters } from './operations/inbox-dead-letters';
 import { InboxHousekeeping } from './operations/inbox-housekeeping';
 import { InboxOperations } from './operations/inbox-operations';
 import { InboxPipeline } from './transport/inbox-pipeline';
+import { InboxMessageScope } from './transport/message-scope';
 import { NestHandlers } from './transport/nest-handlers';
 
 /**
@@ -22,13 +23,20 @@ export const inboxPipelineProviders: Provider[] = [
   },
   {
     provide: InboxPipeline,
-    inject: [INBOX_OPTIONS, INBOX_DATA_SOURCE, InboxMetrics, NestHandlers],
+    inject: [
+      INBOX_OPTIONS,
+      INBOX_DATA_SOURCE,
+      InboxMetrics,
+      NestHandlers,
+      { token: InboxMessageScope, optional: true },
+    ],
     useFactory: (
       options: ResolvedInboxOptions,
       dataSource: DataSource,
       metrics: InboxMetrics,
       handlers: NestHandlers,
-    ) => new InboxPipeline(options, dataSource, metrics, handlers),
+      scope?: InboxMessageScope,
+    ) => new InboxPipeline(options, dataSource, metrics, handlers, scope ?? undefined),
   },
   InboxDeadLetters,
   {

@@ -60,8 +60,8 @@ export { InboxMetrics } from './metrics/inbox-metrics';
 export { readWholeTopic } from './dead-letter/dead-letter-reader';
 export type { RawDeadLetter as RawTopicMessage } from './dead-letter/dead-letter-reader';
 export type { InboxLatencyListener, PartitionLag } from './metrics/inbox-metrics';
-/** The baggage entry carrying a message's correlation id while it is settled. */
-export { CORRELATION_BAGGAGE } from './transport/message-context';
+/** Provide one (from a global module) to settle each message under a context of your own. */
+export { InboxMessageScope } from './transport/message-scope';
 /** Headers the inbox adds to dead-lettered messages. */
 export { DeadLetterHeader } from './dead-letter/dead-letter-headers';
 /** The version gate's pure rule. */

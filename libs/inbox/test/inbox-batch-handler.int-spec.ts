@@ -31,14 +31,6 @@ describe('Inbox @OnEventBatch handlers', () => {
     return new Map(rows.map((r) => [r.event_key, Number(r.n)]));
   }
 
-  async function versionsInEffectOrder(aggregateId: string): Promise<number[]> {
-    const rows = (await bed.dataSource.query(
-      'SELECT aggregate_version FROM t_test_effect WHERE aggregate_id = ? ORDER BY id',
-      [aggregateId],
-    )) as Array<{ aggregate_version: number }>;
-    return rows.map((r) => Number(r.aggregate_version));
-  }
-
   it('in batched mode, takes runs of consecutive events in one call, each event once, in version order across handler kinds', async () => {
     const { topic, consumer, app } = await setup('batched', 50);
     try {
@@ -73,7 +65,7 @@ describe('Inbox @OnEventBatch handlers', () => {
       const applied = await effects('runs-');
       expect([...applied.keys()].sort()).toEqual([...distinct].sort());
       expect([...applied.values()].every((n) => n === 1)).toBe(true);
-      expect(await versionsInEffectOrder('runs-mix')).toEqual([1, 2, 3, 4, 5]);
+      expect(await bed.effectVersions('runs-mix')).toEqual([1, 2, 3, 4, 5]);
       // The handlers were called once per event, most of them inside runs.
       const calls = app.behaviour.runs;
       expect(calls.flat().sort()).toEqual([...distinct].sort());

@@ -51,16 +51,7 @@ describe('Inbox under crashes and rebalances', () => {
 
   describe('when the process is killed after the DB commit and before the offset commit', () => {
     it('gets the event again and absorbs it: one effect', async () => {
-      const topic = await bed.env.createTopic('inbox.crash', 1);
-      const deadLetterTopic = await bed.env.createTopic('inbox.crash.dlq', 1);
-      const options = {
-        databaseUrl: bed.databaseUrl,
-        brokers: bed.env.infra.kafkaBrokers,
-        consumer: `c-${topic}`,
-        topics: [topic],
-        deadLetterTopic,
-        retryTopic: await bed.retryTopicOf(`c-${topic}`),
-      };
+      const { topic, options } = await bed.channel('inbox.crash', 1);
       const event = orderEvent('created', 'crash-1', 1);
       await bed.producer.send({ topic, messages: [toMessage(event)] });
 
@@ -88,16 +79,7 @@ describe('Inbox under crashes and rebalances', () => {
 
   describe('when a second consumer joins the group mid-stream and the first one leaves', () => {
     it('loses nothing, applies nothing twice, and keeps each order in version order', async () => {
-      const topic = await bed.env.createTopic('inbox.rebalance', 4);
-      const deadLetterTopic = await bed.env.createTopic('inbox.rebalance.dlq', 1);
-      const options = {
-        databaseUrl: bed.databaseUrl,
-        brokers: bed.env.infra.kafkaBrokers,
-        consumer: `c-${topic}`,
-        topics: [topic],
-        deadLetterTopic,
-        retryTopic: await bed.retryTopicOf(`c-${topic}`),
-      };
+      const { topic, options } = await bed.channel('inbox.rebalance', 4);
       const orders = Array.from({ length: 20 }, (_, i) => `rb-${i}`);
       const phase = (from: number, to: number) =>
         orders.flatMap((id) =>

@@ -6,14 +6,6 @@ import { useInboxTestBed } from './fixtures/inbox-test-app';
 describe('Skipping a gap on purpose', () => {
   const bed = useInboxTestBed('inbox_gap_skip');
 
-  async function effects(aggregateId: string): Promise<number[]> {
-    const rows = (await bed.dataSource.query(
-      'SELECT aggregate_version FROM t_test_effect WHERE aggregate_id = ? ORDER BY id',
-      [aggregateId],
-    )) as Array<{ aggregate_version: number }>;
-    return rows.map((r) => Number(r.aggregate_version));
-  }
-
   it('with the ops command: audits the skip, applies the parked successors in order, and shows it in the deliveries', async () => {
     const topic = await bed.env.createTopic('inbox.gap-skip', 1);
     const deadLetterTopic = await bed.env.createTopic('inbox.gap-skip.dlq', 1);
@@ -33,7 +25,7 @@ describe('Skipping a gap on purpose', () => {
       await waitFor(async () => (await app.operations.stats()).parkedNow === 2, {
         description: 'versions 3 and 4 parked behind the missing 2',
       });
-      expect(await effects('gap-1')).toEqual([1]);
+      expect(await bed.effectVersions('gap-1')).toEqual([1]);
 
       // Not the missing version: refused, nothing changes.
       const wrong = await fetch(`${url}/inbox/gaps/skip`, {
@@ -77,7 +69,7 @@ describe('Skipping a gap on purpose', () => {
         drained: 2,
         lastVersion: 4,
       });
-      expect(await effects('gap-1')).toEqual([1, 3, 4]);
+      expect(await bed.effectVersions('gap-1')).toEqual([1, 3, 4]);
       expect((await app.operations.stats()).parkedNow).toBe(0);
       const audit = (await bed.dataSource.query(
         `SELECT aggregate_version, reason, skipped_by, drained FROM t_inbox_skip
@@ -104,7 +96,7 @@ describe('Skipping a gap on purpose', () => {
       );
       // The next version flows as usual.
       await bed.producer.send({ topic, messages: [toMessage(orderEvent('paid', 'gap-1', 5))] });
-      await waitFor(async () => (await effects('gap-1')).length === 4, {
+      await waitFor(async () => (await bed.effectVersions('gap-1')).length === 4, {
         description: 'version 5 applied after the skip',
       });
     } finally {

@@ -31,14 +31,6 @@ function asUnknownType(envelope: EventEnvelope, eventType: string): EventEnvelop
 describe('Inbox as a tolerant reader', () => {
   const bed = useInboxTestBed('inbox_tolerant_reader');
 
-  async function effects(aggregateId: string): Promise<number[]> {
-    const rows = (await bed.dataSource.query(
-      'SELECT aggregate_version FROM t_test_effect WHERE aggregate_id = ? ORDER BY id',
-      [aggregateId],
-    )) as Array<{ aggregate_version: number }>;
-    return rows.map((r) => Number(r.aggregate_version));
-  }
-
   async function outcome(consumer: string, eventKey: string): Promise<string | undefined> {
     const rows = (await bed.dataSource.query(
       'SELECT outcome FROM t_inbox WHERE consumer = ? AND event_key = ?',
@@ -75,10 +67,10 @@ describe('Inbox as a tolerant reader', () => {
           messages: [withExtras, wrapped, paidWithExtras].map((e) => toMessage(e)),
         });
 
-        await waitFor(async () => (await effects('newer-1')).length === 2, {
+        await waitFor(async () => (await bed.effectVersions('newer-1')).length === 2, {
           description: 'OrderCreated and OrderPaid applied',
         });
-        expect(await effects('newer-1')).toEqual([1, 3]);
+        expect(await bed.effectVersions('newer-1')).toEqual([1, 3]);
         expect(app.behaviour.received.get(created.eventKey)).toEqual(withExtras);
         expect(app.behaviour.received.get(paid.eventKey)?.payload).toMatchObject({
           loyaltyPoints: 12,
@@ -112,7 +104,7 @@ describe('Inbox as a tolerant reader', () => {
         await waitFor(async () => (await outcome(consumer, cancelled.eventKey)) === 'parked', {
           description: 'the successor parked behind the held event',
         });
-        expect(await effects('major-1')).toEqual([1]);
+        expect(await bed.effectVersions('major-1')).toEqual([1]);
         expect(await outcome(consumer, paidV2.eventKey)).toBe('parked');
         expect(old.metrics.heldNewerSchema).toBe(1);
         expect(old.metrics.deadLettered).toBe(0);
@@ -128,10 +120,10 @@ describe('Inbox as a tolerant reader', () => {
         inbox: { registry: tradingEventRegistry().register(OrderPaidV2) },
       });
       try {
-        await waitFor(async () => (await effects('major-1')).length === 3, {
+        await waitFor(async () => (await bed.effectVersions('major-1')).length === 3, {
           description: 'the held event and its successor applied after the upgrade',
         });
-        expect(await effects('major-1')).toEqual([1, 2, 3]);
+        expect(await bed.effectVersions('major-1')).toEqual([1, 2, 3]);
         expect(upgraded.behaviour.received.get(paidV2.eventKey)?.schemaVersion).toBe(2);
         expect(await topicSize(bed.env.kafka, deadLetterTopic)).toBe(0);
       } finally {

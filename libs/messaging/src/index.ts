@@ -19,3 +19,5 @@ export type { KafkaConnection } from './kafka-client';
 /** Mounts a module's operator endpoints on, off (`http: false`) or behind given guards. */
 export { operatorControllers } from './operator-routes';
 export type { OperatorRoutes } from './operator-routes';
+/** The validation of a list route's optional `limit` query parameter. */
+export { PageLimit } from './page-limit';

@@ -1,4 +1,4 @@
-import { Kafka, KafkaConfig, logLevel, SASLOptions } from 'kafkajs';
+import { Kafka, KafkaConfig, logCreator, logLevel, SASLOptions } from 'kafkajs';
 
 /**
  * How a library module reaches Kafka: either the client settings (brokers and clientId, and
@@ -14,6 +14,8 @@ export interface KafkaConnection {
   sasl?: SASLOptions;
   /** kafkajs log level of a client built from the settings. Default WARN. */
   logLevel?: logLevel;
+  /** Where a client built from the settings writes its lines (kafkajs's console JSON by default). */
+  logCreator?: logCreator;
   /** A kafkajs client of the application's; the settings above are then not used. */
   client?: Kafka;
 }
@@ -44,6 +46,7 @@ export function kafkaClient(
     ...(connection.ssl !== undefined && { ssl: connection.ssl }),
     ...(connection.sasl !== undefined && { sasl: connection.sasl }),
     logLevel: connection.logLevel ?? logLevel.WARN,
+    ...(connection.logCreator !== undefined && { logCreator: connection.logCreator }),
     ...tuning,
   });
 }

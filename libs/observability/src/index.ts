@@ -13,6 +13,8 @@ export {
   currentCorrelationId,
   runWithCorrelation,
 } from './correlation/correlation-context';
+/** A kafkajs logCreator writing kafkajs's lines through the service's pino logger. */
+export { kafkajsLogCreator } from './logging/kafkajs-log-creator';
 /** Registers the OpenTelemetry SDK (OTLP export when configured); flushes it at shutdown. */
 export { flushTracing, startTracing } from './tracing/start-tracing';
 /** Marks a route as open without the operator token (health, customer API, signed callbacks). */

@@ -17,6 +17,7 @@ import { OutboxOperations, OutboxRelay } from '@outbox-inbox/outbox';
 import { OperatorAuthGuard } from './auth/operator-auth.guard';
 import { OperatorToken } from './auth/operator-token';
 import { InboxObserverInterceptor } from './consumer/inbox-observer.interceptor';
+import { CorrelationModule } from './correlation/correlation.module';
 import { BrokerProbe } from './health/broker-probe';
 import { HealthHttpController } from './health/health.http.controller';
 import { DEFAULT_READINESS, ReadinessThresholds } from './health/readiness-thresholds';
@@ -71,6 +72,7 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
       imports: [
         TerminusModule,
         LoggerModule.forRoot(pinoOptions(options.service, options.logLevel)),
+        CorrelationModule,
       ],
       controllers: [MetricsHttpController, HealthHttpController],
       providers: [

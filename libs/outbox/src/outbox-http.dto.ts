@@ -1,6 +1,5 @@
 import { BadRequestException, ValidationPipe } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -13,7 +12,7 @@ import {
   Max,
   Min,
 } from 'class-validator';
-import { fieldErrorsOf } from '@outbox-inbox/messaging';
+import { fieldErrorsOf, PageLimit } from '@outbox-inbox/messaging';
 
 const AGGREGATE_TYPE = /^[A-Z][A-Za-z0-9]{1,31}$/;
 const AGGREGATE_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -40,11 +39,7 @@ export const outboxInput = new ValidationPipe({
 /** Query of GET /outbox/dead. */
 export class ListDeadQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @PageLimit(1000)
   limit = 100;
 
   @ApiPropertyOptional({ description: 'rows after this id (keyset paging)', default: '0' })

@@ -1,66 +1,17 @@
-import {
-  KafkaApiKey,
-  KafkaErrorCode,
-  openOutboxDatabase,
-  startTestEnvironment,
-  TestEnvironment,
-  waitFor,
-} from '@app/testing';
-import { logLevel } from 'kafkajs';
-import { DataSource } from 'typeorm';
-import { OutboxPublisher, OutboxRelay, OutboxWriter } from '../src';
-import {
-  CapturingLogger,
-  consumeUntil,
-  FAST_RELAY,
-  rowsOf,
-  statusCounts,
-  writeOrderEvents,
-} from './outbox-test-kit';
+import { KafkaApiKey, KafkaErrorCode, waitFor } from '@app/testing';
+import { OutboxPublisher, OutboxWriter } from '../src';
+import { consumeUntil, rowsOf, statusCounts, writeOrderEvents } from './outbox-test-kit';
+import { useRelayTestBed } from './relay-test-bed';
 
 describe('OutboxRelay under faults', () => {
-  let env: TestEnvironment;
-  let dataSource: DataSource;
+  const bed = useRelayTestBed('outbox_faults', 'outbox-faults');
   const writer = new OutboxWriter();
-
-  beforeAll(async () => {
-    env = await startTestEnvironment();
-  });
-
-  beforeEach(async () => {
-    dataSource = await openOutboxDatabase((await env.createDatabase('outbox_faults')).url);
-  });
-
-  afterEach(async () => {
-    await dataSource?.destroy();
-  });
-
-  afterAll(async () => {
-    await env.stop();
-  });
-
-  const relay = (
-    topic: string,
-    extra: Partial<ConstructorParameters<typeof OutboxRelay>[0]> = {},
-  ) =>
-    new OutboxRelay({
-      ...FAST_RELAY,
-      dataSource,
-      kafka: {
-        brokers: env.infra.kafkaBrokers,
-        clientId: 'outbox-faults',
-        logLevel: logLevel.NOTHING,
-      },
-      topicFor: () => topic,
-      logger: new CapturingLogger(),
-      ...extra,
-    });
 
   it.each(['succeeds', 'fails'] as const)(
     'a stalled relay whose lease was taken over cannot record its late outcome (its send %s)',
     async (lateOutcome) => {
-      const topic = await env.createTopic('outbox.lease', 2);
-      const keys = await writeOrderEvents(dataSource, writer, 5, 1, 'lease');
+      const topic = await bed.env.createTopic('outbox.lease', 2);
+      const keys = await writeOrderEvents(bed.dataSource, writer, 5, 1, 'lease');
       let finishStalledSend!: () => void;
       const stalledSend = new Promise<void>((resolve) => (finishStalledSend = resolve));
       const stalling: OutboxPublisher = {
@@ -71,20 +22,20 @@ describe('OutboxRelay under faults', () => {
         },
         disconnect: async () => undefined,
       };
-      const stalled = relay(topic, {
+      const stalled = bed.relay(topic, {
         publisher: stalling,
         leaseMs: 300,
         requestTimeoutMs: 100,
         producerRetries: 1,
       });
-      const taker = relay(topic);
+      const taker = bed.relay(topic);
       const stalledRound = stalled.relayOnce();
       try {
-        await waitFor(async () => (await statusCounts(dataSource)).SENDING === 5);
+        await waitFor(async () => (await statusCounts(bed.dataSource)).SENDING === 5);
         await waitFor(async () => (await taker.relayOnce()) === 5, {
           description: 'the second relay claims the 5 rows once the lease expired',
         });
-        expect(await statusCounts(dataSource)).toEqual({ SENT: 5 });
+        expect(await statusCounts(bed.dataSource)).toEqual({ SENT: 5 });
       } finally {
         finishStalledSend();
         await stalledRound;
@@ -92,32 +43,32 @@ describe('OutboxRelay under faults', () => {
         await stalled.stop();
       }
 
-      const rows = await rowsOf(dataSource, ['lease0', 'lease1', 'lease2', 'lease3', 'lease4']);
+      const rows = await rowsOf(bed.dataSource, ['lease0', 'lease1', 'lease2', 'lease3', 'lease4']);
       expect(rows.map((r) => r.status)).toEqual(Array(5).fill('SENT'));
       expect(rows.map((r) => r.retry_count)).toEqual(Array(5).fill(0));
       expect(new Set(rows.map((r) => r.lease_owner))).toEqual(new Set([taker.instanceId]));
       expect(stalled.counts().leaseLost).toBe(5);
-      const messages = await consumeUntil(env.kafka, topic, (m) => m.length >= 5);
+      const messages = await consumeUntil(bed.env.kafka, topic, (m) => m.length >= 5);
       expect(new Set(messages.map((m) => m.eventKey))).toEqual(new Set(keys));
     },
   );
 
   it('keeps rows while every broker is down and publishes all of them once brokers return', async () => {
-    const mock = env.infra.kafkaMock!;
-    const topic = await env.createTopic('outbox.down', 3);
-    const keys = await writeOrderEvents(dataSource, writer, 50, 1, 'down');
-    const patient = relay(topic, { requestTimeoutMs: 500, producerRetries: 1 });
+    const mock = bed.env.infra.kafkaMock!;
+    const topic = await bed.env.createTopic('outbox.down', 3);
+    const keys = await writeOrderEvents(bed.dataSource, writer, 50, 1, 'down');
+    const patient = bed.relay(topic, { requestTimeoutMs: 500, producerRetries: 1 });
     await mock.brokerDown('all');
     try {
       patient.start();
       await waitFor(async () => patient.counts().publishFailures >= 50 * 2, {
         description: 'two failed attempts while the brokers are down',
       });
-      const during = await statusCounts(dataSource);
+      const during = await statusCounts(bed.dataSource);
       expect(during.SENT).toBeUndefined();
       expect(during.DEAD).toBeUndefined();
       await mock.brokerUp('all');
-      await waitFor(async () => (await statusCounts(dataSource)).SENT === 50, {
+      await waitFor(async () => (await statusCounts(bed.dataSource)).SENT === 50, {
         timeoutMs: 30_000,
         description: 'all 50 rows SENT after the brokers returned',
       });
@@ -125,27 +76,31 @@ describe('OutboxRelay under faults', () => {
       await mock.brokerUp('all');
       await patient.stop();
     }
-    const messages = await consumeUntil(env.kafka, topic, (m) => m.length >= 50);
+    const messages = await consumeUntil(bed.env.kafka, topic, (m) => m.length >= 50);
     expect(new Set(messages.map((m) => m.eventKey))).toEqual(new Set(keys));
-    const failed = (await dataSource.query(
+    const failed = (await bed.dataSource.query(
       'SELECT COUNT(*) AS n FROM t_outbox WHERE retry_count > 0',
     )) as Array<{ n: string }>;
     expect(Number(failed[0].n)).toBe(50);
   });
 
   it('absorbs produce requests that time out, with an error or with the reply lost', async () => {
-    const mock = env.infra.kafkaMock!;
-    const topic = await env.createTopic('outbox.timeouts', 1);
-    const keys = await writeOrderEvents(dataSource, writer, 40, 2, 'slow');
+    const mock = bed.env.infra.kafkaMock!;
+    const topic = await bed.env.createTopic('outbox.timeouts', 1);
+    const keys = await writeOrderEvents(bed.dataSource, writer, 40, 2, 'slow');
     await mock.pushRequestErrors(KafkaApiKey.Produce, KafkaErrorCode.RequestTimedOut, 3);
     for (const broker of [1, 2, 3]) {
       // Error 0 after an rtt above the request timeout: the write happens, the reply is lost.
       await mock.pushBrokerErrors(broker, KafkaApiKey.Produce, KafkaErrorCode.None, 1_500, 1);
     }
-    const patient = relay(topic, { requestTimeoutMs: 1_000, producerRetries: 3, batchSize: 20 });
+    const patient = bed.relay(topic, {
+      requestTimeoutMs: 1_000,
+      producerRetries: 3,
+      batchSize: 20,
+    });
     patient.start();
     try {
-      await waitFor(async () => (await statusCounts(dataSource)).SENT === 80, {
+      await waitFor(async () => (await statusCounts(bed.dataSource)).SENT === 80, {
         timeoutMs: 40_000,
         description: 'all 80 rows SENT despite the timeouts',
       });
@@ -154,13 +109,13 @@ describe('OutboxRelay under faults', () => {
       await mock.clearRequestErrors(KafkaApiKey.Produce);
     }
     const messages = await consumeUntil(
-      env.kafka,
+      bed.env.kafka,
       topic,
       (m) => new Set(m.map((x) => x.eventKey)).size >= 80,
     );
     // At least once: every event is there; a lost reply may add duplicates (against the mock a
     // batch whose reply was lost is written twice despite the idempotent producer), never a loss.
     expect(new Set(messages.map((m) => m.eventKey))).toEqual(new Set(keys));
-    expect(await statusCounts(dataSource)).toEqual({ SENT: 80 });
+    expect(await statusCounts(bed.dataSource)).toEqual({ SENT: 80 });
   });
 });

@@ -1,6 +1,6 @@
-import { DynamicModule, INestApplication, Logger } from '@nestjs/common';
+import { DynamicModule, INestApplication, Logger, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, loadConfig } from '@app/config';
+import { ConfigError, ServiceConfig, serviceConfig } from '@app/config';
 import { ensureDatabase, openMysqlDataSource } from '@outbox-inbox/database';
 import { startTracing } from '@app/observability';
 import { Logger as PinoLogger } from 'nestjs-pino';
@@ -23,9 +23,13 @@ export interface ServiceDefinition<
   configure?: (app: INestApplication, config: C) => void | Promise<void>;
 }
 
+/** The root of a service: its global ConfigModule beside the service's own module. */
+@Module({})
+class ServiceRootModule {}
+
 /**
- * Starts a service: validates its environment (a bad variable stops the process with a
- * message naming it), then either runs its migrations and exits (`main.js migrate`) or serves
+ * Starts a service: validates its environment through @nestjs/config (a bad variable stops the
+ * process with a message naming it), then either runs its migrations and exits (`main.js migrate`) or serves
  * HTTP and its Kafka workers until SIGTERM/SIGINT, shutting down gracefully.
  */
 export async function bootstrapService<
@@ -35,9 +39,9 @@ export async function bootstrapService<
   argv: string[] = process.argv.slice(2),
 ): Promise<INestApplication | undefined> {
   const logger = new Logger(definition.name);
-  let config: C;
+  let settings: ServiceConfig<C>;
   try {
-    config = loadConfig(definition.config);
+    settings = await serviceConfig(definition.config);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${definition.name}: ${error.message}\n`);
@@ -45,6 +49,7 @@ export async function bootstrapService<
     }
     throw error;
   }
+  const config = settings.values;
 
   if (argv[0] === 'migrate') {
     // A bare DataSource: no relay, consumer or HTTP server starts against a schema that is
@@ -70,7 +75,11 @@ export async function bootstrapService<
 
   // Before the app exists, so that its first request already runs in a trace context.
   startTracing(definition.name);
-  const app = await NestFactory.create(definition.module(config), { bufferLogs: true });
+  const root: DynamicModule = {
+    module: ServiceRootModule,
+    imports: [settings.module, definition.module(config)],
+  };
+  const app = await NestFactory.create(root, { bufferLogs: true });
   // JSON lines from here on (the module imports ObservabilityModule, which provides the logger).
   app.useLogger(app.get(PinoLogger));
   app.enableShutdownHooks();

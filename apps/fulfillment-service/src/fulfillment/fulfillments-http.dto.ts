@@ -1,15 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
+import { Matches } from 'class-validator';
+import { PageLimit } from '@outbox-inbox/messaging';
 
 /** Query of GET /fulfillments/stuck. */
 export class StuckQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @PageLimit(1000)
   limit = 100;
 }
 

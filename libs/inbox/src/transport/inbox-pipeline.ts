@@ -11,6 +11,7 @@ import { ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from '../metrics/inbox-metrics';
 import { DrainParked } from '../operations/skip-version';
 import { MessageRunner } from './message-runner';
+import { InboxMessageScope } from './message-scope';
 import { NestHandlers } from './nest-handlers';
 
 /**
@@ -28,6 +29,8 @@ export class InboxPipeline {
     private readonly dataSource: DataSource,
     private readonly metrics: InboxMetrics,
     private readonly handlers: NestHandlers,
+    /** The app's scope to settle each message in, when it provides one. */
+    private readonly scope?: InboxMessageScope,
   ) {
     this.store = new InboxStore(options.consumer, allowsMultipleStatements(dataSource));
     const lookup = (eventType: string) => handlers.handlerFor(eventType);
@@ -59,6 +62,7 @@ export class InboxPipeline {
       this.metrics,
       log,
       isStopping,
+      this.scope,
     );
   }
 

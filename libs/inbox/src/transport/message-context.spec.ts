@@ -1,6 +1,6 @@
 import { propagation, trace } from '@opentelemetry/api';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { CORRELATION_BAGGAGE, messageContext } from './message-context';
+import { messageContext } from './message-context';
 
 describe('messageContext', () => {
   const provider = new NodeTracerProvider();
@@ -9,13 +9,14 @@ describe('messageContext', () => {
   const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
   const spanId = '00f067aa0ba902b7';
 
-  it("continues the message's trace and carries its correlation id as baggage", () => {
+  it("continues the message's trace, and names no correlation id of its own", () => {
     const ctx = messageContext({
       traceparent: `00-${traceId}-${spanId}-01`,
       'correlation-id': 'order-flow-1',
     });
     expect(trace.getSpanContext(ctx)).toMatchObject({ traceId, spanId, isRemote: true });
-    expect(propagation.getBaggage(ctx)?.getEntry(CORRELATION_BAGGAGE)?.value).toBe('order-flow-1');
+    // The correlation id is observability's (an InboxMessageScope), not baggage set here.
+    expect(propagation.getBaggage(ctx)).toBeUndefined();
   });
 
   it('is empty for a message without trace or correlation headers', () => {

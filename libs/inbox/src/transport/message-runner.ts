@@ -14,6 +14,7 @@ import { InboxError } from '../inbox.errors';
 import { DeliveryPosition, ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from '../metrics/inbox-metrics';
 import { messageContext } from './message-context';
+import { InboxMessageScope } from './message-scope';
 
 /** What the runner needs from the Kafka consumer for the message at hand. */
 export interface DeliveryControl {
@@ -46,11 +47,13 @@ export class MessageRunner {
     private readonly metrics: InboxMetrics,
     private readonly logger: LoggerService,
     private readonly isStopping: () => boolean,
+    private readonly scope?: InboxMessageScope,
   ) {}
 
   settle(message: KafkaMessage, position: Delivery, control: DeliveryControl): Promise<void> {
+    const settle = () => this.settleInContext(message, position, control);
     return context.with(messageContext(position.headers), () =>
-      this.settleInContext(message, position, control),
+      this.scope ? this.scope.run(position.headers, settle) : settle(),
     );
   }
 

@@ -1,6 +1,6 @@
-import { context, propagation, ROOT_CONTEXT, trace } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { CORRELATION_BAGGAGE } from '@outbox-inbox/inbox';
+import { CorrelatedMessageScope } from '../correlation/correlated-message-scope';
 import { runWithCorrelation } from '../correlation/correlation-context';
 import { pinoOptions } from './pino-options';
 
@@ -37,9 +37,10 @@ describe('pinoOptions', () => {
     });
   });
 
-  it('falls back to the correlation id in the baggage of a message being settled', () => {
-    const baggage = propagation.createBaggage({ [CORRELATION_BAGGAGE]: { value: 'c-msg' } });
-    const fields = context.with(propagation.setBaggage(ROOT_CONTEXT, baggage), http.mixin);
-    expect(fields).toEqual({ correlationId: 'c-msg' });
+  it('adds the correlation id of an inbox message being settled', async () => {
+    const scope = new CorrelatedMessageScope();
+    const settling = await scope.run({ 'correlation-id': 'c-msg' }, async () => http.mixin());
+    expect(settling).toEqual({ correlationId: 'c-msg' });
+    expect(await scope.run({ 'event-id': 'e1' }, async () => http.mixin())).toEqual({});
   });
 });

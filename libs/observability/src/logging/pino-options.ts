@@ -1,6 +1,5 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { context, isSpanContextValid, propagation, trace } from '@opentelemetry/api';
-import { CORRELATION_BAGGAGE } from '@outbox-inbox/inbox';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { Params } from 'nestjs-pino';
 import { stdTimeFunctions } from 'pino';
 import {
@@ -49,11 +48,8 @@ export function pinoOptions(service: string, logLevel: string): Params {
       },
       mixin: () => {
         const fields: Record<string, string> = {};
-        // A request or handler sets it; while the inbox settles a message (retries, dead
-        // letters) it comes from the message's baggage.
-        const correlationId =
-          currentCorrelationId() ??
-          propagation.getBaggage(context.active())?.getEntry(CORRELATION_BAGGAGE)?.value;
+        // A request sets it, and the inbox settles each message under it (CorrelatedMessageScope).
+        const correlationId = currentCorrelationId();
         if (correlationId) fields.correlationId = correlationId;
         const span = trace.getActiveSpan()?.spanContext();
         if (span && isSpanContextValid(span)) {

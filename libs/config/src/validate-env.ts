@@ -2,17 +2,21 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { ConfigError } from './config.error';
 
-type Constructor<T> = new () => T;
+/** A class whose properties are named after environment variables. */
+export type EnvSchema<T> = new () => T;
 
 /**
  * Reads `env` into an instance of `schema` (a class whose properties are named after the
  * variables and decorated with class-validator and class-transformer rules) and validates it.
  * Throws a ConfigError naming every missing or malformed variable; values are never echoed,
- * because some of them are secrets.
+ * because some of them are secrets. An empty variable counts as unset.
+ *
+ * This is the `validate` that `serviceConfig` hands to `ConfigModule.forRoot`; tests call it
+ * with an env of their own.
  */
-export function loadConfig<T extends object>(
-  schema: Constructor<T>,
-  env: NodeJS.ProcessEnv = process.env,
+export function validateEnv<T extends object>(
+  schema: EnvSchema<T>,
+  env: Record<string, unknown> = process.env,
 ): T {
   const declared = Object.keys(new schema());
   const plain: Record<string, unknown> = {};
@@ -35,6 +39,6 @@ function describe(error: ValidationError): string {
   return `${error.property}: ${rules}`;
 }
 
-function hasMetadata(schema: Constructor<unknown>, key: string): boolean {
+function hasMetadata(schema: EnvSchema<unknown>, key: string): boolean {
   return Reflect.getMetadata('design:type', schema.prototype, key) !== undefined;
 }

@@ -1,6 +1,6 @@
 import { CommonEnv } from './common-env';
 import { ConfigError } from './config.error';
-import { loadConfig } from './load-config';
+import { validateEnv } from './validate-env';
 
 const valid = {
   DATABASE_URL: 'mysql://root:secret@127.0.0.1:3306/order_service',
@@ -8,9 +8,9 @@ const valid = {
   OPS_API_TOKEN: 'an-operator-token-of-24-chars',
 };
 
-describe('loadConfig', () => {
+describe('validateEnv', () => {
   it('reads, converts and defaults the declared variables', () => {
-    const config = loadConfig(CommonEnv, { ...valid, DB_POOL_SIZE: '7', PATH: '/bin' });
+    const config = validateEnv(CommonEnv, { ...valid, DB_POOL_SIZE: '7', PATH: '/bin' });
     expect(config.DATABASE_URL).toBe(valid.DATABASE_URL);
     expect(config.KAFKA_BROKERS).toEqual(['a:9092', 'b:9093']);
     expect(config.DB_POOL_SIZE).toBe(7);
@@ -21,7 +21,7 @@ describe('loadConfig', () => {
   it('names every missing or malformed variable and never echoes a value', () => {
     let error: unknown;
     try {
-      loadConfig(CommonEnv, { KAFKA_BROKERS: 'no-port', DB_POOL_SIZE: 'many', DATABASE_URL: '' });
+      validateEnv(CommonEnv, { KAFKA_BROKERS: 'no-port', DB_POOL_SIZE: 'many', DATABASE_URL: '' });
     } catch (e) {
       error = e;
     }
@@ -34,12 +34,12 @@ describe('loadConfig', () => {
   });
 
   it('takes DB_LOCK_WAIT_TIMEOUT_S as whole seconds from 1 to 3600, unset by default', () => {
-    expect(loadConfig(CommonEnv, valid).DB_LOCK_WAIT_TIMEOUT_S).toBeUndefined();
-    expect(loadConfig(CommonEnv, { ...valid, DB_LOCK_WAIT_TIMEOUT_S: '5' })).toMatchObject({
+    expect(validateEnv(CommonEnv, valid).DB_LOCK_WAIT_TIMEOUT_S).toBeUndefined();
+    expect(validateEnv(CommonEnv, { ...valid, DB_LOCK_WAIT_TIMEOUT_S: '5' })).toMatchObject({
       DB_LOCK_WAIT_TIMEOUT_S: 5,
     });
     for (const bad of ['0', '1.5', '3601', 'soon']) {
-      expect(() => loadConfig(CommonEnv, { ...valid, DB_LOCK_WAIT_TIMEOUT_S: bad })).toThrow(
+      expect(() => validateEnv(CommonEnv, { ...valid, DB_LOCK_WAIT_TIMEOUT_S: bad })).toThrow(
         /DB_LOCK_WAIT_TIMEOUT_S/,
       );
     }
@@ -49,10 +49,10 @@ describe('loadConfig', () => {
     const { OPS_API_TOKEN: token, ...withoutToken } = valid;
 
     it('is required, and never echoed', () => {
-      expect(() => loadConfig(CommonEnv, withoutToken)).toThrow(/OPS_API_TOKEN is required/);
+      expect(() => validateEnv(CommonEnv, withoutToken)).toThrow(/OPS_API_TOKEN is required/);
       let error: unknown;
       try {
-        loadConfig(CommonEnv, { ...withoutToken, OPS_API_TOKEN: 'short-token' });
+        validateEnv(CommonEnv, { ...withoutToken, OPS_API_TOKEN: 'short-token' });
       } catch (e) {
         error = e;
       }
@@ -61,20 +61,20 @@ describe('loadConfig', () => {
     });
 
     it('is read as given when long enough', () => {
-      expect(loadConfig(CommonEnv, valid)).toMatchObject({
+      expect(validateEnv(CommonEnv, valid)).toMatchObject({
         OPS_API_TOKEN: token,
         OPS_API_INSECURE: false,
       });
     });
 
     it('may be left out only with OPS_API_INSECURE=true, and is still checked when given', () => {
-      const insecure = loadConfig(CommonEnv, { ...withoutToken, OPS_API_INSECURE: 'true' });
+      const insecure = validateEnv(CommonEnv, { ...withoutToken, OPS_API_INSECURE: 'true' });
       expect(insecure).toMatchObject({ OPS_API_INSECURE: true });
       expect(insecure.OPS_API_TOKEN).toBeUndefined();
       expect(() =>
-        loadConfig(CommonEnv, { ...withoutToken, OPS_API_INSECURE: 'true', OPS_API_TOKEN: 'x' }),
+        validateEnv(CommonEnv, { ...withoutToken, OPS_API_INSECURE: 'true', OPS_API_TOKEN: 'x' }),
       ).toThrow(/OPS_API_TOKEN/);
-      expect(() => loadConfig(CommonEnv, { ...withoutToken, OPS_API_INSECURE: 'yes' })).toThrow(
+      expect(() => validateEnv(CommonEnv, { ...withoutToken, OPS_API_INSECURE: 'yes' })).toThrow(
         /OPS_API_INSECURE/,
       );
     });
