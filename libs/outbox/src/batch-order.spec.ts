@@ -1,7 +1,7 @@
 import { EarlierUnsent, planBatch } from './batch-order';
 
 const recheck = { blockedRecheckMs: 50, deadBlockedRecheckMs: 60_000 };
-const row = (aggregateId: string, aggregateVersion: number, aggregateType = 'Order') => ({
+const row = (aggregateId: string, aggregateVersion: number, aggregateType = 'Parcel') => ({
   id: `${aggregateId}-${aggregateVersion}`,
   aggregateType,
   aggregateId,
@@ -12,7 +12,7 @@ const earlier = (
   aggregateVersion: number,
   extra: Partial<EarlierUnsent> = {},
 ): EarlierUnsent => ({
-  aggregateType: 'Order',
+  aggregateType: 'Parcel',
   aggregateId,
   aggregateVersion,
   dueInMs: 0,
@@ -43,11 +43,11 @@ describe('planBatch', () => {
 
   it('keeps aggregates of different types apart even when their ids are equal', () => {
     const plan = planBatch(
-      [row('1', 2, 'Order'), row('1', 2, 'Fulfillment')],
+      [row('1', 2, 'Parcel'), row('1', 2, 'Shipment')],
       [earlier('1', 1)],
       recheck,
     );
-    expect(plan.sendable.map((r) => r.aggregateType)).toEqual(['Fulfillment']);
+    expect(plan.sendable.map((r) => r.aggregateType)).toEqual(['Shipment']);
   });
 
   it('rechecks after the blocker is due, after a short pause, or much later when it is DEAD', () => {

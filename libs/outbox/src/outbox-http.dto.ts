@@ -50,7 +50,7 @@ export class ListDeadQuery {
 
 /** Path of GET /outbox/aggregates/:type/:id. */
 export class AggregateParams {
-  @ApiProperty({ example: 'Order', pattern: AGGREGATE_TYPE.source })
+  @ApiProperty({ example: 'Parcel', pattern: AGGREGATE_TYPE.source })
   @Matches(AGGREGATE_TYPE, { message: 'type must be a PascalCase aggregate type' })
   type!: string;
 
@@ -84,7 +84,7 @@ export class RequeueDeadDto {
   @Matches(/^[A-Za-z0-9._-]+$/)
   eventType?: string;
 
-  @ApiPropertyOptional({ example: 'Order' })
+  @ApiPropertyOptional({ example: 'Parcel' })
   @IsOptional()
   @Matches(AGGREGATE_TYPE)
   aggregateType?: string;

@@ -28,7 +28,7 @@ describe('outbox tracing', () => {
     request.end();
     const batches: TopicBatch[] = [
       {
-        topic: 'orders',
+        topic: 'parcels',
         messages: [
           {
             key: 'o1',
@@ -58,7 +58,7 @@ describe('outbox tracing', () => {
 
   it('ends the spans as errors when the send fails, and rethrows', async () => {
     const failing = publishTraced(
-      [{ topic: 'orders', messages: [{ key: 'o1', value: '{}', headers: {} }] }],
+      [{ topic: 'parcels', messages: [{ key: 'o1', value: '{}', headers: {} }] }],
       () => Promise.reject(new Error('broker gone')),
     );
     await expect(failing).rejects.toThrow('broker gone');

@@ -42,7 +42,7 @@ export class OutboxHttpController {
     return this.operations.listDead(query.limit, query.afterId);
   }
 
-  /** The outbox rows of one aggregate, e.g. GET /outbox/aggregates/Order/42. */
+  /** The outbox rows of one aggregate, e.g. GET /outbox/aggregates/Parcel/42. */
   @Get('aggregates/:type/:id')
   ofAggregate(@Param(outboxInput) params: AggregateParams): Promise<AggregateOutboxRow[]> {
     return this.operations.rowsOfAggregate(params.type, params.id);

@@ -24,12 +24,12 @@ const topicOf = (r: ClaimedRow) => {
 
 describe('planPublish', () => {
   const rows = [
-    row('Order', 'a', 1),
-    row('Order', 'a', 2),
+    row('Parcel', 'a', 1),
+    row('Parcel', 'a', 2),
     row('Ghost', 'g', 1),
     row('Ghost', 'g', 2),
-    row('Order', 'big', 1, 5_000),
-    row('Order', 'big', 2),
+    row('Parcel', 'big', 1, 5_000),
+    row('Parcel', 'big', 2),
     row('Nowhere', 'n', 1),
   ];
 
@@ -59,7 +59,7 @@ describe('planPublish', () => {
 
   it('keys messages by aggregate id and groups them by topic in send order', () => {
     const plan = planPublish(
-      [row('Order', 'a', 1), row('Fulfillment', 'f', 1), row('Order', 'a', 2)],
+      [row('Parcel', 'a', 1), row('Shipment', 'f', 1), row('Parcel', 'a', 2)],
       topicOf,
       new Set(),
       {
@@ -69,13 +69,13 @@ describe('planPublish', () => {
     );
     expect(toTopicBatches(plan.send)).toEqual([
       {
-        topic: 't.order',
+        topic: 't.parcel',
         messages: [
           expect.objectContaining({ key: 'a', value: 'x'.repeat(10) }),
           expect.objectContaining({ key: 'a' }),
         ],
       },
-      { topic: 't.fulfillment', messages: [expect.objectContaining({ key: 'f' })] },
+      { topic: 't.shipment', messages: [expect.objectContaining({ key: 'f' })] },
     ]);
   });
 });

@@ -6,7 +6,7 @@ import {
 } from '@app/testing';
 import { DataSource } from 'typeorm';
 import { CLAIM_DUE_NEW_SQL, CLAIM_EXPIRED_SQL, OutboxWriter } from '../src';
-import { writeOrderEvents } from './outbox-test-kit';
+import { writeParcelEvents } from './outbox-test-kit';
 
 interface PlanRow {
   table: string;
@@ -29,7 +29,7 @@ describe('claim query plan', () => {
     env = await startTestEnvironment();
     dataSource = await openOutboxDatabase((await env.createDatabase('outbox_plan')).url);
     await insertSentHistory(dataSource, 200_000);
-    await writeOrderEvents(dataSource, new OutboxWriter(), 300, 1, 'due');
+    await writeParcelEvents(dataSource, new OutboxWriter(), 300, 1, 'due');
     await dataSource.query('ANALYZE TABLE t_outbox');
   }, 120_000);
 

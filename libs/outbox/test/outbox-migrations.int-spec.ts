@@ -32,14 +32,14 @@ describe('outbox migrations', () => {
     // Leased by a relay of the earlier version: due a minute ago, lease valid for a minute more
     // (row 1), or already expired (row 2).
     for (const [key, leaseSeconds] of [
-      ['OrderCreated:m1:1', 60],
-      ['OrderCreated:m2:1', -1],
+      ['ParcelRegistered:m1:1', 60],
+      ['ParcelRegistered:m2:1', -1],
     ] as const) {
       await dataSource.query(
         `INSERT INTO t_outbox (aggregate_type, aggregate_id, aggregate_version, event_type,
            event_key, event_id, payload, headers, status, next_retry_at, lease_owner, lease_token,
            lease_until, created_at, updated_at)
-         VALUES ('Order', ?, 1, 'OrderCreated', ?, UUID(), '{}', '{}', 'SENDING',
+         VALUES ('Parcel', ?, 1, 'ParcelRegistered', ?, UUID(), '{}', '{}', 'SENDING',
            UTC_TIMESTAMP(3) - INTERVAL 1 MINUTE, 'old-relay', UUID(),
            UTC_TIMESTAMP(3) + INTERVAL ? SECOND, UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))`,
         [key.split(':')[1], key, leaseSeconds],
@@ -55,10 +55,10 @@ describe('outbox migrations', () => {
       const expired = (await upgraded.query(CLAIM_EXPIRED_SQL, [10])) as Array<{
         event_key: string;
       }>;
-      expect(expired.map((r) => r.event_key)).toEqual(['OrderCreated:m2:1']);
+      expect(expired.map((r) => r.event_key)).toEqual(['ParcelRegistered:m2:1']);
       const [leased] = (await upgraded.query(
         `SELECT next_retry_at = lease_until AS same FROM t_outbox WHERE event_key = ?`,
-        ['OrderCreated:m1:1'],
+        ['ParcelRegistered:m1:1'],
       )) as Array<{ same: number | string }>;
       expect(Number(leased.same)).toBe(1);
       const indexes = (await upgraded.query(

@@ -22,7 +22,7 @@ import {
 } from '../src';
 import { consumeUntil } from './outbox-test-kit';
 
-const ORDERS_DB = Symbol('ORDERS_DB');
+const PARCELS_DB = Symbol('PARCELS_DB');
 
 /** Every form in which OutboxModule takes its DataSource, its Kafka client and its routes. */
 describe('OutboxModule options', () => {
@@ -129,26 +129,26 @@ describe('OutboxModule options', () => {
   it('takes its DataSource by injection token, and its options from forRootAsync', async () => {
     @Global()
     @Module({
-      providers: [{ provide: ORDERS_DB, useFactory: () => openOutboxDatabase(outboxDbUrl, 4) }],
-      exports: [ORDERS_DB],
+      providers: [{ provide: PARCELS_DB, useFactory: () => openOutboxDatabase(outboxDbUrl, 4) }],
+      exports: [PARCELS_DB],
     })
-    class OrdersDbModule {}
+    class ParcelsDbModule {}
     const { topic: _topic, ...rest } = await options('outbox.opt.token');
     const started = await start([
-      OrdersDbModule as unknown as DynamicModule,
+      ParcelsDbModule as unknown as DynamicModule,
       OutboxModule.forRootAsync({
-        dataSource: ORDERS_DB,
+        dataSource: PARCELS_DB,
         useFactory: () => Promise.resolve(rest),
       }),
     ]);
-    const ordersDb = started.get<DataSource>(ORDERS_DB);
+    const parcelsDb = started.get<DataSource>(PARCELS_DB);
     try {
-      const key = await writeParcel(started, ordersDb, 'token-1');
-      await relayed(started, ordersDb, key);
+      const key = await writeParcel(started, parcelsDb, 'token-1');
+      await relayed(started, parcelsDb, key);
     } finally {
       await started.close();
       app = undefined;
-      await ordersDb.destroy();
+      await parcelsDb.destroy();
     }
   });
 

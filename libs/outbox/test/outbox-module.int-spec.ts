@@ -1,9 +1,14 @@
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { OrderCreatedV1 } from '@app/trading-events';
 import { mysqlDataSourceOptions } from '@outbox-inbox/database';
-import { orderCreated, startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import {
+  parcelRegistered,
+  ParcelRegisteredV1,
+  startTestEnvironment,
+  TestEnvironment,
+  waitFor,
+} from '@app/testing';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { OutboxMigrations, OutboxModule, OutboxWriter } from '../src';
@@ -50,10 +55,10 @@ describe('OutboxModule in a Nest app', () => {
     const dataSource = app.get(DataSource);
     const writer = app.get(OutboxWriter);
     await dataSource.transaction((m) =>
-      writer.add(m, OrderCreatedV1, {
+      writer.add(m, ParcelRegisteredV1, {
         aggregateId: 'mod1',
         aggregateVersion: 1,
-        payload: orderCreated('mod1'),
+        payload: parcelRegistered('mod1'),
       }),
     );
     await waitFor(async () => {
@@ -64,7 +69,7 @@ describe('OutboxModule in a Nest app', () => {
       return stats.relay.published === 1 && stats.backlog.NEW === 0 && stats.backlog.SENDING === 0;
     });
     const messages = await consumeUntil(env.kafka, topic, (m) => m.length >= 1);
-    expect(messages.map((m) => m.eventKey)).toEqual(['OrderCreated:mod1:1']);
+    expect(messages.map((m) => m.eventKey)).toEqual(['ParcelRegistered:mod1:1']);
   });
 
   it('serves the DEAD list and refuses a requeue without a filter', async () => {
@@ -98,7 +103,7 @@ describe('OutboxModule in a Nest app', () => {
     expect(await send('/outbox/dead?limit=1001')).toEqual([400, ['limit']]);
     expect(await send('/outbox/dead?afterId=1%20OR%201')).toEqual([400, ['afterId']]);
     expect(await send('/outbox/dead?limit=5&extra=1')).toEqual([400, ['extra']]);
-    expect(await send('/outbox/aggregates/order/42')).toEqual([400, ['type']]);
+    expect(await send('/outbox/aggregates/parcel/42')).toEqual([400, ['type']]);
     expect(await send('/outbox/prune', { olderThanMs: '1' })).toEqual([400, ['olderThanMs']]);
     expect(await send('/outbox/prune', { olderThanMs: 1e300 })).toEqual([400, ['olderThanMs']]);
     expect(await send('/outbox/dead/requeue', { ids: ['x'] })).toEqual([400, ['ids']]);

@@ -1,8 +1,8 @@
 import { defineEvent } from '@outbox-inbox/messaging';
-import { OrderCreatedV1 } from '@app/trading-events';
 import {
   openOutboxDatabase,
-  orderCreated,
+  parcelRegistered,
+  ParcelRegisteredV1,
   startTestEnvironment,
   TestEnvironment,
   waitFor,
@@ -17,7 +17,7 @@ import {
   FAST_RELAY,
   rowsOf,
   statusCounts,
-  writeOrderEvents,
+  writeParcelEvents,
 } from './outbox-test-kit';
 
 class NotePayload {
@@ -30,7 +30,7 @@ const GhostNoted = defineEvent({
   schemaVersion: 1,
   payload: NotePayload,
 });
-/** Goes to the orders' topic, but can be made larger than the relay's message limit. */
+/** Goes to the parcels' topic, but can be made larger than the relay's message limit. */
 const BlobNoted = defineEvent({
   eventType: 'BlobNoted',
   aggregateType: 'Blob',
@@ -54,9 +54,9 @@ describe('Poison rows, requeue and retention', () => {
   });
 
   it('makes unpublishable rows DEAD with the reason, holds their later versions, publishes the rest, and requeues', async () => {
-    const orders = await env.createTopic('outbox.poison.orders', 3);
+    const parcels = await env.createTopic('outbox.poison.parcels', 3);
     const ghosts = `outbox.poison.ghosts.${Date.now()}`;
-    const topicFor = (aggregateType: string) => (aggregateType === 'Ghost' ? ghosts : orders);
+    const topicFor = (aggregateType: string) => (aggregateType === 'Ghost' ? ghosts : parcels);
     await dataSource.transaction(async (m) => {
       for (const version of [1, 2]) {
         await writer.add(m, GhostNoted, {
@@ -72,7 +72,7 @@ describe('Poison rows, requeue and retention', () => {
         });
       }
     });
-    const orderKeys = await writeOrderEvents(dataSource, writer, 20, 2, 'ok');
+    const parcelKeys = await writeParcelEvents(dataSource, writer, 20, 2, 'ok');
     const relay = new OutboxRelay({
       ...FAST_RELAY,
       dataSource,
@@ -90,7 +90,7 @@ describe('Poison rows, requeue and retention', () => {
     relay.start();
     try {
       await waitFor(async () => (await statusCounts(dataSource)).SENT === 40, {
-        description: 'the 40 order events SENT',
+        description: 'the 40 parcel events SENT',
       });
       expect(await rowsOf(dataSource, ['g1', 'b1'])).toEqual([
         expect.objectContaining({
@@ -130,8 +130,8 @@ describe('Poison rows, requeue and retention', () => {
     }
     const ghostMessages = await consumeUntil(env.kafka, ghosts, (m) => m.length >= 2);
     expect(ghostMessages.map((m) => m.eventKey)).toEqual(['GhostNoted:g1:1', 'GhostNoted:g1:2']);
-    const orderMessages = await consumeUntil(env.kafka, orders, (m) => m.length >= 40);
-    expect(new Set(orderMessages.map((m) => m.eventKey))).toEqual(new Set(orderKeys));
+    const parcelMessages = await consumeUntil(env.kafka, parcels, (m) => m.length >= 40);
+    expect(new Set(parcelMessages.map((m) => m.eventKey))).toEqual(new Set(parcelKeys));
     expect(await rowsOf(dataSource, ['b1'])).toEqual([
       expect.objectContaining({ status: 'DEAD' }),
       expect.objectContaining({ status: 'NEW' }),
@@ -142,10 +142,10 @@ describe('Poison rows, requeue and retention', () => {
     await dataSource.query('DELETE FROM t_outbox');
     await dataSource.transaction(async (m) => {
       for (let i = 0; i < 25; i++) {
-        await writer.add(m, OrderCreatedV1, {
+        await writer.add(m, ParcelRegisteredV1, {
           aggregateId: `r${i}`,
           aggregateVersion: 1,
-          payload: orderCreated(`r${i}`),
+          payload: parcelRegistered(`r${i}`),
         });
       }
     });

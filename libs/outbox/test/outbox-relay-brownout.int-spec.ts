@@ -14,7 +14,7 @@ import {
   consumeUntil,
   statusCounts,
   versionsOutOfOrder,
-  writeOrderEvents,
+  writeParcelEvents,
 } from './outbox-test-kit';
 
 /** One publish call of one relay: which rows, from when to when. */
@@ -109,7 +109,7 @@ describe('OutboxRelay in a broker brownout', () => {
         logger: new CapturingLogger(),
       });
     });
-    const keys = await writeOrderEvents(dataSource, writer, 10, 3, 'brown');
+    const keys = await writeParcelEvents(dataSource, writer, 10, 3, 'brown');
     brownoutUntil = Date.now() + 3 * timing.leaseMs;
     for (const relay of relays) relay.start();
     try {

@@ -1,6 +1,6 @@
 import { KafkaApiKey, KafkaErrorCode, waitFor } from '@app/testing';
 import { OutboxPublisher, OutboxWriter } from '../src';
-import { consumeUntil, rowsOf, statusCounts, writeOrderEvents } from './outbox-test-kit';
+import { consumeUntil, rowsOf, statusCounts, writeParcelEvents } from './outbox-test-kit';
 import { useRelayTestBed } from './relay-test-bed';
 
 describe('OutboxRelay under faults', () => {
@@ -11,7 +11,7 @@ describe('OutboxRelay under faults', () => {
     'a stalled relay whose lease was taken over cannot record its late outcome (its send %s)',
     async (lateOutcome) => {
       const topic = await bed.env.createTopic('outbox.lease', 2);
-      const keys = await writeOrderEvents(bed.dataSource, writer, 5, 1, 'lease');
+      const keys = await writeParcelEvents(bed.dataSource, writer, 5, 1, 'lease');
       let finishStalledSend!: () => void;
       const stalledSend = new Promise<void>((resolve) => (finishStalledSend = resolve));
       const stalling: OutboxPublisher = {
@@ -56,7 +56,7 @@ describe('OutboxRelay under faults', () => {
   it('keeps rows while every broker is down and publishes all of them once brokers return', async () => {
     const mock = bed.env.infra.kafkaMock!;
     const topic = await bed.env.createTopic('outbox.down', 3);
-    const keys = await writeOrderEvents(bed.dataSource, writer, 50, 1, 'down');
+    const keys = await writeParcelEvents(bed.dataSource, writer, 50, 1, 'down');
     const patient = bed.relay(topic, { requestTimeoutMs: 500, producerRetries: 1 });
     await mock.brokerDown('all');
     try {
@@ -87,7 +87,7 @@ describe('OutboxRelay under faults', () => {
   it('absorbs produce requests that time out, with an error or with the reply lost', async () => {
     const mock = bed.env.infra.kafkaMock!;
     const topic = await bed.env.createTopic('outbox.timeouts', 1);
-    const keys = await writeOrderEvents(bed.dataSource, writer, 40, 2, 'slow');
+    const keys = await writeParcelEvents(bed.dataSource, writer, 40, 2, 'slow');
     await mock.pushRequestErrors(KafkaApiKey.Produce, KafkaErrorCode.RequestTimedOut, 3);
     for (const broker of [1, 2, 3]) {
       // Error 0 after an rtt above the request timeout: the write happens, the reply is lost.

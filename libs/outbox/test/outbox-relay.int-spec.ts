@@ -1,5 +1,4 @@
-import { OrderCreatedV1 } from '@app/trading-events';
-import { orderCreated, waitFor } from '@app/testing';
+import { parcelRegistered, ParcelRegisteredV1, waitFor } from '@app/testing';
 import { logLevel } from 'kafkajs';
 import {
   KafkaOutboxPublisher,
@@ -14,7 +13,7 @@ import {
   duplicates,
   statusCounts,
   versionsOutOfOrder,
-  writeOrderEvents,
+  writeParcelEvents,
   writeVersionRuns,
 } from './outbox-test-kit';
 import { useRelayTestBed } from './relay-test-bed';
@@ -25,7 +24,7 @@ describe('OutboxRelay', () => {
 
   it('three relays drain 3,000 events: each published once, versions in order per key', async () => {
     const topic = await bed.env.createTopic('outbox.drain', 6);
-    const keys = await writeOrderEvents(bed.dataSource, writer, 1_000, 3);
+    const keys = await writeParcelEvents(bed.dataSource, writer, 1_000, 3);
     const relays = [1, 2, 3].map(() => bed.relay(topic, { batchSize: 100 }));
     relays.forEach((r) => r.start());
     try {
@@ -52,7 +51,7 @@ describe('OutboxRelay', () => {
 
   it('one relay claiming four batches ahead publishes runs of versions once each, in order per key', async () => {
     const topic = await bed.env.createTopic('outbox.ahead', 6);
-    // 20 versions of each order side by side: the claims running together meet one order's
+    // 20 versions of each parcel side by side: the claims running together meet one parcel's
     // consecutive versions, and each must hold back what an earlier claim still has unsent.
     const keys = await writeVersionRuns(bed.dataSource, writer, 30, 20, 'ahead');
     const deep = bed.relay(topic, { batchSize: 10, claimsAhead: 4, ownConnections: 5 });
@@ -75,7 +74,7 @@ describe('OutboxRelay', () => {
 
   it('hands back a claim made ahead whose lease no longer covers a send, and publishes every row once', async () => {
     const topic = await bed.env.createTopic('outbox.handback', 1);
-    const keys = await writeOrderEvents(bed.dataSource, writer, 60, 1, 'handback');
+    const keys = await writeParcelEvents(bed.dataSource, writer, 60, 1, 'handback');
     const sent: string[] = [];
     // Each send takes 700 ms, within the worst case the options allow (500 ms x 2 attempts).
     const slow: OutboxPublisher = {
@@ -172,10 +171,10 @@ describe('OutboxRelay', () => {
       // The first idle wait starts before the commit: only the wake-up can end it in time.
       await waitFor(async () => (await statusCounts(bed.dataSource)).SENT === undefined);
       await bed.dataSource.transaction((m) =>
-        notifyingWriter.add(m, OrderCreatedV1, {
+        notifyingWriter.add(m, ParcelRegisteredV1, {
           aggregateId: 'wake1',
           aggregateVersion: 1,
-          payload: orderCreated('wake1'),
+          payload: parcelRegistered('wake1'),
         }),
       );
       await waitFor(async () => (await statusCounts(bed.dataSource)).SENT === 1, {
@@ -186,12 +185,12 @@ describe('OutboxRelay', () => {
       await lazy.stop();
     }
     const messages = await consumeUntil(bed.env.kafka, topic, (m) => m.length >= 1);
-    expect(messages.map((m) => m.eventKey)).toEqual(['OrderCreated:wake1:1']);
+    expect(messages.map((m) => m.eventKey)).toEqual(['ParcelRegistered:wake1:1']);
   });
 
   it('on stop, finishes the in-flight batch, claims nothing more and leaves no lease behind', async () => {
     const topic = await bed.env.createTopic('outbox.stop', 1);
-    await writeOrderEvents(bed.dataSource, writer, 30, 1, 'stop');
+    await writeParcelEvents(bed.dataSource, writer, 30, 1, 'stop');
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const published: TopicBatch[] = [];
@@ -224,7 +223,7 @@ describe('OutboxRelay', () => {
 
   it('on stop, hands back only its own leases, not those of a relay with the same instance id', async () => {
     const topic = await bed.env.createTopic('outbox.twin', 1);
-    await writeOrderEvents(bed.dataSource, writer, 10, 1, 'twin');
+    await writeParcelEvents(bed.dataSource, writer, 10, 1, 'twin');
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const published: TopicBatch[] = [];

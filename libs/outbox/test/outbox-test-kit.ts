@@ -1,29 +1,28 @@
-import { OrderCreatedV1 } from '@app/trading-events';
-import { orderCreated, waitFor } from '@app/testing';
+import { parcelRegistered, ParcelRegisteredV1, waitFor } from '@app/testing';
 import { Kafka } from 'kafkajs';
 import { DataSource, EntityManager } from 'typeorm';
 import { OutboxWriter } from '../src';
 
-/** Adds OrderCreated `version` of `orderId` in the caller's transaction; returns its event key. */
-async function addOrderCreated(
+/** Adds ParcelRegistered `version` of `parcelId` in the caller's transaction; returns its event key. */
+async function addParcelRegistered(
   writer: OutboxWriter,
   manager: EntityManager,
-  orderId: string,
+  parcelId: string,
   version: number,
 ): Promise<string> {
-  const envelope = await writer.add(manager, OrderCreatedV1, {
-    aggregateId: orderId,
+  const envelope = await writer.add(manager, ParcelRegisteredV1, {
+    aggregateId: parcelId,
     aggregateVersion: version,
-    payload: orderCreated(orderId),
+    payload: parcelRegistered(parcelId),
   });
   return envelope.eventKey;
 }
 
 /**
- * Writes `versions` OrderCreated events (versions 1..n) for each of `aggregates` orders, one
+ * Writes `versions` ParcelRegistered events (versions 1..n) for each of `aggregates` parcels, one
  * transaction per event, interleaving aggregates; returns the event keys written.
  */
-export async function writeOrderEvents(
+export async function writeParcelEvents(
   dataSource: DataSource,
   writer: OutboxWriter,
   aggregates: number,
@@ -36,8 +35,8 @@ export async function writeOrderEvents(
     // Several aggregates per transaction keeps a 3,000-event setup quick.
     for (let i = 0; i < rows.length; i += 50) {
       await dataSource.transaction(async (manager) => {
-        for (const orderId of rows.slice(i, i + 50)) {
-          keys.push(await addOrderCreated(writer, manager, orderId, version));
+        for (const parcelId of rows.slice(i, i + 50)) {
+          keys.push(await addParcelRegistered(writer, manager, parcelId, version));
         }
       });
     }
@@ -46,8 +45,8 @@ export async function writeOrderEvents(
 }
 
 /**
- * Writes versions 1..n of each of `aggregates` orders, all versions of one order in one
- * transaction, order after order: one aggregate's versions sit next to each other in the table,
+ * Writes versions 1..n of each of `aggregates` parcels, all versions of one parcel in one
+ * transaction, parcel after parcel: one aggregate's versions sit next to each other in the table,
  * so consecutive claims meet the same aggregate.
  */
 export async function writeVersionRuns(
@@ -59,10 +58,10 @@ export async function writeVersionRuns(
 ): Promise<string[]> {
   const keys: string[] = [];
   for (let a = 0; a < aggregates; a++) {
-    const orderId = `${prefix}${a}`;
+    const parcelId = `${prefix}${a}`;
     await dataSource.transaction(async (manager) => {
       for (let version = 1; version <= versions; version++) {
-        keys.push(await addOrderCreated(writer, manager, orderId, version));
+        keys.push(await addParcelRegistered(writer, manager, parcelId, version));
       }
     });
   }

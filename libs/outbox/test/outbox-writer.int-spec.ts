@@ -1,9 +1,10 @@
 import { EventValidationError } from '@outbox-inbox/messaging';
-import { OrderCancelledV1, OrderCreatedV1 } from '@app/trading-events';
 import { runTransaction } from '@outbox-inbox/database';
 import {
   openOutboxDatabase,
-  orderCreated,
+  parcelRegistered,
+  ParcelRegisteredV1,
+  ParcelReturnedV1,
   startTestEnvironment,
   TestEnvironment,
 } from '@app/testing';
@@ -39,21 +40,21 @@ describe('OutboxWriter', () => {
 
   it('writes one NEW row with the envelope and its headers, keyed eventType:aggregateId:version', async () => {
     const envelope = await dataSource.transaction((m) =>
-      writer.add(m, OrderCreatedV1, {
+      writer.add(m, ParcelRegisteredV1, {
         aggregateId: 'w1',
         aggregateVersion: 1,
-        payload: orderCreated('w1'),
+        payload: parcelRegistered('w1'),
         correlationId: 'corr-1',
       }),
     );
     const rows = await rowsFor('w1');
     expect(rows).toHaveLength(1);
-    expect(rows[0].event_key).toBe('OrderCreated:w1:1');
+    expect(rows[0].event_key).toBe('ParcelRegistered:w1:1');
     expect(rows[0].status).toBe('NEW');
     expect(typeof rows[0].id).toBe('string');
     expect(JSON.parse(rows[0].payload)).toEqual(envelope);
     expect(JSON.parse(rows[0].headers)).toMatchObject({
-      'event-key': 'OrderCreated:w1:1',
+      'event-key': 'ParcelRegistered:w1:1',
       'correlation-id': 'corr-1',
     });
   });
@@ -62,10 +63,10 @@ describe('OutboxWriter', () => {
     let attempts = 0;
     await runTransaction(dataSource, async (manager) => {
       attempts += 1;
-      await writer.add(manager, OrderCreatedV1, {
+      await writer.add(manager, ParcelRegisteredV1, {
         aggregateId: 'w2',
         aggregateVersion: 1,
-        payload: orderCreated('w2'),
+        payload: parcelRegistered('w2'),
       });
       if (attempts === 1) {
         throw Object.assign(new Error('Deadlock found when trying to get lock'), { errno: 1213 });
@@ -77,61 +78,60 @@ describe('OutboxWriter', () => {
 
   it('treats a re-added event as a no-op that lets the caller commit its other writes', async () => {
     const first = await dataSource.transaction((m) =>
-      writer.add(m, OrderCreatedV1, {
+      writer.add(m, ParcelRegisteredV1, {
         aggregateId: 'w3',
         aggregateVersion: 1,
-        payload: orderCreated('w3'),
+        payload: parcelRegistered('w3'),
       }),
     );
     const again = await dataSource.transaction(async (m) => {
-      const envelope = await writer.add(m, OrderCreatedV1, {
+      const envelope = await writer.add(m, ParcelRegisteredV1, {
         aggregateId: 'w3',
         aggregateVersion: 1,
-        payload: orderCreated('w3'),
+        payload: parcelRegistered('w3'),
       });
-      await writer.add(m, OrderCreatedV1, {
+      await writer.add(m, ParcelRegisteredV1, {
         aggregateId: 'w3',
         aggregateVersion: 2,
-        payload: orderCreated('w3'),
+        payload: parcelRegistered('w3'),
       });
       return envelope;
     });
     expect(again.eventId).toBe(first.eventId);
     expect((await rowsFor('w3')).map((r) => r.event_key).sort()).toEqual([
-      'OrderCreated:w3:1',
-      'OrderCreated:w3:2',
+      'ParcelRegistered:w3:1',
+      'ParcelRegistered:w3:2',
     ]);
   });
 
   it('refuses a second event at a version of the aggregate another event holds', async () => {
     await dataSource.transaction((m) =>
-      writer.add(m, OrderCreatedV1, {
+      writer.add(m, ParcelRegisteredV1, {
         aggregateId: 'w9',
         aggregateVersion: 1,
-        payload: orderCreated('w9'),
+        payload: parcelRegistered('w9'),
       }),
     );
     const second = dataSource.transaction((m) =>
-      writer.add(m, OrderCancelledV1, {
+      writer.add(m, ParcelReturnedV1, {
         aggregateId: 'w9',
         aggregateVersion: 1,
         payload: {
-          orderId: 'w9',
-          userId: 'u-1',
+          parcelId: 'w9',
           reason: 'x',
-          cancelledAt: new Date().toISOString(),
+          returnedAt: new Date().toISOString(),
         },
       }),
     );
     await expect(second).rejects.toBeInstanceOf(OutboxError);
     await expect(second).rejects.toMatchObject({ code: 'OUTBOX_VERSION_TAKEN' });
-    expect((await rowsFor('w9')).map((r) => r.event_key)).toEqual(['OrderCreated:w9:1']);
+    expect((await rowsFor('w9')).map((r) => r.event_key)).toEqual(['ParcelRegistered:w9:1']);
     // The table holds the rule too, whatever writes to it.
     await expect(
       dataSource.query(
         `INSERT INTO t_outbox (aggregate_type, aggregate_id, aggregate_version, event_type,
            event_key, event_id, payload, headers, next_retry_at, created_at, updated_at)
-         VALUES ('Order', 'w9', 1, 'OrderPaid', 'OrderPaid:w9:1', UUID(), '{}', '{}',
+         VALUES ('Parcel', 'w9', 1, 'ParcelShipped', 'ParcelShipped:w9:1', UUID(), '{}', '{}',
            NOW(3), NOW(3), NOW(3))`,
       ),
     ).rejects.toMatchObject({ code: 'ER_DUP_ENTRY' });
@@ -139,17 +139,17 @@ describe('OutboxWriter', () => {
 
   it('refuses to write outside a transaction', async () => {
     await expect(
-      writer.add(dataSource.manager, OrderCreatedV1, {
+      writer.add(dataSource.manager, ParcelRegisteredV1, {
         aggregateId: 'w4',
         aggregateVersion: 1,
-        payload: orderCreated('w4'),
+        payload: parcelRegistered('w4'),
       }),
     ).rejects.toMatchObject({ code: 'OUTBOX_NO_TRANSACTION' });
     await expect(
-      writer.add(dataSource.manager, OrderCreatedV1, {
+      writer.add(dataSource.manager, ParcelRegisteredV1, {
         aggregateId: 'w4',
         aggregateVersion: 1,
-        payload: orderCreated('w4'),
+        payload: parcelRegistered('w4'),
       }),
     ).rejects.toBeInstanceOf(OutboxError);
     expect(await rowsFor('w4')).toHaveLength(0);
@@ -157,16 +157,16 @@ describe('OutboxWriter', () => {
 
   it('rejects an invalid payload with its field errors and writes nothing', async () => {
     const attempt = dataSource.transaction((m) =>
-      writer.add(m, OrderCreatedV1, {
+      writer.add(m, ParcelRegisteredV1, {
         aggregateId: 'w5',
         aggregateVersion: 1,
-        payload: { ...orderCreated('w5'), amount: -3, currency: 'euros' },
+        payload: { ...parcelRegistered('w5'), declaredValue: -3, currency: 'euros' },
       }),
     );
     await expect(attempt).rejects.toBeInstanceOf(EventValidationError);
     await expect(attempt).rejects.toMatchObject({
       fieldErrors: expect.arrayContaining([
-        expect.objectContaining({ path: 'payload.amount' }),
+        expect.objectContaining({ path: 'payload.declaredValue' }),
         expect.objectContaining({ path: 'payload.currency' }),
       ]),
     });
@@ -182,20 +182,20 @@ describe('OutboxWriter', () => {
     try {
       await expect(
         dataSource.transaction(async (m) => {
-          await notifying.add(m, OrderCreatedV1, {
+          await notifying.add(m, ParcelRegisteredV1, {
             aggregateId: 'w6',
             aggregateVersion: 1,
-            payload: orderCreated('w6'),
+            payload: parcelRegistered('w6'),
           });
           throw new Error('business rule failed');
         }),
       ).rejects.toThrow('business rule failed');
       expect(wakes).toBe(0);
       await dataSource.transaction((m) =>
-        notifying.add(m, OrderCreatedV1, {
+        notifying.add(m, ParcelRegisteredV1, {
           aggregateId: 'w6',
           aggregateVersion: 1,
-          payload: orderCreated('w6'),
+          payload: parcelRegistered('w6'),
         }),
       );
       expect(wakes).toBe(1);

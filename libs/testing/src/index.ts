@@ -15,6 +15,20 @@ export const TEST_OPS_API_TOKEN = 'test-operator-token-0123456789';
 export { TcpProxy } from './tcp-proxy';
 /** A business-free event type for the generic libraries' tests. */
 export { ParcelShippedV1, ParcelShippedV1Payload } from './sample-events';
+/** A business-free Parcel catalogue, its registry and Kafka messages, for the generic libraries' tests. */
+export {
+  PARCEL_EVENTS,
+  ParcelLostV1,
+  ParcelLostV1Payload,
+  ParcelRegisteredV1,
+  ParcelRegisteredV1Payload,
+  ParcelReturnedV1,
+  ParcelReturnedV1Payload,
+  parcelEvent,
+  parcelEventRegistry,
+  parcelRegistered,
+  toMessage,
+} from './parcel-events';
 /** Kits shared by the libraries' tests and the benchmarks: outbox databases and history. */
 export { openOutboxDatabase } from './outbox-database';
 export { insertSentHistory } from './sent-history';
@@ -22,4 +36,4 @@ export { insertSentHistory } from './sent-history';
 export { seedDeployment } from './seed-deployment';
 export type { ServiceMigrations } from './seed-deployment';
 /** Trading events and their Kafka messages, for the tests and benchmarks of the chain. */
-export { orderCreated, orderEvent, toMessage } from './trading-messages';
+export { orderCreated, orderEvent } from './trading-messages';
