@@ -1,5 +1,5 @@
 import { InboxError } from '@outbox-inbox/inbox';
-import { orderEvent, toMessage, waitFor } from '@app/testing';
+import { parcelEvent, toMessage, waitFor } from '@app/testing';
 import { BatchTestConsumer, MixedKindsConsumer } from './fixtures/batch-test-consumer.controller';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';
 import { startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
@@ -34,14 +34,16 @@ describe('Inbox @OnEventBatch handlers', () => {
   it('in batched mode, takes runs of consecutive events in one call, each event once, in version order across handler kinds', async () => {
     const { topic, consumer, app } = await setup('batched', 50);
     try {
-      const created = Array.from({ length: 30 }, (_, i) => orderEvent('created', `runs-${i}`, 1));
-      // One order's versions across both kinds of handler: 3 before 1, 2 before 4, 5 before 4.
+      const created = Array.from({ length: 30 }, (_, i) =>
+        parcelEvent('registered', `runs-${i}`, 1),
+      );
+      // One parcel's versions across both kinds of handler: 3 before 1, 2 before 4, 5 before 4.
       const mix = [
-        orderEvent('created', 'runs-mix', 1),
-        orderEvent('paid', 'runs-mix', 2),
-        orderEvent('cancelled', 'runs-mix', 3),
-        orderEvent('paid', 'runs-mix', 4),
-        orderEvent('paid', 'runs-mix', 5),
+        parcelEvent('registered', 'runs-mix', 1),
+        parcelEvent('shipped', 'runs-mix', 2),
+        parcelEvent('returned', 'runs-mix', 3),
+        parcelEvent('shipped', 'runs-mix', 4),
+        parcelEvent('shipped', 'runs-mix', 5),
       ];
       const deliveries = [
         ...created.slice(0, 10),
@@ -82,7 +84,9 @@ describe('Inbox @OnEventBatch handlers', () => {
   it('when a run holds a rejected event, settles the batch message by message, dead-letters that event alone and applies the others once', async () => {
     const { topic, deadLetterTopic, consumer, app } = await setup('rejected', 20);
     try {
-      const events = Array.from({ length: 20 }, (_, i) => orderEvent('paid', `rejects-${i}`, 1));
+      const events = Array.from({ length: 20 }, (_, i) =>
+        parcelEvent('shipped', `rejects-${i}`, 1),
+      );
       const rejected = events[7];
       app.behaviour.rejected.add(rejected.eventKey);
       await bed.producer.send({ topic, messages: events.map(toMessage) });
@@ -111,8 +115,8 @@ describe('Inbox @OnEventBatch handlers', () => {
     const { topic, consumer, app } = await setup('single', 1);
     try {
       const events = [
-        ...Array.from({ length: 6 }, (_, i) => orderEvent('created', `singles-${i}`, 1)),
-        orderEvent('paid', 'singles-0', 2),
+        ...Array.from({ length: 6 }, (_, i) => parcelEvent('registered', `singles-${i}`, 1)),
+        parcelEvent('shipped', 'singles-0', 2),
       ];
       const deliveries = [...events, events[2], events[6]];
       await bed.producer.send({ topic, messages: deliveries.map(toMessage) });
@@ -142,7 +146,7 @@ describe('Inbox @OnEventBatch handlers', () => {
     await expect(started).rejects.toThrow(InboxError);
     await expect(started).rejects.toMatchObject({
       code: 'INVALID_HANDLERS',
-      message: expect.stringContaining('OrderCreated'),
+      message: expect.stringContaining('ParcelRegistered'),
     });
     // Refused before anything reached Kafka: its dead-letter topic was never created.
     const admin = bed.env.kafka.admin();

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { orderEvent, toMessage, waitFor } from '@app/testing';
+import { parcelEvent, toMessage, waitFor } from '@app/testing';
 import { committedTotal } from './fixtures/kafka-reads';
 import { InboxTestAppOptions, startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
 import { TestBehaviour } from './fixtures/test-consumer.controller';
@@ -52,7 +52,7 @@ describe('Inbox under crashes and rebalances', () => {
   describe('when the process is killed after the DB commit and before the offset commit', () => {
     it('gets the event again and absorbs it: one effect', async () => {
       const { topic, options } = await bed.channel('inbox.crash', 1);
-      const event = orderEvent('created', 'crash-1', 1);
+      const event = parcelEvent('registered', 'crash-1', 1);
       await bed.producer.send({ topic, messages: [toMessage(event)] });
 
       expect(await runCrashingConsumer(options)).toBe('SIGKILL');
@@ -78,12 +78,12 @@ describe('Inbox under crashes and rebalances', () => {
   });
 
   describe('when a second consumer joins the group mid-stream and the first one leaves', () => {
-    it('loses nothing, applies nothing twice, and keeps each order in version order', async () => {
+    it('loses nothing, applies nothing twice, and keeps each parcel in version order', async () => {
       const { topic, options } = await bed.channel('inbox.rebalance', 4);
-      const orders = Array.from({ length: 20 }, (_, i) => `rb-${i}`);
+      const parcels = Array.from({ length: 20 }, (_, i) => `rb-${i}`);
       const phase = (from: number, to: number) =>
-        orders.flatMap((id) =>
-          Array.from({ length: to - from + 1 }, (_, v) => orderEvent('paid', id, from + v)),
+        parcels.flatMap((id) =>
+          Array.from({ length: to - from + 1 }, (_, v) => parcelEvent('shipped', id, from + v)),
         );
       const sent = [...phase(1, 4), ...phase(5, 8), ...phase(9, 10)];
       const count = async (instance?: string) =>
@@ -130,7 +130,7 @@ describe('Inbox under crashes and rebalances', () => {
 
         const applied = (await effects()).filter((e) => e.aggregate_id.startsWith('rb-'));
         expect(applied.map((e) => e.event_key).sort()).toEqual(sent.map((e) => e.eventKey).sort());
-        for (const id of orders) {
+        for (const id of parcels) {
           const versions = applied
             .filter((e) => e.aggregate_id === id)
             .map((e) => Number(e.aggregate_version));

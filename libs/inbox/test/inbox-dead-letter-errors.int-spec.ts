@@ -1,4 +1,4 @@
-import { KafkaApiKey, orderEvent, toMessage } from '@app/testing';
+import { KafkaApiKey, parcelEvent, toMessage } from '@app/testing';
 import { waitFor } from '@app/testing';
 import { topicSize } from './fixtures/kafka-reads';
 import { useInboxTestBed } from './fixtures/inbox-test-app';
@@ -15,7 +15,7 @@ describe('Inbox dead-letter publish errors', () => {
     const topic = await bed.env.createTopic('inbox.dlq-refused', 1);
     const deadLetterTopic = await bed.env.createTopic('inbox.dlq-refused.dlq', 1);
     const consumer = `c-${topic}`;
-    const next = orderEvent('created', 'after-refused', 1);
+    const next = parcelEvent('registered', 'after-refused', 1);
     await bed.producer.send({
       topic,
       messages: [{ key: 'poison', value: '{not json' }, toMessage(next)],

@@ -1,4 +1,4 @@
-import { orderEvent, toMessage, waitFor } from '@app/testing';
+import { parcelEvent, toMessage, waitFor } from '@app/testing';
 import { committedTotal } from './fixtures/kafka-reads';
 import { InboxTestAppOptions, startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
 import { TestBehaviour } from './fixtures/test-consumer.controller';
@@ -46,9 +46,9 @@ describe('Inbox delivery', () => {
       it('takes effect once each', async () => {
         const names = await setup(`dup-${mode}`, 3);
         const { topic, consumer } = names;
-        const once = orderEvent('created', `dup-1-${mode}`, 1);
-        const twice = orderEvent('created', `dup-2-${mode}`, 1);
-        const fifty = orderEvent('created', `dup-3-${mode}`, 1);
+        const once = parcelEvent('registered', `dup-1-${mode}`, 1);
+        const twice = parcelEvent('registered', `dup-2-${mode}`, 1);
+        const fifty = parcelEvent('registered', `dup-3-${mode}`, 1);
         const messages = [once, twice, twice, ...Array.from({ length: 50 }, () => fifty)];
         await bed.producer.send({ topic, messages: messages.map(toMessage) });
 
@@ -67,15 +67,15 @@ describe('Inbox delivery', () => {
       });
     });
 
-    describe('when versions 3, 1, 2 of an order arrive in that order', () => {
+    describe('when versions 3, 1, 2 of a parcel arrive in that order', () => {
       it('applies them as 1, 2, 3 and parks 3 durably until the gap fills', async () => {
-        const names = await setup(`order-${mode}`);
+        const names = await setup(`parcel-${mode}`);
         const { topic, consumer } = names;
         const ord = `ord-${mode}`;
         const [v1, v2, v3] = [
-          orderEvent('created', ord, 1),
-          orderEvent('paid', ord, 2),
-          orderEvent('cancelled', ord, 3),
+          parcelEvent('registered', ord, 1),
+          parcelEvent('shipped', ord, 2),
+          parcelEvent('returned', ord, 3),
         ];
         const app = await startApp(names, { inbox: { gapAlertMs: 1 }, multipleStatements });
         try {
@@ -103,9 +103,9 @@ describe('Inbox delivery', () => {
 
           // A registered type this consumer does not handle advances the gate (recorded as
           // "ignored"); a version already applied is stale and changes nothing.
-          const ignored = orderEvent('payment-failed', ord, 4);
-          const stale = orderEvent('paid', ord, 3);
-          const next = orderEvent('paid', ord, 5);
+          const ignored = parcelEvent('lost', ord, 4);
+          const stale = parcelEvent('shipped', ord, 3);
+          const next = parcelEvent('shipped', ord, 5);
           await bed.producer.send({ topic, messages: [ignored, stale, next].map(toMessage) });
           await waitFor(async () => (await effectsByKey()).has(next.eventKey), {
             description: 'version 5 applied after the ignored version 4',
@@ -137,9 +137,9 @@ describe('Inbox delivery', () => {
       const names = await setup('observable');
       const { topic, consumer } = names;
       const behaviour = new TestBehaviour();
-      behaviour.cancelledAsObservable = true;
+      behaviour.returnedAsObservable = true;
       behaviour.workMs = 50;
-      const cancelled = [1, 2, 3].map((n) => orderEvent('cancelled', `obs-${n}`, 1));
+      const cancelled = [1, 2, 3].map((n) => parcelEvent('returned', `obs-${n}`, 1));
       await bed.producer.send({ topic, messages: [...cancelled, cancelled[0]].map(toMessage) });
       const app = await startApp(names, { behaviour });
       try {
@@ -162,8 +162,10 @@ describe('Inbox delivery', () => {
       const { topic, consumer } = names;
       const app = await startApp(names, { inbox: { dedupWindowMs: 60_000, pruneChunkSize: 2 } });
       try {
-        const applied = Array.from({ length: 5 }, (_, i) => orderEvent('created', `prune-${i}`, 1));
-        const parked = orderEvent('paid', 'prune-parked', 2);
+        const applied = Array.from({ length: 5 }, (_, i) =>
+          parcelEvent('registered', `prune-${i}`, 1),
+        );
+        const parked = parcelEvent('shipped', 'prune-parked', 2);
         await bed.producer.send({ topic, messages: [...applied, parked].map(toMessage) });
         await waitFor(async () => (await committedTotal(bed.env.kafka, consumer, topic)) === 6, {
           description: 'all six acknowledged',

@@ -1,4 +1,4 @@
-import { orderEvent, toMessage, waitFor } from '@app/testing';
+import { parcelEvent, toMessage, waitFor } from '@app/testing';
 import { committedTotal } from './fixtures/kafka-reads';
 import { useInboxTestBed } from './fixtures/inbox-test-app';
 
@@ -15,9 +15,9 @@ describe('Inbox duplicate count', () => {
       const topic = await bed.env.createTopic(`inbox.${name}`, 1);
       const deadLetterTopic = await bed.env.createTopic(`inbox.${name}.dlq`, 1);
       const consumer = `c-${topic}`;
-      const once = orderEvent('created', `${name}-1`, 1);
-      const twice = orderEvent('created', `${name}-2`, 1);
-      const fifty = orderEvent('created', `${name}-3`, 1);
+      const once = parcelEvent('registered', `${name}-1`, 1);
+      const twice = parcelEvent('registered', `${name}-2`, 1);
+      const fifty = parcelEvent('registered', `${name}-3`, 1);
       const messages = [once, twice, twice, ...Array.from({ length: 50 }, () => fifty)];
       await bed.producer.send({ topic, messages: messages.map(toMessage) });
 
@@ -44,7 +44,7 @@ describe('Inbox duplicate count', () => {
 
         const base = await app.app.getUrl();
         const response = await fetch(
-          `${base}/inbox/deliveries?aggregate=Order:${name}-3&aggregate=Order:${name}-2`,
+          `${base}/inbox/deliveries?aggregate=Parcel:${name}-3&aggregate=Parcel:${name}-2`,
         );
         expect(response.status).toBe(200);
         const deliveries = (await response.json()) as Array<{
@@ -55,7 +55,7 @@ describe('Inbox duplicate count', () => {
         expect(
           new Set(deliveries.map((d) => `${d.eventKey} ${d.outcome} ${d.duplicateCount}`)),
         ).toEqual(new Set([`${twice.eventKey} applied 1`, `${fifty.eventKey} applied 49`]));
-        const bad = await fetch(`${base}/inbox/deliveries?aggregate=order`);
+        const bad = await fetch(`${base}/inbox/deliveries?aggregate=parcel`);
         expect(bad.status).toBe(400);
       } finally {
         await app.close();

@@ -1,5 +1,5 @@
 import { DeadLetterMessage, ReplayResult } from '@outbox-inbox/inbox';
-import { orderEvent, toMessage, waitFor } from '@app/testing';
+import { parcelEvent, toMessage, waitFor } from '@app/testing';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';
 import { startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
 
@@ -35,7 +35,7 @@ describe('Inbox failures', () => {
     it('dead-letters it with the original key, value and headers plus the failure, and the next message still flows', async () => {
       const { topic, deadLetterTopic, app } = await setup('poison');
       try {
-        const next = orderEvent('created', 'after-poison', 1);
+        const next = parcelEvent('registered', 'after-poison', 1);
         await bed.producer.send({
           topic,
           messages: [
@@ -69,10 +69,10 @@ describe('Inbox failures', () => {
     it('dead-letters it as INVALID_EVENT, the code the README lists, and a replay by that code selects it', async () => {
       const { topic, deadLetterTopic, retryTopic, app } = await setup('invalid');
       try {
-        const invalid = orderEvent('created', 'invalid-1', 1);
+        const invalid = parcelEvent('registered', 'invalid-1', 1);
         const message = toMessage(invalid);
-        const value = JSON.parse(String(message.value)) as { payload: { amount: unknown } };
-        value.payload.amount = 'a lot';
+        const value = JSON.parse(String(message.value)) as { payload: { declaredValue: unknown } };
+        value.payload.declaredValue = 'a lot';
         await bed.producer.send({
           topic,
           messages: [{ ...message, value: JSON.stringify(value) }],
@@ -132,7 +132,7 @@ describe('Inbox failures', () => {
         expect(await replay({ all: 'yes' })).toEqual([400, ['all']]);
         expect(await replay({})).toEqual([400, ['(root)']]);
         expect(await send('/inbox/deliveries')).toEqual([400, ['aggregate']]);
-        expect(await send('/inbox/deliveries?aggregate=order')).toEqual([400, ['aggregate']]);
+        expect(await send('/inbox/deliveries?aggregate=parcel')).toEqual([400, ['aggregate']]);
         expect(await topicSize(bed.env.kafka, topic)).toBe(1); // nothing was replayed
         expect(await topicSize(bed.env.kafka, retryTopic)).toBe(0);
 
@@ -151,8 +151,8 @@ describe('Inbox failures', () => {
     it('replays it from the dead-letter topic once, and not again unless asked', async () => {
       const { topic, deadLetterTopic, retryTopic, consumer, app } = await setup('replay');
       try {
-        const rejected = orderEvent('created', 'replay-1', 1);
-        const applied = orderEvent('created', 'replay-2', 1);
+        const rejected = parcelEvent('registered', 'replay-1', 1);
+        const applied = parcelEvent('registered', 'replay-2', 1);
         app.behaviour.rejected.add(rejected.eventKey);
         await bed.producer.send({ topic, messages: [rejected, applied].map(toMessage) });
         await waitFor(async () => (await committedTotal(bed.env.kafka, consumer, topic)) === 2, {
@@ -203,7 +203,7 @@ describe('Inbox failures', () => {
           skippedAlreadyReplayed: 2,
           skippedNotOwnTopic: [],
         });
-        const forced = await replay({ eventType: 'OrderCreated', includeReplayed: true });
+        const forced = await replay({ eventType: 'ParcelRegistered', includeReplayed: true });
         expect(forced.replayed).toHaveLength(2);
         await waitFor(
           async () => (await committedTotal(bed.env.kafka, consumer, retryTopic)) === 4,
@@ -224,7 +224,7 @@ describe('Inbox failures', () => {
       const { topic, app } = await setup('locks');
       const blocker = bed.dataSource.createQueryRunner();
       try {
-        const deadlocked = orderEvent('created', 'lock-1', 1);
+        const deadlocked = parcelEvent('registered', 'lock-1', 1);
         app.behaviour.deadlocks.set(deadlocked.eventKey, 2);
         await bed.producer.send({ topic, messages: [toMessage(deadlocked)] });
         await waitFor(async () => (await effectCount(deadlocked.eventKey)) === 1, {
@@ -237,7 +237,7 @@ describe('Inbox failures', () => {
         await blocker.startTransaction();
         await blocker.query('SELECT n FROM t_test_lock WHERE id = 1 FOR UPDATE');
         app.behaviour.touchLockRow = true;
-        const waiting = orderEvent('created', 'lock-2', 1);
+        const waiting = parcelEvent('registered', 'lock-2', 1);
         await bed.producer.send({ topic, messages: [toMessage(waiting)] });
         await waitFor(() => (app.behaviour.attempts.get(waiting.eventKey) ?? 0) >= 2, {
           description: 'the handler timed out on the lock and was retried',
@@ -260,11 +260,13 @@ describe('Inbox failures', () => {
     it('dead-letters that message alone and applies every other one once, in version order', async () => {
       const { topic, deadLetterTopic, consumer, app } = await setup('batch', { batchSize: 10 });
       try {
-        const events = Array.from({ length: 30 }, (_, i) => orderEvent('created', `batch-${i}`, 1));
+        const events = Array.from({ length: 30 }, (_, i) =>
+          parcelEvent('registered', `batch-${i}`, 1),
+        );
         const rejected = events[13];
         app.behaviour.rejected.add(rejected.eventKey);
-        const ordered = [3, 1, 2].map((v) => orderEvent('created', 'batch-ord', v));
-        // Two redeliveries, and versions 3, 1, 2 of one order inside the same batch.
+        const ordered = [3, 1, 2].map((v) => parcelEvent('registered', 'batch-ord', v));
+        // Two redeliveries, and versions 3, 1, 2 of one parcel inside the same batch.
         const deliveries = [
           ...events.slice(0, 5),
           ...ordered,

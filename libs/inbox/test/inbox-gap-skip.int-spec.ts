@@ -1,5 +1,5 @@
 import { AddressInfo } from 'node:net';
-import { orderEvent, toMessage, waitFor } from '@app/testing';
+import { parcelEvent, toMessage, waitFor } from '@app/testing';
 import { runScript } from '../../../test/support/run-script';
 import { useInboxTestBed } from './fixtures/inbox-test-app';
 
@@ -17,9 +17,9 @@ describe('Skipping a gap on purpose', () => {
       await bed.producer.send({
         topic,
         messages: [
-          orderEvent('created', 'gap-1', 1),
-          orderEvent('paid', 'gap-1', 3),
-          orderEvent('cancelled', 'gap-1', 4),
+          parcelEvent('registered', 'gap-1', 1),
+          parcelEvent('shipped', 'gap-1', 3),
+          parcelEvent('returned', 'gap-1', 4),
         ].map((e) => toMessage(e)),
       });
       await waitFor(async () => (await app.operations.stats()).parkedNow === 2, {
@@ -32,7 +32,7 @@ describe('Skipping a gap on purpose', () => {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
-          aggregateType: 'Order',
+          aggregateType: 'Parcel',
           aggregateId: 'gap-1',
           version: 3,
           reason: 'wrong version',
@@ -42,7 +42,7 @@ describe('Skipping a gap on purpose', () => {
       const noReason = await fetch(`${url}/inbox/gaps/skip`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ aggregateType: 'Order', aggregateId: 'gap-1', version: 2 }),
+        body: JSON.stringify({ aggregateType: 'Parcel', aggregateId: 'gap-1', version: 2 }),
       });
       expect(noReason.status).toBe(400);
       expect((await app.operations.stats()).parkedNow).toBe(2);
@@ -52,18 +52,18 @@ describe('Skipping a gap on purpose', () => {
         '--service',
         url,
         '--aggregate',
-        'Order:gap-1',
+        'Parcel:gap-1',
         '--version',
         '2',
         '--reason',
-        'OrderPaymentStarted v2 was lost with a restored backup',
+        'ParcelPacked v2 was lost with a restored backup',
         '--by',
         'ops-anna',
         '--yes',
       ]);
       expect(run.code).toBe(0);
       expect(JSON.parse(run.stdout)).toEqual({
-        aggregateType: 'Order',
+        aggregateType: 'Parcel',
         aggregateId: 'gap-1',
         skippedVersion: 2,
         drained: 2,
@@ -79,23 +79,23 @@ describe('Skipping a gap on purpose', () => {
       expect(audit).toEqual([
         {
           aggregate_version: 2,
-          reason: 'OrderPaymentStarted v2 was lost with a restored backup',
+          reason: 'ParcelPacked v2 was lost with a restored backup',
           skipped_by: 'ops-anna',
           drained: 2,
         },
       ]);
       const deliveries = await app.operations.deliveriesOf([
-        { aggregateType: 'Order', aggregateId: 'gap-1' },
+        { aggregateType: 'Parcel', aggregateId: 'gap-1' },
       ]);
       expect(deliveries.map((d) => [d.eventType, d.outcome])).toEqual(
         expect.arrayContaining([
-          ['Order v2', 'skipped'],
-          ['OrderPaid', 'applied'],
-          ['OrderCancelled', 'applied'],
+          ['Parcel v2', 'skipped'],
+          ['ParcelShipped', 'applied'],
+          ['ParcelReturned', 'applied'],
         ]),
       );
       // The next version flows as usual.
-      await bed.producer.send({ topic, messages: [toMessage(orderEvent('paid', 'gap-1', 5))] });
+      await bed.producer.send({ topic, messages: [toMessage(parcelEvent('shipped', 'gap-1', 5))] });
       await waitFor(async () => (await bed.effectVersions('gap-1')).length === 4, {
         description: 'version 5 applied after the skip',
       });

@@ -1,4 +1,4 @@
-import { orderEvent, toMessage, waitFor } from '@app/testing';
+import { parcelEvent, toMessage, waitFor } from '@app/testing';
 import { InboxMessageScope } from '../src';
 import { useInboxTestBed } from './fixtures/inbox-test-app';
 
@@ -18,8 +18,8 @@ describe("The app's InboxMessageScope", () => {
 
   it('wraps the settlement of every message, applied or dead-lettered, with its headers', async () => {
     const { topic, options } = await bed.channel('inbox.scope', 1);
-    const applied = orderEvent('created', 'scope-1', 1);
-    const rejected = orderEvent('created', 'scope-2', 1);
+    const applied = parcelEvent('registered', 'scope-1', 1);
+    const rejected = parcelEvent('registered', 'scope-2', 1);
     const scope = new RecordingScope();
     const app = await bed.startApp({ ...options, messageScope: scope });
     app.behaviour.rejected.add(rejected.eventKey);

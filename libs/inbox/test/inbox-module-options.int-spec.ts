@@ -2,8 +2,7 @@ import { DynamicModule, INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { mysqlDataSourceOptions } from '@outbox-inbox/database';
-import { tradingEventRegistry } from '@app/trading-events';
-import { orderEvent, toMessage, waitFor } from '@app/testing';
+import { parcelEvent, parcelEventRegistry, toMessage, waitFor } from '@app/testing';
 import { Kafka, logLevel } from 'kafkajs';
 import { InboxModule, InboxModuleOptions, InboxTransport } from '../src';
 import { useInboxTestBed } from './fixtures/inbox-test-app';
@@ -36,7 +35,7 @@ describe('InboxModule options', () => {
       topics: [topic],
       deadLetterTopic,
       retryTopic,
-      registry: tradingEventRegistry(),
+      registry: parcelEventRegistry(),
       gapCheckIntervalMs: 0,
       pruneIntervalMs: 0,
     };
@@ -57,20 +56,20 @@ describe('InboxModule options', () => {
     return app;
   }
 
-  /** Sends OrderCreated of `orderId` twice; waits until the inbox of `consumer` took it once. */
-  async function deliverTwice(topic: string, consumer: string, orderId: string) {
-    const message = toMessage(orderEvent('created', orderId, 1));
+  /** Sends ParcelRegistered of `parcelId` twice; waits until the inbox of `consumer` took it once. */
+  async function deliverTwice(topic: string, consumer: string, parcelId: string) {
+    const message = toMessage(parcelEvent('registered', parcelId, 1));
     await bed.producer.send({ topic, messages: [message, message] });
     await waitFor(async () => {
       const [row] = (await bed.dataSource.query(
         'SELECT duplicate_count AS duplicates FROM t_inbox WHERE consumer = ? AND event_key = ?',
-        [consumer, `OrderCreated:${orderId}:1`],
+        [consumer, `ParcelRegistered:${parcelId}:1`],
       )) as Array<{ duplicates: number }>;
       return row !== undefined && Number(row.duplicates) === 1;
     });
     const effects = (await bed.dataSource.query(
       'SELECT COUNT(*) AS n FROM t_test_effect WHERE aggregate_id = ?',
-      [orderId],
+      [parcelId],
     )) as Array<{ n: number }>;
     expect(Number(effects[0].n)).toBe(1);
   }

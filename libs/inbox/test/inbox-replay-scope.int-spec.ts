@@ -1,5 +1,5 @@
 import { ReplayResult } from '@outbox-inbox/inbox';
-import { orderEvent, toMessage, waitFor } from '@app/testing';
+import { parcelEvent, toMessage, waitFor } from '@app/testing';
 import { runScript } from '../../../test/support/run-script';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';
 import { InboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
@@ -13,7 +13,7 @@ import { TestBehaviour } from './fixtures/test-consumer.controller';
 describe('Replaying a dead letter', () => {
   const bed = useInboxTestBed('inbox_replay_scope');
 
-  /** The effects consumer `instance` wrote of the orders of one test (ids `${test}-n`). */
+  /** The effects consumer `instance` wrote of the parcels of one test (ids `${test}-n`). */
   async function effects(instance: string, test: string): Promise<string[]> {
     const rows = (await bed.dataSource.query(
       'SELECT event_key FROM t_test_effect WHERE instance = ? AND aggregate_id LIKE ? ORDER BY event_key',
@@ -71,8 +71,8 @@ describe('Replaying a dead letter', () => {
     let b: Awaited<ReturnType<typeof consumerOf>> | undefined;
     try {
       b = await consumerOf(topic, 'b');
-      const rejected = orderEvent('created', `${name}-1`, 1);
-      const passing = orderEvent('created', `${name}-2`, 1);
+      const rejected = parcelEvent('registered', `${name}-1`, 1);
+      const passing = parcelEvent('registered', `${name}-2`, 1);
       a.app.behaviour.rejected.add(rejected.eventKey);
       await bed.producer.send({ topic, messages: [rejected, passing].map(toMessage) });
       await waitFor(async () => (await topicSize(bed.env.kafka, a.deadLetterTopic)) === 1, {
@@ -126,7 +126,7 @@ describe('Replaying a dead letter', () => {
       );
 
       // b has taken in everything up to a later event: anything replayed to it would be in.
-      const later = orderEvent('created', 'only-3', 1);
+      const later = parcelEvent('registered', 'only-3', 1);
       await bed.producer.send({ topic, messages: [toMessage(later)] });
       await waitFor(async () => (await effects('b', name)).includes(later.eventKey), {
         description: 'b applied the later event',
@@ -168,7 +168,7 @@ describe('Replaying a dead letter', () => {
       ]);
       expect(run.code).toBe(0);
       expect(JSON.parse(run.stdout)).toEqual(expected);
-      expect(await replay(a.url, { eventType: 'OrderCreated', dryRun: true })).toEqual([
+      expect(await replay(a.url, { eventType: 'ParcelRegistered', dryRun: true })).toEqual([
         200,
         expected,
       ]);

@@ -1,20 +1,19 @@
 import { defineEvent, EventEnvelope, eventKeyOf } from '@outbox-inbox/messaging';
-import { tradingEventRegistry } from '@app/trading-events';
-import { orderEvent, toMessage, waitFor } from '@app/testing';
+import { parcelEvent, parcelEventRegistry, toMessage, waitFor } from '@app/testing';
 import { IsInt, IsString } from 'class-validator';
 import { topicSize } from './fixtures/kafka-reads';
 import { useInboxTestBed } from './fixtures/inbox-test-app';
 
-/** OrderPaid as a newer producer might change it incompatibly: schema version 2. */
-class OrderPaidV2Payload {
-  @IsString() orderId!: string;
-  @IsInt() amountMinor!: number;
+/** ParcelShipped as a newer producer might change it incompatibly: schema version 2. */
+class ParcelShippedV2Payload {
+  @IsString() parcelId!: string;
+  @IsInt() weightMilligrams!: number;
 }
-const OrderPaidV2 = defineEvent({
-  eventType: 'OrderPaid',
-  aggregateType: 'Order',
+const ParcelShippedV2 = defineEvent({
+  eventType: 'ParcelShipped',
+  aggregateType: 'Parcel',
   schemaVersion: 2,
-  payload: OrderPaidV2Payload,
+  payload: ParcelShippedV2Payload,
 });
 
 /** `envelope` as another event type, which no consumer here knows. */
@@ -50,14 +49,14 @@ describe('Inbox as a tolerant reader', () => {
       const { topic, deadLetterTopic, consumer } = await setup('newer');
       const app = await bed.startApp({ consumer, topics: [topic], deadLetterTopic });
       try {
-        const created = orderEvent('created', 'newer-1', 1);
+        const created = parcelEvent('registered', 'newer-1', 1);
         const withExtras = {
           ...created,
           tenant: 'eu-1', // an optional envelope field this consumer does not know
           payload: { ...(created.payload as object), channel: 'app' }, // and a payload field
         };
-        const wrapped = asUnknownType(orderEvent('cancelled', 'newer-1', 2), 'OrderGiftWrapped');
-        const paid = orderEvent('paid', 'newer-1', 3);
+        const wrapped = asUnknownType(parcelEvent('returned', 'newer-1', 2), 'ParcelGiftWrapped');
+        const paid = parcelEvent('shipped', 'newer-1', 3);
         const paidWithExtras = {
           ...paid,
           payload: { ...(paid.payload as object), loyaltyPoints: 12 },
@@ -68,7 +67,7 @@ describe('Inbox as a tolerant reader', () => {
         });
 
         await waitFor(async () => (await bed.effectVersions('newer-1')).length === 2, {
-          description: 'OrderCreated and OrderPaid applied',
+          description: 'ParcelRegistered and ParcelShipped applied',
         });
         expect(await bed.effectVersions('newer-1')).toEqual([1, 3]);
         expect(app.behaviour.received.get(created.eventKey)).toEqual(withExtras);
@@ -88,13 +87,13 @@ describe('Inbox as a tolerant reader', () => {
   describe('when an event comes in a newer schema version than the consumer knows', () => {
     it('holds it and its successors instead of misapplying them, and a consumer that knows the version applies them', async () => {
       const { topic, deadLetterTopic, consumer } = await setup('major');
-      const created = orderEvent('created', 'major-1', 1);
+      const created = parcelEvent('registered', 'major-1', 1);
       const paidV2: EventEnvelope = {
-        ...orderEvent('paid', 'major-1', 2),
+        ...parcelEvent('shipped', 'major-1', 2),
         schemaVersion: 2,
-        payload: { orderId: 'major-1', amountMinor: 1_000 },
+        payload: { parcelId: 'major-1', weightMilligrams: 1_000 },
       };
-      const cancelled = orderEvent('cancelled', 'major-1', 3);
+      const cancelled = parcelEvent('returned', 'major-1', 3);
       const old = await bed.startApp({ consumer, topics: [topic], deadLetterTopic });
       try {
         await bed.producer.send({
@@ -112,12 +111,12 @@ describe('Inbox as a tolerant reader', () => {
         await old.close();
       }
 
-      // The consumer is upgraded: it knows OrderPaid@2 and drains what was held, in order.
+      // The consumer is upgraded: it knows ParcelShipped@2 and drains what was held, in order.
       const upgraded = await bed.startApp({
         consumer,
         topics: [topic],
         deadLetterTopic,
-        inbox: { registry: tradingEventRegistry().register(OrderPaidV2) },
+        inbox: { registry: parcelEventRegistry().register(ParcelShippedV2) },
       });
       try {
         await waitFor(async () => (await bed.effectVersions('major-1')).length === 3, {

@@ -1,7 +1,7 @@
 import { EventRegistry } from '@outbox-inbox/messaging';
 import { DataSource } from 'typeorm';
 
-/** An aggregate whose deliveries are wanted, e.g. `{ aggregateType: 'Order', aggregateId: '42' }`. */
+/** An aggregate whose deliveries are wanted, e.g. `{ aggregateType: 'Parcel', aggregateId: '42' }`. */
 export interface AggregateSelector {
   aggregateType: string;
   aggregateId: string;

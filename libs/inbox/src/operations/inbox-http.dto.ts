@@ -41,15 +41,15 @@ export const inboxInput = new ValidationPipe({
   exceptionFactory: (errors) => invalidInboxRequest('invalid request', fieldErrorsOf(errors)),
 });
 
-/** Query of GET /inbox/deliveries: `?aggregate=Order:42&aggregate=Fulfillment:7`. */
+/** Query of GET /inbox/deliveries: `?aggregate=Parcel:42&aggregate=Shipment:7`. */
 export class DeliveriesQuery {
-  @ApiProperty({ type: [String], example: ['Order:42'], minItems: 1, maxItems: 20 })
+  @ApiProperty({ type: [String], example: ['Parcel:42'], minItems: 1, maxItems: 20 })
   @Transform(({ value }: { value: unknown }) => (value === undefined ? value : [value].flat()))
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(20)
   @IsString({ each: true })
-  @Matches(AGGREGATE, { each: true, message: 'aggregate must be Type:id, e.g. Order:42' })
+  @Matches(AGGREGATE, { each: true, message: 'aggregate must be Type:id, e.g. Parcel:42' })
   aggregate!: string[];
 }
 
@@ -111,7 +111,7 @@ export class ReplayDeadLettersDto {
 
 /** Body of POST /inbox/gaps/skip: the version to skip on purpose, and why. */
 export class SkipVersionDto {
-  @ApiProperty({ example: 'Order', pattern: '^[A-Z][A-Za-z0-9]{1,31}$' })
+  @ApiProperty({ example: 'Parcel', pattern: '^[A-Z][A-Za-z0-9]{1,31}$' })
   @Matches(/^[A-Z][A-Za-z0-9]{1,31}$/)
   aggregateType!: string;
 

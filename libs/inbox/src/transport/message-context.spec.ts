@@ -12,7 +12,7 @@ describe('messageContext', () => {
   it("continues the message's trace, and names no correlation id of its own", () => {
     const ctx = messageContext({
       traceparent: `00-${traceId}-${spanId}-01`,
-      'correlation-id': 'order-flow-1',
+      'correlation-id': 'parcel-flow-1',
     });
     expect(trace.getSpanContext(ctx)).toMatchObject({ traceId, spanId, isRemote: true });
     // The correlation id is observability's (an InboxMessageScope), not baggage set here.
