@@ -33,6 +33,7 @@ plants=(
   "lib-tests-are-private|bench/planted.ts|import '../libs/outbox/test/outbox-test-kit';"
   "lib-tests-are-private-between-libs|libs/inbox/test/planted.ts|import '../../outbox/test/outbox-test-kit';"
   "kernel-imports-no-catalogue|libs/messaging/src/planted.ts|import '@app/trading-events';"
+  "kernel-imports-no-catalogue|libs/outbox/test/planted.int-spec.ts|import '@app/trading-events';"
   "not-to-unresolvable|apps/order-service/src/planted.ts|import '@app/outbox/outbox-relay';"
 )
 
