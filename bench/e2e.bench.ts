@@ -43,6 +43,8 @@ const RAW_ORDERS = Number(process.env.BENCH_E2E_RAW_ORDERS ?? MAX_ORDERS);
 /** Callbacks in flight in the burst, and lanes of the raw baseline. */
 const IN_FLIGHT = 16;
 const LOAD_SHARE = 0.5;
+/** The consumers' fetch wait; on the librdkafka mock, each fetch answers only when it is over. */
+const FETCH_MAX_WAIT_MS = process.env.BENCH_E2E_FETCH_MAX_WAIT_MS ?? '100';
 const MYSQL_URL = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
 /** What the raw whole-chain baseline needs of the services: their schemas and the ledger's chart. */
 const RAW_CHAIN_MIGRATIONS = {
@@ -112,13 +114,14 @@ async function main(): Promise<void> {
         'coupon-provider': await freePort(),
       },
       // The librdkafka mock answers a fetch only when its wait is over, data or not (a broker
-      // answers at once): a 100 ms wait, as a latency-minded deployment would choose anyway.
+      // answers at once): a 100 ms wait (BENCH_E2E_FETCH_MAX_WAIT_MS), as a latency-minded
+      // deployment would choose anyway. On the mock, every consumer hop waits 0 to that long.
       // BENCH_CPU_PROF=<dir>: every service writes its V8 CPU profile there when it stops.
       env: {
         'order-service': cpuProfileEnv(),
         'coupon-provider': cpuProfileEnv(),
-        'fulfillment-service': { KAFKA_FETCH_MAX_WAIT_MS: '100', ...cpuProfileEnv() },
-        'accounting-service': { KAFKA_FETCH_MAX_WAIT_MS: '100', ...cpuProfileEnv() },
+        'fulfillment-service': { KAFKA_FETCH_MAX_WAIT_MS: FETCH_MAX_WAIT_MS, ...cpuProfileEnv() },
+        'accounting-service': { KAFKA_FETCH_MAX_WAIT_MS: FETCH_MAX_WAIT_MS, ...cpuProfileEnv() },
       },
       log: (line) => logs.push(line),
     });

@@ -27,8 +27,9 @@ const packageFrame = (names: string) => {
  * The layers of a Nest service. A sample is charged to the layer of the innermost frame that is
  * code of a package or of the service (so a socket write or an HMAC counts for the package that
  * asked for it, and a wrapper such as a tracing context or a request logger counts only for its
- * own work, not for the handler it calls). Samples with no such frame count for Node's module of
- * the sampled function (`node <module>`); any stack inside `require` counts as startup.
+ * own work, not for the handler it calls). Samples with no such frame count for the innermost
+ * frame a layer claims (node:http's server and client modules), else for Node's module of the
+ * sampled function (`node <module>`); any stack inside `require` counts as startup.
  */
 export const SERVICE_CATEGORIES: Category[] = [
   {
@@ -59,9 +60,12 @@ export const SERVICE_CATEGORIES: Category[] = [
     matches: (f) =>
       packageFrame(
         '@nestjs/[^/]+|express|router|body-parser|raw-body|finalhandler|send|serve-static|on-finished|type-is|content-type|qs|path-to-regexp|accepts|negotiator|mime-types|cookie|etag|fresh|depd|http-errors|statuses|vary|parseurl|encodeurl|escape-html|debug',
-      )(f) || /^node:_http_|^node:http$/.test(f.url),
+      )(f) || /^node:_http_(server|incoming)$/.test(f.url),
   },
-  { name: 'HTTP client (fetch, undici)', matches: (f) => /internal\/deps\/undici/.test(f.url) },
+  {
+    name: 'HTTP client (fetch, undici, node:http)',
+    matches: (f) => /internal\/deps\/undici|^node:_http_(client|agent)$/.test(f.url),
+  },
   { name: 'app (services and libs)', matches: (f) => /\/dist\/apps\//.test(f.url) },
 ];
 
@@ -100,10 +104,15 @@ export function cpuByCategory(
       if (frames.some((f) => /internal\/modules\//.test(f.url))) name = STARTUP;
       else {
         const owner = frames.find(isOwnedCode);
+        // With no package on the stack (Node parsing an HTTP message off the event loop, for
+        // example), the innermost frame a layer claims, else Node's module of the leaf.
         name = owner
           ? (categories.find((c) => c.matches(owner))?.name ??
             `other package (${/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(owner.url)?.[1]})`)
-          : `node ${leaf.url.replace(/^node:/, '') || leaf.functionName || '(native)'}`;
+          : (frames
+              .map((f) => categories.find((c) => c.matches(f))?.name)
+              .find((found) => found !== undefined) ??
+            `node ${leaf.url.replace(/^node:/, '') || leaf.functionName || '(native)'}`);
       }
     }
     layerOf.set(id, name);

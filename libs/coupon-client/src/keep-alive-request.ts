@@ -57,7 +57,7 @@ export class KeepAliveRequester {
         settle(() => reject(new HttpCallTimeout(`no answer within ${options.timeoutMs} ms`)));
         req.destroy();
       }, options.timeoutMs);
-      req.once('error', (error) => settle(() => reject(error)));
+      req.on('error', (error) => settle(() => reject(error)));
       req.once('response', (response: IncomingMessage) => {
         let text = '';
         response.setEncoding('utf8');
@@ -65,7 +65,7 @@ export class KeepAliveRequester {
         response.once('end', () =>
           settle(() => resolve({ status: response.statusCode ?? 0, text })),
         );
-        response.once('error', (error) => settle(() => reject(error)));
+        response.on('error', (error) => settle(() => reject(error)));
         response.once('aborted', () =>
           settle(() => reject(new Error('the connection closed before the answer was complete'))),
         );

@@ -17,3 +17,6 @@ export { isDuplicateKeyError, isTransientDbError } from './transient-error';
 /** A DataSource named by instance, TypeORM name or injection token, as a module's provider. */
 export { dataSourceProvider } from './data-source-ref';
 export type { DataSourceRef } from './data-source-ref';
+/** Several statements in one round trip, each with its own result. */
+export { runStatements } from './statements';
+export type { Queryable, Statement } from './statements';

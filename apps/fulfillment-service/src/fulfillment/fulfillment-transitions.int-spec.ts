@@ -75,4 +75,31 @@ describe('fulfillment transitions', () => {
       [initial.id, 3, 'DONE', 2, null],
     ]);
   });
+
+  it('insertIfAbsentAndLock: one transition for the new row, none for a repeat; a stale save records none', async () => {
+    const now = new Date('2026-12-01T11:00:00.000Z');
+    const other = { ...fresh, orderId: '43', grantKey: 'grant-43' };
+    const first = await dataSource.transaction((m) =>
+      repository.insertIfAbsentAndLock(m, other, now),
+    );
+    const again = await dataSource.transaction((m) =>
+      repository.insertIfAbsentAndLock(m, other, now),
+    );
+    expect(again).toEqual(first);
+    expect(first).toMatchObject({ orderId: '43', status: 'INIT', version: 1 });
+    // A save against a version that moved on fails, and its transition goes with it.
+    const done = markGranted(first!, 'CPN-43');
+    await dataSource.transaction((m) => repository.save(m, first!, done, now));
+    await expect(
+      dataSource.transaction((m) => repository.save(m, first!, done, now)),
+    ).rejects.toThrow('changed under version 1');
+    const rows = (await dataSource.query(
+      'SELECT version, status FROM t_fulfillment_transition WHERE fulfillment_id = ? ORDER BY id',
+      [first!.id],
+    )) as Array<{ version: number; status: string }>;
+    expect(rows.map((r) => [r.version, r.status])).toEqual([
+      [1, 'INIT'],
+      [2, 'DONE'],
+    ]);
+  });
 });

@@ -1,5 +1,5 @@
-import { affectedRows } from '@outbox-inbox/database';
 import { Injectable } from '@nestjs/common';
+import { affectedRows, runStatements, Statement } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { FulfillmentState, FulfillmentStatus } from './domain/fulfillment';
 
@@ -43,6 +43,31 @@ const COUPON = 'COUPON';
 export class FulfillmentRepository {
   /** Inserts the order's fulfillment unless it exists; either way it then exists. */
   async insertIfAbsent(manager: EntityManager, f: NewFulfillment, now: Date): Promise<void> {
+    const created = await this.insertRow(manager, f, now);
+    if (created) await runStatements(manager, [created]);
+  }
+
+  /**
+   * `insertIfAbsent`, then `lockByOrder`: the new row's first transition travels with the
+   * locking read, one round trip less.
+   */
+  async insertIfAbsentAndLock(
+    manager: EntityManager,
+    f: NewFulfillment,
+    now: Date,
+  ): Promise<FulfillmentState | undefined> {
+    const created = await this.insertRow(manager, f, now);
+    const lock = lockByOrderStatement(f.orderId);
+    if (!created) return (await runStatements(manager, [lock]))[0];
+    return (await runStatements(manager, [created, lock]))[1];
+  }
+
+  /** Inserts the row unless it exists; returns its first transition's statement if it was new. */
+  private async insertRow(
+    manager: EntityManager,
+    f: NewFulfillment,
+    now: Date,
+  ): Promise<Statement | undefined> {
     const inserted: { insertId: number | string } = await manager.query(
       `INSERT INTO t_fulfillment (order_id, type, user_id, status, version, event_version, grant_key,
          coupon_value, currency, attempts, created_at, updated_at)
@@ -52,9 +77,8 @@ export class FulfillmentRepository {
     );
     // mysql2 sets CLIENT_FOUND_ROWS, so a duplicate also reports 1 affected row; only an
     // insert reports the new id.
-    if (affectedRows(inserted) === 1 && Number(inserted.insertId) > 0) {
-      await recordTransition(manager, String(inserted.insertId), 1, f.status, 0, null, now);
-    }
+    if (affectedRows(inserted) !== 1 || !(Number(inserted.insertId) > 0)) return undefined;
+    return transitionStatement(String(inserted.insertId), 1, f.status, 0, null, now);
   }
 
   /** Reads and row-locks the order's fulfillment until the transaction ends. */
@@ -62,11 +86,7 @@ export class FulfillmentRepository {
     manager: EntityManager,
     orderId: string,
   ): Promise<FulfillmentState | undefined> {
-    const rows: FulfillmentRow[] = await manager.query(
-      `SELECT ${COLUMNS} FROM t_fulfillment WHERE order_id = ? AND type = ? FOR UPDATE`,
-      [orderId, COUPON],
-    );
-    return rows[0] && toState(rows[0]);
+    return (await runStatements(manager, [lockByOrderStatement(orderId)]))[0];
   }
 
   /** Locks the FAILED fulfillment due soonest, skipping rows other workers hold. */
@@ -87,37 +107,42 @@ export class FulfillmentRepository {
     next: FulfillmentState,
     now: Date,
   ): Promise<void> {
-    const result: unknown = await manager.query(
-      `UPDATE t_fulfillment SET status = ?, version = ?, event_version = ?, coupon_code = ?,
+    // The compare-and-set and its transition in one round trip: when the row changed under
+    // us, the error below rolls the transition back with the caller's transaction.
+    await runStatements(manager, [
+      {
+        sql: `UPDATE t_fulfillment SET status = ?, version = ?, event_version = ?, coupon_code = ?,
          attempts = ?, next_attempt_at = ?, last_error = ?, updated_at = ?
        WHERE id = ? AND version = ?`,
-      [
-        next.status,
+        params: [
+          next.status,
+          next.version,
+          next.eventVersion,
+          next.couponCode,
+          next.attempts,
+          next.nextAttemptAt,
+          next.lastError,
+          now,
+          previous.id,
+          previous.version,
+        ],
+        read: (result) => {
+          if (affectedRows(result) !== 1) {
+            throw new StaleFulfillmentError(
+              `fulfillment ${previous.id} changed under version ${previous.version}`,
+            );
+          }
+        },
+      },
+      transitionStatement(
+        previous.id,
         next.version,
-        next.eventVersion,
-        next.couponCode,
+        next.status,
         next.attempts,
-        next.nextAttemptAt,
         next.lastError,
         now,
-        previous.id,
-        previous.version,
-      ],
-    );
-    if (affectedRows(result) !== 1) {
-      throw new StaleFulfillmentError(
-        `fulfillment ${previous.id} changed under version ${previous.version}`,
-      );
-    }
-    await recordTransition(
-      manager,
-      previous.id,
-      next.version,
-      next.status,
-      next.attempts,
-      next.lastError,
-      now,
-    );
+      ),
+    ]);
   }
 
   async findByOrder(
@@ -180,20 +205,32 @@ function toState(row: FulfillmentRow): FulfillmentState {
   };
 }
 
+/** Reads and row-locks the order's fulfillment until the transaction ends. */
+function lockByOrderStatement(orderId: string): Statement<FulfillmentState | undefined> {
+  return {
+    sql: `SELECT ${COLUMNS} FROM t_fulfillment WHERE order_id = ? AND type = ? FOR UPDATE`,
+    params: [orderId, COUPON],
+    read: (rows) => {
+      const [row] = rows as FulfillmentRow[];
+      return row && toState(row);
+    },
+  };
+}
+
 /** Appends the written state to t_fulfillment_transition, in the same transaction. */
-async function recordTransition(
-  manager: EntityManager,
+function transitionStatement(
   fulfillmentId: string,
   version: number,
   status: FulfillmentStatus,
   attempts: number,
   lastError: string | null,
   at: Date,
-): Promise<void> {
-  await manager.query(
-    `INSERT INTO t_fulfillment_transition
+): Statement {
+  return {
+    sql: `INSERT INTO t_fulfillment_transition
        (fulfillment_id, version, status, attempts, last_error, occurred_at)
      VALUES (?, ?, ?, ?, ?, ?)`,
-    [fulfillmentId, version, status, attempts, lastError?.slice(0, 500) ?? null, at],
-  );
+    params: [fulfillmentId, version, status, attempts, lastError?.slice(0, 500) ?? null, at],
+    read: () => undefined,
+  };
 }

@@ -51,7 +51,7 @@ export class FulfillmentService {
   ): Promise<FulfillmentState> {
     const { orderId, userId, amount, currency } = event.payload;
     const now = new Date();
-    await this.fulfillments.insertIfAbsent(
+    const current = await this.fulfillments.insertIfAbsentAndLock(
       manager,
       {
         orderId,
@@ -63,7 +63,6 @@ export class FulfillmentService {
       },
       now,
     );
-    const current = await this.fulfillments.lockByOrder(manager, orderId);
     if (!current)
       throw new Error(`fulfillment of order ${orderId} vanished inside its transaction`);
     return this.grant(manager, current, {

@@ -9,6 +9,7 @@ import {
 } from '@app/trading-events';
 import { currentCorrelationId } from '@app/observability';
 import { OutboxWriter } from '@outbox-inbox/outbox';
+import { runStatements, Statement } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { Order, OrderEvent } from './domain/order';
 import { OrderTransitionsRepository } from './order-transitions.repository';
@@ -25,14 +26,23 @@ export class OrderEventsOutbox {
     private readonly transitions: OrderTransitionsRepository,
   ) {}
 
-  /** `causationId`: what caused the event (the provider's notifyId, an Idempotency-Key…). */
+  /**
+   * `causationId`: what caused the event (the provider's notifyId, an Idempotency-Key…).
+   * `alongside`: the caller's own writes of this change (the order's compare-and-set, the
+   * notification's claim), sent before the transition in the same round trip; any of them
+   * failing fails the call before the event is written.
+   */
   async record(
     manager: EntityManager,
     order: Order,
     event: OrderEvent,
     causationId?: string,
+    alongside: Statement<unknown>[] = [],
   ): Promise<void> {
-    await this.transitions.record(manager, order, event.type, causationId);
+    await runStatements(manager, [
+      ...alongside,
+      this.transitions.recordStatement(order, event.type, causationId),
+    ]);
     const meta = {
       aggregateId: order.id,
       aggregateVersion: order.version,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Statement } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { Order } from './domain/order';
 
@@ -14,18 +15,17 @@ export interface OrderTransitionRecord {
 /** t_order_transition: the order's durable history, one row per version. */
 @Injectable()
 export class OrderTransitionsRepository {
-  /** Records that `order` reached its current version, in the caller's transaction. */
-  async record(
-    manager: EntityManager,
-    order: Order,
-    eventType: string,
-    cause?: string,
-  ): Promise<void> {
-    await manager.query(
-      `INSERT INTO t_order_transition (order_id, version, status, event_type, cause, occurred_at)
+  /**
+   * Records that `order` reached its current version, in the caller's transaction, as a statement
+   * for runStatements (sent with the order's own writes).
+   */
+  recordStatement(order: Order, eventType: string, cause?: string): Statement {
+    return {
+      sql: `INSERT INTO t_order_transition (order_id, version, status, event_type, cause, occurred_at)
        VALUES (?, ?, ?, ?, ?, ?)`,
-      [order.id, order.version, order.status, eventType, cause ?? null, order.updatedAt],
-    );
+      params: [order.id, order.version, order.status, eventType, cause ?? null, order.updatedAt],
+      read: () => undefined,
+    };
   }
 
   /** The order's transitions, oldest first. */

@@ -1,5 +1,5 @@
-import { affectedRows } from '@outbox-inbox/database';
 import { Injectable } from '@nestjs/common';
+import { affectedRows, runStatements, Statement } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { OrderConcurrentUpdateError } from './domain/order.errors';
 import { NewOrder, Order, OrderStatus } from './domain/order';
@@ -56,23 +56,34 @@ export class OrdersRepository {
 
   /** The order, or undefined. A plain read: correctness comes from the CAS in `update`. */
   async findById(manager: EntityManager, id: string): Promise<Order | undefined> {
-    const rows: OrderRow[] = await manager.query(`SELECT ${COLUMNS} FROM t_order WHERE id = ?`, [
-      id,
-    ]);
-    return rows[0] && toOrder(rows[0]);
+    const [order] = await runStatements(manager, [this.findByIdStatement(id)]);
+    return order;
+  }
+
+  /** `findById` as a statement, to send with others in one round trip (runStatements). */
+  findByIdStatement(id: string): Statement<Order | undefined> {
+    return {
+      sql: `SELECT ${COLUMNS} FROM t_order WHERE id = ?`,
+      params: [id],
+      read: (rows) => {
+        const [row] = rows as OrderRow[];
+        return row && toOrder(row);
+      },
+    };
   }
 
   /**
-   * Writes `next` only if the row is still at `expectedVersion` (compare-and-set); throws
-   * OrderConcurrentUpdateError when another transaction got there first.
+   * Writes `next` only if the row is still at `expectedVersion` (compare-and-set), as a statement
+   * for runStatements: its `read` throws OrderConcurrentUpdateError when another transaction got
+   * there first.
    */
-  async update(manager: EntityManager, next: Order, expectedVersion: number): Promise<void> {
-    const result: unknown = await manager.query(
-      `UPDATE t_order
+  updateStatement(next: Order, expectedVersion: number): Statement {
+    return {
+      sql: `UPDATE t_order
           SET status = ?, version = ?, pay_order_id = ?, settled_by_notify_id = ?,
               close_reason = ?, updated_at = ?, paid_at = ?, cancelled_at = ?
         WHERE id = ? AND version = ?`,
-      [
+      params: [
         next.status,
         next.version,
         next.payOrderId,
@@ -84,8 +95,11 @@ export class OrdersRepository {
         next.id,
         expectedVersion,
       ],
-    );
-    if (affectedRows(result) !== 1) throw new OrderConcurrentUpdateError(next.id, expectedVersion);
+      read: (result) => {
+        if (affectedRows(result) !== 1)
+          throw new OrderConcurrentUpdateError(next.id, expectedVersion);
+      },
+    };
   }
 }
 

@@ -125,8 +125,9 @@ export class OrdersService {
       case 'unchanged':
         return { kind: 'done', order: transition.order };
       case 'changed':
-        await this.orders.update(manager, transition.order, current.version);
-        await this.events.record(manager, transition.order, transition.event);
+        await this.events.record(manager, transition.order, transition.event, undefined, [
+          this.orders.updateStatement(transition.order, current.version),
+        ]);
         return { kind: 'done', order: transition.order };
     }
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { runTransaction } from '@outbox-inbox/database';
+import { runStatements, runTransaction } from '@outbox-inbox/database';
 import { DataSource, EntityManager } from 'typeorm';
 import { settlePayment } from '../orders/domain/order';
 import { OrderEventsOutbox } from '../orders/order-events.outbox';
@@ -51,7 +51,11 @@ export class PayCallbackService {
     manager: EntityManager,
     notice: PayCallbackDto,
   ): Promise<PayCallbackOutcome> {
-    const processed = await this.notifications.find(manager, notice.notifyId);
+    // Both reads in one round trip; the order is read even when the notification answers.
+    const [processed, order] = await runStatements(manager, [
+      this.notifications.findStatement(notice.notifyId),
+      this.orders.findByIdStatement(notice.orderId),
+    ]);
     if (processed) {
       const differing = differingFields(processed, notice);
       if (differing.length > 0) {
@@ -63,7 +67,6 @@ export class PayCallbackService {
       return { kind: 'accepted', answer: processed.answer, repeat: true };
     }
 
-    const order = await this.orders.findById(manager, notice.orderId);
     if (!order) return { kind: 'unknown-order' };
     const transition = settlePayment(
       order,
@@ -88,7 +91,9 @@ export class PayCallbackService {
       payOrderId: notice.payOrderId,
       orderStatus: transition.order.status,
     };
-    await this.notifications.insert(manager, {
+    // The claim, the compare-and-set, the transition (and then the event) go together: one
+    // round trip for the three writes whose only answers are "done" or a lost race.
+    const claim = this.notifications.insertStatement({
       notifyId: notice.notifyId,
       orderId: order.id,
       payOrderId: notice.payOrderId,
@@ -99,8 +104,12 @@ export class PayCallbackService {
       answer,
     });
     if (transition.kind === 'changed') {
-      await this.orders.update(manager, transition.order, order.version);
-      await this.events.record(manager, transition.order, transition.event, notice.notifyId);
+      await this.events.record(manager, transition.order, transition.event, notice.notifyId, [
+        claim,
+        this.orders.updateStatement(transition.order, order.version),
+      ]);
+    } else {
+      await runStatements(manager, [claim]);
     }
     return { kind: 'accepted', answer, repeat: transition.kind === 'unchanged' };
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { Statement } from '@outbox-inbox/database';
 import { PayCallbackAnswer } from './pay-callback.dto';
 import { NotificationDecision } from './repeat-notification';
 
@@ -10,50 +10,56 @@ export interface ProcessedNotification extends NotificationDecision {
   answer: PayCallbackAnswer;
 }
 
+interface NotificationRow {
+  order_id: string;
+  pay_order_id: string;
+  amount: number | string;
+  currency: string;
+  status: 'SUCCESS' | 'FAILED';
+  changed_order: number;
+  answer: string | object;
+}
+
 /** t_pay_notification, always through the caller's transaction. */
 @Injectable()
 export class PayNotificationsRepository {
-  async find(manager: EntityManager, notifyId: string): Promise<ProcessedNotification | undefined> {
-    const rows: Array<{
-      order_id: string;
-      pay_order_id: string;
-      amount: number | string;
-      currency: string;
-      status: 'SUCCESS' | 'FAILED';
-      changed_order: number;
-      answer: string | object;
-    }> = await manager.query(
-      `SELECT order_id, pay_order_id, amount, currency, status, changed_order, answer
-         FROM t_pay_notification WHERE notify_id = ?`,
-      [notifyId],
-    );
-    const row = rows[0];
-    if (!row) return undefined;
+  /** The processed notification with this id, if any, as a statement for runStatements. */
+  findStatement(notifyId: string): Statement<ProcessedNotification | undefined> {
     return {
-      notifyId,
-      orderId: String(row.order_id),
-      payOrderId: row.pay_order_id,
-      amount: Number(row.amount),
-      currency: row.currency,
-      status: row.status,
-      changedOrder: Number(row.changed_order) === 1,
-      answer: (typeof row.answer === 'string'
-        ? JSON.parse(row.answer)
-        : row.answer) as PayCallbackAnswer,
+      sql: `SELECT order_id, pay_order_id, amount, currency, status, changed_order, answer
+         FROM t_pay_notification WHERE notify_id = ?`,
+      params: [notifyId],
+      read: (rows) => {
+        const [row] = rows as NotificationRow[];
+        if (!row) return undefined;
+        return {
+          notifyId,
+          orderId: String(row.order_id),
+          payOrderId: row.pay_order_id,
+          amount: Number(row.amount),
+          currency: row.currency,
+          status: row.status,
+          changedOrder: Number(row.changed_order) === 1,
+          answer: (typeof row.answer === 'string'
+            ? JSON.parse(row.answer)
+            : row.answer) as PayCallbackAnswer,
+        };
+      },
     };
   }
 
   /**
    * Claims the notification id. Fails with ER_DUP_ENTRY when a concurrent copy claimed it first
-   * (InnoDB makes this insert wait for that transaction, so the failure comes after its commit).
+   * (InnoDB makes this insert wait for that transaction, so the failure comes after its commit),
+   * and then rejects runStatements with it whatever was sent beside it.
    */
-  async insert(manager: EntityManager, notification: ProcessedNotification): Promise<void> {
-    await manager.query(
-      `INSERT INTO t_pay_notification
+  insertStatement(notification: ProcessedNotification): Statement {
+    return {
+      sql: `INSERT INTO t_pay_notification
          (notify_id, order_id, pay_order_id, amount, currency, status, changed_order, answer,
           created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(3))`,
-      [
+      params: [
         notification.notifyId,
         notification.orderId,
         notification.payOrderId,
@@ -63,6 +69,7 @@ export class PayNotificationsRepository {
         notification.changedOrder ? 1 : 0,
         JSON.stringify(notification.answer),
       ],
-    );
+      read: () => undefined,
+    };
   }
 }
