@@ -13,22 +13,25 @@ export { readMarkdownTable } from './markdown-table';
 export const TEST_OPS_API_TOKEN = 'test-operator-token-0123456789';
 /** A loopback TCP proxy a test can cut and heal: a dependency outage without stopping it. */
 export { TcpProxy } from './tcp-proxy';
-/** A business-free event type for the generic libraries' tests. */
-export { ParcelShippedV1, ParcelShippedV1Payload } from './sample-events';
-/** A business-free Parcel catalogue, its registry and Kafka messages, for the generic libraries' tests. */
+/** Business-free event types (a Parcel's life) for the generic libraries' tests. */
 export {
-  PARCEL_EVENTS,
   ParcelLostV1,
   ParcelLostV1Payload,
   ParcelRegisteredV1,
   ParcelRegisteredV1Payload,
   ParcelReturnedV1,
   ParcelReturnedV1Payload,
+  ParcelShippedV1,
+  ParcelShippedV1Payload,
+} from './sample-events';
+/** The Parcel catalogue's registry and Kafka messages, for the generic libraries' tests. */
+export {
+  PARCEL_EVENTS,
   parcelEvent,
   parcelEventRegistry,
   parcelRegistered,
   toMessage,
-} from './parcel-events';
+} from './parcel-messages';
 /** Kits shared by the libraries' tests and the benchmarks: outbox databases and history. */
 export { openOutboxDatabase } from './outbox-database';
 export { insertSentHistory } from './sent-history';

@@ -1,67 +1,20 @@
 import {
-  IsInt,
-  IsISO4217CurrencyCode,
-  IsISO8601,
-  IsString,
-  Length,
-  Max,
-  Min,
-} from 'class-validator';
-import {
   createEnvelope,
-  defineEvent,
   envelopeHeaders,
   EventEnvelope,
   EventRegistry,
 } from '@outbox-inbox/messaging';
 import { Message } from 'kafkajs';
-import { ParcelShippedV1 } from './sample-events';
+import {
+  ParcelLostV1,
+  ParcelRegisteredV1,
+  ParcelRegisteredV1Payload,
+  ParcelReturnedV1,
+  ParcelShippedV1,
+} from './sample-events';
 
-/**
- * A business-free event catalogue for the generic libraries' tests (outbox, inbox): one
- * aggregate, Parcel, whose life is registered → shipped → returned, or lost. The inbox test
- * consumers handle the first three; ParcelLost is known to the registry but handled by no one.
- */
-export class ParcelRegisteredV1Payload {
-  @IsString() @Length(1, 32) parcelId!: string;
-  @IsString() @Length(1, 64) sender!: string;
-  @IsInt() @Min(0) @Max(1_000_000_000_000) declaredValue!: number;
-  @IsISO4217CurrencyCode() currency!: string;
-  @IsISO8601({ strict: true }) registeredAt!: string;
-}
-
-export const ParcelRegisteredV1 = defineEvent({
-  eventType: 'ParcelRegistered',
-  aggregateType: 'Parcel',
-  schemaVersion: 1,
-  payload: ParcelRegisteredV1Payload,
-});
-
-export class ParcelReturnedV1Payload {
-  @IsString() @Length(1, 32) parcelId!: string;
-  @IsString() @Length(1, 256) reason!: string;
-  @IsISO8601({ strict: true }) returnedAt!: string;
-}
-
-export const ParcelReturnedV1 = defineEvent({
-  eventType: 'ParcelReturned',
-  aggregateType: 'Parcel',
-  schemaVersion: 1,
-  payload: ParcelReturnedV1Payload,
-});
-
-export class ParcelLostV1Payload {
-  @IsString() @Length(1, 32) parcelId!: string;
-  @IsString() @Length(1, 64) carrier!: string;
-  @IsISO8601({ strict: true }) lostAt!: string;
-}
-
-export const ParcelLostV1 = defineEvent({
-  eventType: 'ParcelLost',
-  aggregateType: 'Parcel',
-  schemaVersion: 1,
-  payload: ParcelLostV1Payload,
-});
+// The Parcel test catalogue's registry and Kafka messages, for the generic libraries' tests
+// (outbox, inbox), as trading-messages.ts is for the chain's.
 
 /** Every event of the Parcel test catalogue. */
 export const PARCEL_EVENTS = [
