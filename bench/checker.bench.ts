@@ -15,9 +15,8 @@ import { AccountingMigrations } from '../apps/accounting-service/src/migrations'
 import { CouponMigrations } from '../apps/coupon-provider/src/migrations';
 import { FulfillmentMigrations } from '../apps/fulfillment-service/src/migrations';
 import { OrderMigrations } from '../apps/order-service/src/migrations';
-import { startTestEnvironment } from '@app/testing';
+import { seedDeployment, startTestEnvironment } from '@app/testing';
 import { createConnection } from 'mysql2/promise';
-import { seedDeployment } from './checker/seed-deployment';
 import { progress } from './lib/progress';
 import { BenchResult, writeResults } from './lib/results';
 

@@ -2,6 +2,7 @@
 // same tables and indexes, READ COMMITTED, but no Nest, no TypeORM, no validation. These are
 // the baselines ("raw same-shape transaction rate") that the services are measured against.
 import { randomUUID } from 'node:crypto';
+import { affectedRows } from '@outbox-inbox/database';
 import { envelopeHeaders, EventEnvelope } from '@outbox-inbox/messaging';
 import { PoolConnection } from 'mysql2/promise';
 
@@ -83,7 +84,7 @@ async function casUpdate(connection: PoolConnection, order: OwnedOrder, notifyId
       order.version,
     ],
   );
-  if ((result as { affectedRows: number }).affectedRows !== 1) {
+  if (affectedRows(result) !== 1) {
     throw new Error(`order ${order.id} was not at version ${order.version}`);
   }
 }

@@ -1,4 +1,5 @@
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
+import { affectedRows } from '@outbox-inbox/database';
 import { DEFAULT_RELAY_OPTIONS, KafkaOutboxPublisher } from '@outbox-inbox/outbox';
 import { purged } from '../lib/purged';
 import { Bench, resetToNew } from './relay-bench-kit';
@@ -70,11 +71,11 @@ export async function naiveRelayRate(bench: Bench): Promise<number> {
          WHERE status = 'NEW' AND next_retry_at <= UTC_TIMESTAMP(3) ORDER BY next_retry_at LIMIT 1`,
       )) as Array<{ id: string; aggregate_id: string; payload: string; headers: string }>;
       if (!row) break;
-      const claim = (await bench.dataSource.query(
+      const claim: unknown = await bench.dataSource.query(
         `UPDATE t_outbox SET status = 'SENDING', updated_at = UTC_TIMESTAMP(3) WHERE id = ? AND status = 'NEW'`,
         [row.id],
-      )) as { affectedRows: number };
-      if (claim.affectedRows !== 1) continue;
+      );
+      if (affectedRows(claim) !== 1) continue;
       await producer.send({
         topic: bench.topic,
         acks: -1,

@@ -1,18 +1,8 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
+import { markdownFiles, ROOT } from './markdown-files';
 
 /** Every relative link of the README and docs/ points at a file (and heading) that exists. */
-const ROOT = join(__dirname, '..', '..');
-
-function markdownFiles(): string[] {
-  const docs = join(ROOT, 'docs');
-  return [
-    join(ROOT, 'README.md'),
-    ...readdirSync(docs)
-      .filter((f) => f.endsWith('.md'))
-      .map((f) => join(docs, f)),
-  ];
-}
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
 function anchors(markdown: string): Set<string> {

@@ -1,19 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { checkInvariants, invariantTargets, InvariantTargets } from '@app/invariants';
 import { EventHeader } from '@outbox-inbox/messaging';
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import { seedDeployment, startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
 import { createConnection } from 'mysql2/promise';
 import { AccountingMigrations } from '../../apps/accounting-service/src/migrations';
 import { CouponMigrations } from '../../apps/coupon-provider/src/migrations';
 import { FulfillmentMigrations } from '../../apps/fulfillment-service/src/migrations';
 import { OrderMigrations } from '../../apps/order-service/src/migrations';
-import { seedDeployment } from '../../bench/checker/seed-deployment';
 
 /**
  * The invariant checker on a deployment in real databases and topics where a consumer's gate
  * passed a version with no event taken in: a gap an operator skipped on purpose (a
  * t_inbox_skip row, as `ops gap:skip` writes it) is accepted by every rule; the same gap
- * without the skip is still reported. And a replay waiting on a consumer's retry topic is in
+ * without the skip is still reported. The seeded deployment is at rest (`--quiescent` clean:
+ * each group committed past every message under its real group id). And a replay waiting on a consumer's retry topic is in
  * flight until its group has consumed it.
  */
 describe('The invariant checker and a version skipped on purpose', () => {
@@ -61,6 +61,29 @@ describe('The invariant checker and a version skipped on purpose', () => {
       await db.end();
     }
   }
+
+  it('finds the seeded deployment at rest: --quiescent reports nothing in flight', async () => {
+    // Each consumer's group (its real, prefixed group id) committed at the end of its topics.
+    const admin = env.kafka.admin();
+    await admin.connect();
+    try {
+      for (const c of targets.consumers)
+        for (const topic of c.topics) {
+          const ends = await admin.fetchTopicOffsets(topic);
+          const [committed] = await admin.fetchOffsets({ groupId: c.groupId, topics: [topic] });
+          expect([c.groupId, committed.partitions.map((p) => p.offset).sort()]).toEqual([
+            c.groupId,
+            ends.map((e) => e.high).sort(),
+          ]);
+        }
+    } finally {
+      await admin.disconnect();
+    }
+    const report = await checkInvariants(targets, { quiescent: true });
+    expect(report.violations).toEqual([]);
+    expect(report.observations.inFlightEvents).toEqual([]);
+    expect(report.ok).toBe(true);
+  });
 
   it('reports the gap until it is skipped, and nothing once it is', async () => {
     expect((await checkInvariants(targets)).violations).toEqual([]);

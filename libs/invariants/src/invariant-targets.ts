@@ -12,8 +12,6 @@ export interface ConsumerTarget {
   deadLetterTopic: string;
   /** Its retry topic (replays of its dead letters, read by its group alone), if it has one. */
   retryTopic?: string;
-  /** Its InboxModule gateStart; default 'version-1' (versions are checked from 1 up). */
-  gateStart?: 'version-1' | 'first-seen';
 }
 
 /** Where a deployment of the trading chain keeps its state. */

@@ -109,6 +109,22 @@ describe('the order rules', () => {
     ]);
   });
 
+  it('report the first versions missing from an inbox that was never pruned: no gate starts later than 1', () => {
+    const { violations, notCheckable } = check((b) => {
+      for (const c of b.consumers) {
+        c.inbox.delete('OrderCreated:1:1');
+        c.inbox.delete('OrderPaymentStarted:1:2');
+      }
+    });
+    expect(violations).toEqual({
+      'versions-applied-in-order': [
+        'fulfillment-service Order:1: version 1 missing (last applied 3)',
+        'accounting-service Order:1: version 1 missing (last applied 3)',
+      ],
+    });
+    expect(notCheckable).toEqual([]);
+  });
+
   it('accept a version an operator skipped on purpose, and report the same gap left unskipped', () => {
     const gapAt = (skippedBy: string[]) =>
       check((b) => {

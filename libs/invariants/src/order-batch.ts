@@ -72,7 +72,6 @@ export interface ConsumerFacts {
   name: string;
   /** The aggregate types whose events it takes in. */
   aggregateTypes: string[];
-  gateStart: 'version-1' | 'first-seen';
   /** True once its inbox was pruned: a missing row below the oldest retained one may be gone. */
   pruned: boolean;
   /** Last applied version per `aggregateType:aggregateId`, with the gate's parked count. */

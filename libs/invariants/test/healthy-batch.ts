@@ -49,7 +49,6 @@ export function healthyBatch(): OrderBatch {
   const consumer = (name: string, aggregateTypes: string[]): ConsumerFacts => ({
     name,
     aggregateTypes,
-    gateStart: 'version-1',
     pruned: false,
     gates: new Map<string, { lastVersion: number; parkedCount: number }>([
       ...orders.map((o) => [`Order:${o.id}`, { lastVersion: 3, parkedCount: 0 }] as const),

@@ -101,7 +101,6 @@ async function consumerFacts(
   const facts: ConsumerFacts = {
     name: c.name,
     aggregateTypes: c.aggregateTypes,
-    gateStart: c.gateStart ?? 'version-1',
     pruned: c.prunedBefore !== null,
     gates: new Map(),
     inbox: new Map(),

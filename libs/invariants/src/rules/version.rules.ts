@@ -62,12 +62,11 @@ function checkAggregate(
   for (const e of taken.filter((e) => e.version > last))
     findings.violate(rule, `${name}: version ${e.version} taken in beyond the gate's ${last}`);
   const oldestRetained = Math.min(...taken.map((e) => e.version));
-  const mayBePruned = consumer.pruned || consumer.gateStart === 'first-seen';
   let uncomparable = 0;
   const skipped = (e: Events[number]) => consumer.skipped.has(`${aggregate}@${e.version}`);
   for (const e of events) {
     if (e.version > last || taken.includes(e) || skipped(e)) continue;
-    if (mayBePruned && e.version < oldestRetained) {
+    if (consumer.pruned && e.version < oldestRetained) {
       uncomparable += 1;
       continue;
     }

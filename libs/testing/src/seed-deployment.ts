@@ -3,17 +3,11 @@ import { openMysqlDataSource } from '@outbox-inbox/database';
 import { InvariantTargets } from '@app/invariants';
 import { Kafka } from 'kafkajs';
 import { createConnection } from 'mysql2/promise';
+import { waitFor } from './wait-for';
 
 const CHUNK = 50_000;
 
-/**
- * Seeds a deployment that lived long: `orders` paid orders with their history, fulfillment,
- * coupon, journals and gates, written straight into the tables in the shapes the services
- * write (INSERT … SELECT over MariaDB's sequence tables, chunk by chunk). Retention has passed
- * over all but the last `recent`: only those keep their inbox and outbox rows and their
- * messages in the topics (within what the librdkafka mock keeps per partition).
- */
-/** Each service's migrations (the bench passes them in: libs and their helpers never import apps). */
+/** Each service's migrations (the caller passes them in: libs never import apps). */
 export interface ServiceMigrations {
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   order: Function[];
@@ -25,6 +19,15 @@ export interface ServiceMigrations {
   couponProvider: Function[];
 }
 
+/**
+ * Seeds a deployment that lived long: `orders` paid orders with their history, fulfillment,
+ * coupon, journals and gates, written straight into the tables in the shapes the services
+ * write (INSERT … SELECT over MariaDB's sequence tables, chunk by chunk). Retention has passed
+ * over all but the last `recent`: only those keep their inbox and outbox rows and their
+ * messages in the topics (within what the librdkafka mock keeps per partition). Each
+ * consumer's group (`ConsumerTarget.groupId`, the services' own) has committed past every
+ * message, so the deployment is at rest.
+ */
 export async function seedDeployment(
   targets: InvariantTargets,
   kafka: Kafka,
@@ -189,21 +192,34 @@ async function publishRecent(targets: InvariantTargets, kafka: Kafka, first: num
       for (const topic of c.topics)
         for (const e of await admin.fetchTopicOffsets(topic))
           ends.set(`${topic}:${e.partition}`, BigInt(e.high));
-      const consumer = kafka.consumer({ groupId: c.name, maxWaitTimeInMs: 100 });
+      // A short session: should the mock broker keep this member after it leaves, the
+      // services' own members join the group without waiting out kafkajs's 30 s default.
+      const consumer = kafka.consumer({
+        groupId: c.groupId,
+        maxWaitTimeInMs: 100,
+        sessionTimeout: 6_000,
+        rebalanceTimeout: 6_000,
+        heartbeatInterval: 500,
+      });
       await consumer.connect();
       try {
         await consumer.subscribe({ topics: c.topics, fromBeginning: true });
         await consumer.run({ autoCommitInterval: 100, eachBatch: async () => undefined });
         const done = async () => {
           for (const { topic, partitions } of await admin.fetchOffsets({
-            groupId: c.name,
+            groupId: c.groupId,
             topics: c.topics,
           }))
             for (const p of partitions)
               if (BigInt(p.offset) < (ends.get(`${topic}:${p.partition}`) ?? 0n)) return false;
           return true;
         };
-        while (!(await done())) await new Promise((resolve) => setTimeout(resolve, 200));
+        // A liveness bound only: a large seed's group reads its whole backlog first.
+        await waitFor(done, {
+          timeoutMs: 600_000,
+          intervalMs: 200,
+          description: `${c.groupId} committed at the end of its topics`,
+        });
       } finally {
         await consumer.disconnect();
       }
