@@ -1,0 +1,87 @@
+import { strict as assert } from 'node:assert';
+import { after, before, test } from 'node:test';
+import { INestApplication } from '@nestjs/common';
+import { Kafka, KafkaMessage, logLevel } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { bootstrap } from '../src/main';
+import { TicketsService } from '../src/tickets.service';
+
+// Given by the runner (npm run test:example): a fresh database, the broker and a topic.
+const topic = process.env.TICKET_TOPIC!;
+const kafka = new Kafka({
+  clientId: 'minimal-app-test',
+  brokers: process.env.KAFKA_BROKERS!.split(','),
+  logLevel: logLevel.NOTHING,
+});
+let app: INestApplication;
+
+before(async () => {
+  app = await bootstrap(0);
+});
+
+after(async () => {
+  await app?.close();
+});
+
+/** Polls `check` every 50 ms until it holds: the app works in the background. */
+async function waitFor(check: () => Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+async function stats(): Promise<{ opened: number; lastTicket: string | null }> {
+  const [row] = (await app
+    .get(DataSource)
+    .query('SELECT opened, last_ticket AS lastTicket FROM ticket_stats WHERE id = 1')) as Array<{
+    opened: number;
+    lastTicket: string | null;
+  }>;
+  return { opened: Number(row.opened), lastTicket: row.lastTicket };
+}
+
+/** The messages on the topic, read from the beginning by a consumer of the test's own. */
+async function readTopic(count: number): Promise<KafkaMessage[]> {
+  const consumer = kafka.consumer({ groupId: `reader-${Date.now()}` });
+  const messages: KafkaMessage[] = [];
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({ eachMessage: async ({ message }) => void messages.push(message) });
+    await waitFor(async () => messages.length >= count);
+  } finally {
+    await consumer.disconnect();
+  }
+  return messages;
+}
+
+test('a ticket and its event commit together, and the event is applied once though Kafka delivers it twice', async () => {
+  const ticket = await app.get(TicketsService).open('printer on fire');
+
+  // The relay publishes the event; the consumer applies it in the inbox's transaction.
+  await waitFor(async () => (await stats()).opened === 1);
+  assert.deepEqual(await stats(), { opened: 1, lastTicket: ticket.id });
+
+  // The same message again, as a producer retry or a consumer restart would deliver it.
+  const [published] = await readTopic(1);
+  const producer = kafka.producer();
+  await producer.connect();
+  const headers = Object.fromEntries(
+    Object.entries(published.headers ?? {}).map(([name, value]) => [name, String(value)]),
+  );
+  await producer.send({
+    topic,
+    messages: [{ key: published.key, value: published.value, headers }],
+  });
+  await producer.disconnect();
+
+  // The inbox counts the duplicate and leaves the effect as it was.
+  const dataSource = app.get(DataSource);
+  await waitFor(async () => {
+    const [row] = (await dataSource.query(
+      'SELECT duplicate_count AS duplicates FROM t_inbox WHERE consumer = ? AND event_key = ?',
+      ['ticket-stats', `TicketOpened:${ticket.id}:1`],
+    )) as Array<{ duplicates: number }>;
+    return Number(row?.duplicates) === 1;
+  });
+  assert.deepEqual(await stats(), { opened: 1, lastTicket: ticket.id });
+  assert.equal((await readTopic(2)).length, 2);
+});
