@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { validateEnv } from '@app/config';
+import { serviceConfig } from '@app/config';
+import { serviceRoot } from '@app/runtime';
 import { TEST_OPS_API_TOKEN, TestEnvironment } from '@app/testing';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
@@ -24,15 +25,18 @@ export async function startCouponProvider(
   databaseUrl?: string,
 ): Promise<RunningCouponProvider & { databaseUrl: string }> {
   const url = databaseUrl ?? (await env.createDatabase('coupons')).url;
-  const config = validateEnv(CouponProviderConfig, {
+  const config = await serviceConfig(CouponProviderConfig, {
     DATABASE_URL: url,
     DB_POOL_SIZE: '20',
     OPS_API_TOKEN: TEST_OPS_API_TOKEN,
     COUPON_FAULTS_ENABLED: 'true',
   });
-  const app: INestApplication = await NestFactory.create(CouponProviderModule.forRoot(config), {
-    logger: ['error'],
-  });
+  const app: INestApplication = await NestFactory.create(
+    serviceRoot(config, CouponProviderModule),
+    {
+      logger: ['error'],
+    },
+  );
   configureCouponProviderHttp(app);
   await app.listen(0, '127.0.0.1');
   const dataSource = app.get(DataSource);

@@ -24,44 +24,50 @@ export interface AccountingInboxOverrides extends Partial<
   >;
 }
 
+/**
+ * The accounting-service. Its settings come from AccountingServiceConfig (provided by
+ * `serviceConfig`) at DI time; `overrides` change what a test (or an embedding) may change.
+ */
 @Module({})
 export class AccountingServiceModule {
-  static forRoot(
-    config: AccountingServiceConfig,
-    overrides: AccountingInboxOverrides = {},
-  ): DynamicModule {
+  static forRoot(overrides: AccountingInboxOverrides = {}): DynamicModule {
     const { groupTiming, ...inbox } = overrides;
     const consumer = inbox.consumer ?? 'accounting-service';
     return {
       module: AccountingServiceModule,
       imports: [
-        ObservabilityModule.forService('accounting-service', config),
-        TypeOrmModule.forRoot(
-          mysqlDataSourceOptions({
-            ...databaseConfigFromEnv(config),
-            migrations: AccountingMigrations,
+        ObservabilityModule.forService('accounting-service', AccountingServiceConfig),
+        TypeOrmModule.forRootAsync({
+          inject: [AccountingServiceConfig],
+          useFactory: (config: AccountingServiceConfig) =>
+            mysqlDataSourceOptions({
+              ...databaseConfigFromEnv(config),
+              migrations: AccountingMigrations,
+            }),
+        }),
+        InboxModule.forRootAsync({
+          inject: [AccountingServiceConfig],
+          useFactory: (config: AccountingServiceConfig) => ({
+            consumer,
+            ...consumerChannels(consumer, config.TOPIC_PREFIX),
+            kafka: {
+              brokers: config.KAFKA_BROKERS,
+              clientId: config.KAFKA_CLIENT_ID ?? 'accounting-service',
+              logCreator: kafkajsLogCreator(),
+              ...groupTimingFromEnv(config),
+              ...groupTiming,
+            },
+            registry: tradingEventRegistry(),
+            topics: [
+              topicForAggregate('Order', config.TOPIC_PREFIX),
+              topicForAggregate('Fulfillment', config.TOPIC_PREFIX),
+            ],
+            // One event per transaction: each booking then locks its accounts in code order, which
+            // a batch of several events (each with its own accounts) would no longer do.
+            batchSize: 1,
+            ...inboxOptionsFromEnv(config),
+            ...inbox,
           }),
-        ),
-        InboxModule.forRoot({
-          consumer,
-          ...consumerChannels(consumer, config.TOPIC_PREFIX),
-          kafka: {
-            brokers: config.KAFKA_BROKERS,
-            clientId: config.KAFKA_CLIENT_ID ?? 'accounting-service',
-            logCreator: kafkajsLogCreator(),
-            ...groupTimingFromEnv(config),
-            ...groupTiming,
-          },
-          registry: tradingEventRegistry(),
-          topics: [
-            topicForAggregate('Order', config.TOPIC_PREFIX),
-            topicForAggregate('Fulfillment', config.TOPIC_PREFIX),
-          ],
-          // One event per transaction: each booking then locks its accounts in code order, which
-          // a batch of several events (each with its own accounts) would no longer do.
-          batchSize: 1,
-          ...inboxOptionsFromEnv(config),
-          ...inbox,
         }),
         LedgerModule,
       ],

@@ -7,7 +7,7 @@ import { configureAccountingService } from './accounting-service.setup';
 void bootstrapService({
   name: 'accounting-service',
   config: AccountingServiceConfig,
-  module: (config) => AccountingServiceModule.forRoot(config),
+  module: AccountingServiceModule.forRoot(),
   migrations: AccountingMigrations,
   port: (config) => config.ACCOUNTING_SERVICE_PORT,
   configure: (app) => configureAccountingService(app),

@@ -1,7 +1,8 @@
 import { TEST_OPS_API_TOKEN } from '@app/testing';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { validateEnv } from '@app/config';
+import { serviceConfig } from '@app/config';
+import { serviceRoot } from '@app/runtime';
 import { envelopeHeaders, EventEnvelope } from '@outbox-inbox/messaging';
 import { Kafka, Message } from 'kafkajs';
 import { DataSource } from 'typeorm';
@@ -30,7 +31,7 @@ export interface AccountingTestApp {
 export async function startAccountingApp(
   options: AccountingTestAppOptions,
 ): Promise<AccountingTestApp> {
-  const config = validateEnv(AccountingServiceConfig, {
+  const config = await serviceConfig(AccountingServiceConfig, {
     DATABASE_URL: options.databaseUrl,
     KAFKA_BROKERS: options.brokers.join(','),
     TOPIC_PREFIX: options.topicPrefix,
@@ -38,12 +39,19 @@ export async function startAccountingApp(
     OPS_API_TOKEN: TEST_OPS_API_TOKEN,
   });
   const app = await NestFactory.create(
-    AccountingServiceModule.forRoot(config, {
-      consumer: options.consumer,
-      deadLetterTopic: options.deadLetterTopic,
-      // A restarted consumer waits for the group to drop its predecessor: keep that short.
-      groupTiming: { sessionTimeoutMs: 6_000, heartbeatIntervalMs: 500, rebalanceTimeoutMs: 6_000 },
-    }),
+    serviceRoot(
+      config,
+      AccountingServiceModule.forRoot({
+        consumer: options.consumer,
+        deadLetterTopic: options.deadLetterTopic,
+        // A restarted consumer waits for the group to drop its predecessor: keep that short.
+        groupTiming: {
+          sessionTimeoutMs: 6_000,
+          heartbeatIntervalMs: 500,
+          rebalanceTimeoutMs: 6_000,
+        },
+      }),
+    ),
     { logger: ['error'] },
   );
   try {

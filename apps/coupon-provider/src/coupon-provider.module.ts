@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { databaseConfigFromEnv, mysqlDataSourceOptions } from '@outbox-inbox/database';
 import { ObservabilityModule } from '@app/observability';
@@ -12,32 +12,23 @@ import { FaultInjector } from './faults/fault-injector';
 import { FaultsHttpController } from './faults/faults.http.controller';
 import { CouponMigrations } from './migrations';
 
-@Module({})
-export class CouponProviderModule {
-  static forRoot(config: CouponProviderConfig): DynamicModule {
-    return {
-      module: CouponProviderModule,
-      imports: [
-        ObservabilityModule.forService('coupon-provider', config),
-        TypeOrmModule.forRoot(
-          mysqlDataSourceOptions({
-            ...databaseConfigFromEnv(config),
-            migrations: CouponMigrations,
-          }),
-        ),
-      ],
-      controllers: [
-        CouponsHttpController,
-        CouponLookupHttpController,
-        // The fault switch exists only where fault injection is switched on.
-        ...(config.COUPON_FAULTS_ENABLED ? [FaultsHttpController] : []),
-      ],
-      providers: [
-        { provide: FaultInjector, useFactory: () => new FaultInjector() },
-        FaultInjectionInterceptor,
-        CouponsRepository,
-        CouponsService,
-      ],
-    };
-  }
-}
+/** The coupon provider. Its settings come from CouponProviderConfig at DI time. */
+@Module({
+  imports: [
+    ObservabilityModule.forService('coupon-provider', CouponProviderConfig),
+    TypeOrmModule.forRootAsync({
+      inject: [CouponProviderConfig],
+      useFactory: (config: CouponProviderConfig) =>
+        mysqlDataSourceOptions({ ...databaseConfigFromEnv(config), migrations: CouponMigrations }),
+    }),
+  ],
+  // The fault switch answers only where fault injection is switched on (FaultApiSwitch).
+  controllers: [CouponsHttpController, CouponLookupHttpController, FaultsHttpController],
+  providers: [
+    { provide: FaultInjector, useFactory: () => new FaultInjector() },
+    FaultInjectionInterceptor,
+    CouponsRepository,
+    CouponsService,
+  ],
+})
+export class CouponProviderModule {}

@@ -7,7 +7,7 @@ import { CouponProviderModule } from './coupon-provider.module';
 void bootstrapService({
   name: 'coupon-provider',
   config: CouponProviderConfig,
-  module: (config) => CouponProviderModule.forRoot(config),
+  module: CouponProviderModule,
   migrations: CouponMigrations,
   port: (config) => config.COUPON_PROVIDER_PORT,
   configure: (app) => configureCouponProviderHttp(app),

@@ -11,68 +11,74 @@ import {
 import { OutboxModule, OutboxModuleOptions, relayOptionsFromEnv } from '@outbox-inbox/outbox';
 import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
-import { CouponSource, FulfillmentModule } from './fulfillment/fulfillment.module';
+import { FulfillmentModule } from './fulfillment/fulfillment.module';
 import { FulfillmentMigrations } from './migrations';
 
 /** Settings a deployment or a test may change; the rest follow from the config. */
 export interface FulfillmentServiceOverrides {
   inbox?: Partial<Pick<InboxModuleOptions, 'consumer' | 'deadLetterTopic' | 'retry' | 'hooks'>>;
   relay?: OutboxModuleOptions['relay'];
-  coupons?: CouponSource;
 }
 
+/**
+ * The fulfillment-service. Its settings come from FulfillmentServiceConfig (provided by
+ * `serviceConfig`) at DI time; `overrides` change what a deployment or a test may change.
+ */
 @Module({})
 export class FulfillmentServiceModule {
-  static forRoot(
-    config: FulfillmentServiceConfig,
-    overrides: FulfillmentServiceOverrides = {},
-  ): DynamicModule {
-    const clientId = config.KAFKA_CLIENT_ID ?? 'fulfillment-service';
-    const consumer = overrides.inbox?.consumer ?? 'fulfillment-service';
+  static forRoot(overrides: FulfillmentServiceOverrides = {}): DynamicModule {
     return {
       module: FulfillmentServiceModule,
       imports: [
-        ObservabilityModule.forService('fulfillment-service', config),
-        TypeOrmModule.forRoot(
-          mysqlDataSourceOptions({
-            ...databaseConfigFromEnv(config),
-            migrations: FulfillmentMigrations,
+        ObservabilityModule.forService('fulfillment-service', FulfillmentServiceConfig),
+        TypeOrmModule.forRootAsync({
+          inject: [FulfillmentServiceConfig],
+          useFactory: (config: FulfillmentServiceConfig) =>
+            mysqlDataSourceOptions({
+              ...databaseConfigFromEnv(config),
+              migrations: FulfillmentMigrations,
+            }),
+        }),
+        OutboxModule.forRootAsync({
+          inject: [FulfillmentServiceConfig],
+          useFactory: (config: FulfillmentServiceConfig) => ({
+            kafka: {
+              brokers: config.KAFKA_BROKERS,
+              clientId: clientIdOf(config),
+              logCreator: kafkajsLogCreator(),
+            },
+            topicFor: (aggregateType: string) =>
+              topicForAggregate(aggregateType, config.TOPIC_PREFIX),
+            relay: { ...relayOptionsFromEnv(config), ...overrides.relay },
           }),
-        ),
-        OutboxModule.forRoot({
-          kafka: { brokers: config.KAFKA_BROKERS, clientId, logCreator: kafkajsLogCreator() },
-          topicFor: (aggregateType) => topicForAggregate(aggregateType, config.TOPIC_PREFIX),
-          relay: { ...relayOptionsFromEnv(config), ...overrides.relay },
         }),
-        InboxModule.forRoot({
-          consumer,
-          ...consumerChannels(consumer, config.TOPIC_PREFIX),
-          kafka: {
-            brokers: config.KAFKA_BROKERS,
-            clientId,
-            logCreator: kafkajsLogCreator(),
-            ...groupTimingFromEnv(config),
+        InboxModule.forRootAsync({
+          inject: [FulfillmentServiceConfig],
+          useFactory: (config: FulfillmentServiceConfig) => {
+            const consumer = overrides.inbox?.consumer ?? 'fulfillment-service';
+            return {
+              consumer,
+              ...consumerChannels(consumer, config.TOPIC_PREFIX),
+              kafka: {
+                brokers: config.KAFKA_BROKERS,
+                clientId: clientIdOf(config),
+                logCreator: kafkajsLogCreator(),
+                ...groupTimingFromEnv(config),
+              },
+              registry: tradingEventRegistry(),
+              // The whole Order topic: the version gate sees every event of an order, handled or not.
+              topics: [topicForAggregate('Order', config.TOPIC_PREFIX)],
+              ...inboxOptionsFromEnv(config),
+              ...overrides.inbox,
+            };
           },
-          registry: tradingEventRegistry(),
-          // The whole Order topic: the version gate sees every event of an order, handled or not.
-          topics: [topicForAggregate('Order', config.TOPIC_PREFIX)],
-          ...inboxOptionsFromEnv(config),
-          ...overrides.inbox,
         }),
-        FulfillmentModule.forRoot(
-          {
-            couponRateBps: config.COUPON_RATE_BPS,
-            maxAttempts: config.FULFILLMENT_MAX_ATTEMPTS,
-            retryBaseDelayMs: config.FULFILLMENT_RETRY_BASE_MS,
-            retryMaxDelayMs: config.FULFILLMENT_RETRY_MAX_MS,
-            retryPollMs: config.FULFILLMENT_RETRY_POLL_MS,
-          },
-          overrides.coupons ?? {
-            baseUrl: config.COUPON_PROVIDER_URL,
-            timeoutMs: config.COUPON_PROVIDER_TIMEOUT_MS,
-          },
-        ),
+        FulfillmentModule,
       ],
     };
   }
+}
+
+function clientIdOf(config: FulfillmentServiceConfig): string {
+  return config.KAFKA_CLIENT_ID ?? 'fulfillment-service';
 }

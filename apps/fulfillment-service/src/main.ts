@@ -7,7 +7,7 @@ import { configureFulfillmentService } from './fulfillment-service.setup';
 void bootstrapService({
   name: 'fulfillment-service',
   config: FulfillmentServiceConfig,
-  module: (config) => FulfillmentServiceModule.forRoot(config),
+  module: FulfillmentServiceModule.forRoot(),
   migrations: FulfillmentMigrations,
   port: (config) => config.FULFILLMENT_SERVICE_PORT,
   configure: (app) => configureFulfillmentService(app),

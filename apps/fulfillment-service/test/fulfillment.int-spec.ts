@@ -1,7 +1,8 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
-import { validateEnv } from '@app/config';
+import { serviceConfig } from '@app/config';
+import { serviceRoot } from '@app/runtime';
 import {
   createEnvelope,
   envelopeHeaders,
@@ -61,7 +62,7 @@ describe('fulfillment-service', () => {
       await env.infra.kafkaMock!.createTopic(topic, partitions);
     }
     const database = await env.createDatabase('fulfillment');
-    const config = validateEnv(FulfillmentServiceConfig, {
+    const config = await serviceConfig(FulfillmentServiceConfig, {
       DATABASE_URL: database.url,
       KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
       TOPIC_PREFIX: prefix,
@@ -74,9 +75,12 @@ describe('fulfillment-service', () => {
       FULFILLMENT_MAX_ATTEMPTS: '4',
     });
     app = await NestFactory.create(
-      FulfillmentServiceModule.forRoot(config, {
-        inbox: { deadLetterTopic: `${prefix}dlq`, retry: { baseDelayMs: 10, maxDelayMs: 50 } },
-      }),
+      serviceRoot(
+        config,
+        FulfillmentServiceModule.forRoot({
+          inbox: { deadLetterTopic: `${prefix}dlq`, retry: { baseDelayMs: 10, maxDelayMs: 50 } },
+        }),
+      ),
       { logger: ['error'] },
     );
     db = app.get(DataSource);

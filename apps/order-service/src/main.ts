@@ -7,7 +7,7 @@ import { OrderServiceModule } from './order-service.module';
 void bootstrapService({
   name: 'order-service',
   config: OrderServiceConfig,
-  module: (config) => OrderServiceModule.forRoot(config),
+  module: OrderServiceModule.forRoot(),
   migrations: OrderMigrations,
   port: (config) => config.ORDER_SERVICE_PORT,
   configure: (app) => configureOrderServiceHttp(app),

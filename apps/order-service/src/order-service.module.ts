@@ -23,42 +23,50 @@ export interface OrderServiceModuleOptions {
   outboxRelay?: boolean;
 }
 
+/**
+ * The order-service. Its settings come from OrderServiceConfig (provided by `serviceConfig`)
+ * at DI time; `options` are the wiring choices that are not environment variables.
+ */
 @Module({})
 export class OrderServiceModule {
-  static forRoot(
-    config: OrderServiceConfig,
-    options: OrderServiceModuleOptions = {},
-  ): DynamicModule {
+  static forRoot(options: OrderServiceModuleOptions = {}): DynamicModule {
     return {
       module: OrderServiceModule,
       imports: [
-        ObservabilityModule.forService('order-service', config),
-        TypeOrmModule.forRoot(
-          mysqlDataSourceOptions({ ...databaseConfigFromEnv(config), migrations: OrderMigrations }),
-        ),
-        OutboxModule.forRoot({
-          kafka: {
-            brokers: config.KAFKA_BROKERS,
-            clientId: config.KAFKA_CLIENT_ID ?? 'order-service',
-            logCreator: kafkajsLogCreator(),
-          },
-          topicFor: (aggregateType) => topicForAggregate(aggregateType, config.TOPIC_PREFIX),
-          relay: {
-            ...relayOptionsFromEnv(config),
-            enabled: (options.outboxRelay ?? true) && config.OUTBOX_RELAY_ENABLED,
-          },
+        ObservabilityModule.forService('order-service', OrderServiceConfig),
+        TypeOrmModule.forRootAsync({
+          inject: [OrderServiceConfig],
+          useFactory: (config: OrderServiceConfig) =>
+            mysqlDataSourceOptions({
+              ...databaseConfigFromEnv(config),
+              migrations: OrderMigrations,
+            }),
         }),
-        OrderOpsModule.forRoot({
-          fulfillmentUrl: config.FULFILLMENT_SERVICE_URL.replace(/\/+$/, ''),
-          accountingUrl: config.ACCOUNTING_SERVICE_URL.replace(/\/+$/, ''),
-          couponProviderUrl: config.COUPON_PROVIDER_URL.replace(/\/+$/, ''),
-          timeoutMs: config.PEER_TIMEOUT_MS,
-          opsApiToken: config.OPS_API_TOKEN,
+        OutboxModule.forRootAsync({
+          inject: [OrderServiceConfig],
+          useFactory: (config: OrderServiceConfig) => ({
+            kafka: {
+              brokers: config.KAFKA_BROKERS,
+              clientId: config.KAFKA_CLIENT_ID ?? 'order-service',
+              logCreator: kafkajsLogCreator(),
+            },
+            topicFor: (aggregateType: string) =>
+              topicForAggregate(aggregateType, config.TOPIC_PREFIX),
+            relay: {
+              ...relayOptionsFromEnv(config),
+              enabled: (options.outboxRelay ?? true) && config.OUTBOX_RELAY_ENABLED,
+            },
+          }),
         }),
+        OrderOpsModule,
       ],
       controllers: [OrdersHttpController, PaymentsHttpController],
       providers: [
-        { provide: PAY_CALLBACK_SECRET, useValue: config.PAY_CALLBACK_SECRET },
+        {
+          provide: PAY_CALLBACK_SECRET,
+          inject: [OrderServiceConfig],
+          useFactory: (config: OrderServiceConfig) => config.PAY_CALLBACK_SECRET,
+        },
         OrdersRepository,
         OrderTransitionsRepository,
         OrderIdempotencyRepository,

@@ -1,7 +1,7 @@
 import { AddressInfo } from 'node:net';
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { validateEnv } from '@app/config';
+import { serviceConfig } from '@app/config';
 import { openMysqlDataSource } from '@outbox-inbox/database';
 import {
   OutboxCommitNotifier,
@@ -53,7 +53,7 @@ describe('order-service readiness with a stuck relay', () => {
     } finally {
       await migrator.destroy();
     }
-    const config = validateEnv(OrderServiceConfig, {
+    const config = await serviceConfig(OrderServiceConfig, {
       DATABASE_URL: database.url,
       KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
       PAY_CALLBACK_SECRET: 'test-pay-callback-secret',
@@ -61,7 +61,7 @@ describe('order-service readiness with a stuck relay', () => {
       OPS_API_TOKEN: TEST_OPS_API_TOKEN,
     });
     const moduleRef = await Test.createTestingModule({
-      imports: [OrderServiceModule.forRoot(config)],
+      imports: [config, OrderServiceModule.forRoot()],
     })
       .overrideProvider(OutboxRelay)
       .useFactory({

@@ -1,7 +1,8 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { validateEnv } from '@app/config';
+import { serviceConfig } from '@app/config';
 import { openMysqlDataSource } from '@outbox-inbox/database';
+import { serviceRoot } from '@app/runtime';
 import { TEST_OPS_API_TOKEN, TestEnvironment } from '@app/testing';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
@@ -31,7 +32,7 @@ export async function startOrderService(
   options: { outboxRelay?: boolean; topicPrefix?: string } = {},
 ): Promise<RunningOrderService> {
   const database = await env.createDatabase('orders');
-  const config = validateEnv(OrderServiceConfig, {
+  const config = await serviceConfig(OrderServiceConfig, {
     DATABASE_URL: database.url,
     KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
     PAY_CALLBACK_SECRET: TEST_PAY_SECRET,
@@ -47,7 +48,7 @@ export async function startOrderService(
     await migrator.destroy();
   }
   const app: INestApplication = await NestFactory.create(
-    OrderServiceModule.forRoot(config, { outboxRelay: options.outboxRelay ?? false }),
+    serviceRoot(config, OrderServiceModule.forRoot({ outboxRelay: options.outboxRelay ?? false })),
     { logger: ['error'] },
   );
   configureOrderServiceHttp(app);

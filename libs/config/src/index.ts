@@ -1,4 +1,4 @@
 export { CommonEnv, ServiceEnv } from './common-env';
 export { ConfigError } from './config.error';
-export { serviceConfig, ServiceConfig } from './service-config';
+export { serviceConfig } from './service-config';
 export { EnvSchema, validateEnv } from './validate-env';

@@ -31,18 +31,31 @@ describe('serviceConfig (ConfigModule.forRoot with the class-validator rules)', 
 
   it('serves the validated, typed values through ConfigService and the schema token', async () => {
     Object.assign(process.env, valid);
-    const config = await serviceConfig(CommonEnv);
-    expect(config.values).toMatchObject({ DB_POOL_SIZE: 7, KAFKA_BROKERS: ['a:9092', 'b:9093'] });
-
     const app = await Test.createTestingModule({
-      imports: [config.module, FeatureModule],
+      imports: [await serviceConfig(CommonEnv), FeatureModule],
     }).compile();
     const reader = app.get(ReadsConfig);
-    expect(reader.env).toBe(config.values);
+    expect(reader.env).toMatchObject({ DB_POOL_SIZE: 7, KAFKA_BROKERS: ['a:9092', 'b:9093'] });
     expect(reader.service.get('DB_POOL_SIZE', { infer: true })).toBe(7);
     expect(reader.service.get('KAFKA_BROKERS', { infer: true })).toEqual(['a:9092', 'b:9093']);
     expect(reader.service.get('TOPIC_PREFIX', { infer: true })).toBe('trading.');
     await app.close();
+  });
+
+  it('takes an env of its own instead of process.env, and leaves process.env alone', async () => {
+    const before = { ...process.env };
+    const app = await Test.createTestingModule({
+      imports: [await serviceConfig(CommonEnv, { ...valid, TOPIC_PREFIX: 'own.' }), FeatureModule],
+    }).compile();
+    const reader = app.get(ReadsConfig);
+    expect(reader.env).toMatchObject({ DB_POOL_SIZE: 7, TOPIC_PREFIX: 'own.' });
+    expect(reader.service.get('TOPIC_PREFIX', { infer: true })).toBe('own.');
+    expect(reader.service.get('DB_LOCK_WAIT_TIMEOUT_S', { infer: true })).toBeUndefined();
+    expect(process.env).toEqual(before);
+    await app.close();
+    await expect(serviceConfig(CommonEnv, { ...valid, DB_POOL_SIZE: 'many' })).rejects.toThrow(
+      /DB_POOL_SIZE/,
+    );
   });
 
   it('rejects a malformed variable with a ConfigError naming it, never its value', async () => {

@@ -1,6 +1,6 @@
 /** Nest module: metrics, health, JSON logs and trace propagation for one service. */
 export { ObservabilityModule } from './observability.module';
-export type { ObservabilityOptions } from './observability.options';
+export type { ObservabilityAsyncOptions, ObservabilityOptions } from './observability.options';
 /** Readiness thresholds and their defaults. */
 export { DEFAULT_READINESS } from './health/readiness-thresholds';
 export type { ReadinessThresholds } from './health/readiness-thresholds';

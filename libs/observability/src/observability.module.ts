@@ -29,7 +29,7 @@ import { InboxMetricsCollector } from './metrics/inbox-metrics.collector';
 import { MetricsHttpController } from './metrics/metrics.http.controller';
 import { MetricsRegistry } from './metrics/metrics-registry';
 import { OutboxMetrics } from './metrics/outbox-metrics';
-import { ObservabilityOptions } from './observability.options';
+import { ObservabilityAsyncOptions, ObservabilityOptions } from './observability.options';
 import { BROKER_PROBE, READINESS_THRESHOLDS } from './observability.tokens';
 import { flushTracing } from './tracing/start-tracing';
 
@@ -44,39 +44,69 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
   constructor(@Optional() @Inject(BROKER_PROBE) private readonly broker?: BrokerProbe | null) {}
 
   /**
-   * The usual wiring from a service's validated environment: LOG_LEVEL, OPS_API_TOKEN or
-   * OPS_API_INSECURE, the Kafka brokers to probe (services on Kafka) and the HEALTH_* readiness
-   * thresholds.
+   * The usual wiring from a service's validated environment, read at DI time from `schema` (the
+   * config class `serviceConfig` provides): LOG_LEVEL, OPS_API_TOKEN or OPS_API_INSECURE, the
+   * Kafka brokers to probe (services on Kafka) and the HEALTH_* readiness thresholds.
    */
-  static forService(service: string, env: ServiceEnv & Partial<CommonEnv>): DynamicModule {
-    return ObservabilityModule.forRoot({
+  static forService(
+    service: string,
+    schema: abstract new () => ServiceEnv & Partial<CommonEnv>,
+  ): DynamicModule {
+    return ObservabilityModule.forRootAsync({
       service,
-      logLevel: env.LOG_LEVEL,
-      operatorAuth: { token: env.OPS_API_TOKEN, insecure: env.OPS_API_INSECURE },
-      ...(env.KAFKA_BROKERS && {
-        kafka: { brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID ?? service },
-      }),
-      readiness: {
-        ...(env.HEALTH_OUTBOX_MAX_AGE_MS && { outboxMaxAgeMs: env.HEALTH_OUTBOX_MAX_AGE_MS }),
-        ...(env.HEALTH_RELAY_STALL_MS && { relayStallMs: env.HEALTH_RELAY_STALL_MS }),
-        ...(env.HEALTH_CHECK_TIMEOUT_MS && { checkTimeoutMs: env.HEALTH_CHECK_TIMEOUT_MS }),
-      },
+      inject: [schema],
+      useFactory: (env: ServiceEnv & Partial<CommonEnv>) => observabilityFromEnv(service, env),
     });
   }
 
   static forRoot(options: ObservabilityOptions): DynamicModule {
-    const readiness = resolveReadiness(options.readiness);
-    const token = resolveOperatorToken(options.operatorAuth);
+    // Fail at wiring time, not at bootstrap.
+    resolveReadiness(options.readiness);
+    resolveOperatorToken(options.operatorAuth);
+    return ObservabilityModule.forRootAsync({
+      service: options.service,
+      useFactory: () => options,
+    });
+  }
+
+  /** The options from a factory run at DI time; `service` is needed when the module is built. */
+  static forRootAsync(options: ObservabilityAsyncOptions): DynamicModule {
+    const optionsModule: DynamicModule = {
+      module: ObservabilityOptionsModule,
+      imports: options.imports ?? [],
+      providers: [
+        {
+          provide: OBSERVABILITY_OPTIONS,
+          inject: options.inject ?? [],
+          useFactory: async (...args: unknown[]) => {
+            const resolved = await options.useFactory(...args);
+            return {
+              ...resolved,
+              readiness: resolveReadiness(resolved.readiness),
+              token: resolveOperatorToken(resolved.operatorAuth),
+            };
+          },
+        },
+      ],
+      exports: [OBSERVABILITY_OPTIONS],
+    };
     return {
       module: ObservabilityModule,
       imports: [
+        optionsModule,
         TerminusModule,
-        LoggerModule.forRoot(pinoOptions(options.service, options.logLevel)),
+        LoggerModule.forRootAsync({
+          imports: [optionsModule],
+          inject: [OBSERVABILITY_OPTIONS],
+          useFactory: (resolved: ResolvedOptions) =>
+            pinoOptions(options.service, resolved.logLevel),
+        }),
         CorrelationModule,
       ],
       controllers: [MetricsHttpController, HealthHttpController],
       providers: [
-        { provide: MetricsRegistry, useValue: new MetricsRegistry(options.service) },
+        // A factory, not a value: a module declared once may be started by several apps.
+        { provide: MetricsRegistry, useFactory: () => new MetricsRegistry(options.service) },
         {
           provide: HttpMetrics,
           inject: [MetricsRegistry],
@@ -111,24 +141,31 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
           useFactory: (r: MetricsRegistry, probe: BrokerProbe | null) =>
             probe ? new BrokerMetrics(r, probe) : null,
         },
-        { provide: READINESS_THRESHOLDS, useValue: readiness },
+        {
+          provide: READINESS_THRESHOLDS,
+          inject: [OBSERVABILITY_OPTIONS],
+          useFactory: (resolved: ResolvedOptions) => resolved.readiness,
+        },
         {
           provide: BROKER_PROBE,
-          useFactory: () =>
-            options.kafka ? new BrokerProbe(options.kafka, readiness.checkTimeoutMs) : null,
+          inject: [OBSERVABILITY_OPTIONS],
+          useFactory: (resolved: ResolvedOptions) =>
+            resolved.kafka
+              ? new BrokerProbe(resolved.kafka, resolved.readiness.checkTimeoutMs)
+              : null,
         },
         HttpObserverMiddleware,
         { provide: APP_INTERCEPTOR, useClass: InboxObserverInterceptor },
         {
           provide: APP_GUARD,
-          inject: [Reflector],
-          useFactory: (reflector: Reflector) => {
-            if (token === null) {
+          inject: [Reflector, OBSERVABILITY_OPTIONS],
+          useFactory: (reflector: Reflector, resolved: ResolvedOptions) => {
+            if (resolved.token === null) {
               new Logger('OperatorAuth').warn(
                 'OPS_API_INSECURE=true: every operator route (outbox, inbox, ledger, fulfillments, timelines, /ops, /metrics) is open without a token',
               );
             }
-            return new OperatorAuthGuard(reflector, token);
+            return new OperatorAuthGuard(reflector, resolved.token);
           },
         },
       ],
@@ -144,6 +181,38 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
     await this.broker?.close();
     await flushTracing();
   }
+}
+
+/** Holds the resolved options, for ObservabilityModule and the logger module it configures. */
+@Module({})
+class ObservabilityOptionsModule {}
+
+const OBSERVABILITY_OPTIONS = Symbol('OBSERVABILITY_OPTIONS');
+
+/** The options with the readiness thresholds and the operator token resolved. */
+interface ResolvedOptions extends Omit<ObservabilityOptions, 'readiness'> {
+  readiness: ReadinessThresholds;
+  token: OperatorToken | null;
+}
+
+/** The options from a service's validated environment. */
+function observabilityFromEnv(
+  service: string,
+  env: ServiceEnv & Partial<CommonEnv>,
+): ObservabilityOptions {
+  return {
+    service,
+    logLevel: env.LOG_LEVEL,
+    operatorAuth: { token: env.OPS_API_TOKEN, insecure: env.OPS_API_INSECURE },
+    ...(env.KAFKA_BROKERS && {
+      kafka: { brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID ?? service },
+    }),
+    readiness: {
+      ...(env.HEALTH_OUTBOX_MAX_AGE_MS && { outboxMaxAgeMs: env.HEALTH_OUTBOX_MAX_AGE_MS }),
+      ...(env.HEALTH_RELAY_STALL_MS && { relayStallMs: env.HEALTH_RELAY_STALL_MS }),
+      ...(env.HEALTH_CHECK_TIMEOUT_MS && { checkTimeoutMs: env.HEALTH_CHECK_TIMEOUT_MS }),
+    },
+  };
 }
 
 /** The token to check, or null when the operator routes are knowingly open. */

@@ -1,3 +1,4 @@
+import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
 import { BrokerProbeOptions } from './health/broker-probe';
 import { ReadinessThresholds } from './health/readiness-thresholds';
 
@@ -16,4 +17,12 @@ export interface ObservabilityOptions {
    * `insecure: true` to open them all (logged as a warning). One of the two is required.
    */
   operatorAuth: { token?: string; insecure?: boolean };
+}
+
+/** `ObservabilityModule.forRootAsync`: the options from a factory run at DI time. */
+export interface ObservabilityAsyncOptions extends Pick<ModuleMetadata, 'imports'> {
+  /** Service name, needed when the module is built (the metrics registry's label). */
+  service: string;
+  inject?: FactoryProvider['inject'];
+  useFactory: (...args: any[]) => ObservabilityOptions | Promise<ObservabilityOptions>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }

@@ -1,6 +1,6 @@
-import { DynamicModule, INestApplication, Logger, Module } from '@nestjs/common';
+import { DynamicModule, INestApplication, Logger, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, ServiceConfig, serviceConfig } from '@app/config';
+import { ConfigError, serviceConfig } from '@app/config';
 import { ensureDatabase, openMysqlDataSource } from '@outbox-inbox/database';
 import { startTracing } from '@app/observability';
 import { Logger as PinoLogger } from 'nestjs-pino';
@@ -10,8 +10,10 @@ export interface ServiceDefinition<
   C extends { DATABASE_URL: string; HOST: string; LOG_LEVEL: string },
 > {
   name: string;
+  /** The config class: validated from process.env, served by ConfigService and as a token. */
   config: new () => C;
-  module: (config: C) => DynamicModule;
+  /** The service's module; it reads its settings from the config class at DI time. */
+  module: DynamicModule | Type;
   port: (config: C) => number;
   /** The service's migrations, in order: `main.js migrate` applies them and starts nothing else. */
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -28,9 +30,19 @@ export interface ServiceDefinition<
 class ServiceRootModule {}
 
 /**
+ * A service's root module: `config` (from `serviceConfig`, global) beside the service's own
+ * module, which reads its settings from it at DI time. bootstrapService starts one; tests that
+ * run a service in-process build theirs with `serviceConfig(schema, env)`.
+ */
+export function serviceRoot(config: DynamicModule, module: DynamicModule | Type): DynamicModule {
+  return { module: ServiceRootModule, imports: [config, module] };
+}
+
+/**
  * Starts a service: validates its environment through @nestjs/config (a bad variable stops the
- * process with a message naming it), then either runs its migrations and exits (`main.js migrate`) or serves
- * HTTP and its Kafka workers until SIGTERM/SIGINT, shutting down gracefully.
+ * process with exit code 78 and a message naming it), then either runs its migrations and exits
+ * (`main.js migrate`) or serves HTTP and its Kafka workers until SIGTERM/SIGINT, shutting down
+ * gracefully. The service's module reads its settings from the config class at DI time.
  */
 export async function bootstrapService<
   C extends { DATABASE_URL: string; HOST: string; LOG_LEVEL: string },
@@ -39,9 +51,9 @@ export async function bootstrapService<
   argv: string[] = process.argv.slice(2),
 ): Promise<INestApplication | undefined> {
   const logger = new Logger(definition.name);
-  let settings: ServiceConfig<C>;
+  let configModule: DynamicModule;
   try {
-    settings = await serviceConfig(definition.config);
+    configModule = await serviceConfig(definition.config);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${definition.name}: ${error.message}\n`);
@@ -49,9 +61,11 @@ export async function bootstrapService<
     }
     throw error;
   }
-  const config = settings.values;
 
   if (argv[0] === 'migrate') {
+    const settings = await NestFactory.createApplicationContext(configModule, { logger: false });
+    const config = settings.get(definition.config);
+    await settings.close();
     // A bare DataSource: no relay, consumer or HTTP server starts against a schema that is
     // not there yet.
     await ensureDatabase(config.DATABASE_URL);
@@ -75,11 +89,10 @@ export async function bootstrapService<
 
   // Before the app exists, so that its first request already runs in a trace context.
   startTracing(definition.name);
-  const root: DynamicModule = {
-    module: ServiceRootModule,
-    imports: [settings.module, definition.module(config)],
-  };
-  const app = await NestFactory.create(root, { bufferLogs: true });
+  const app = await NestFactory.create(serviceRoot(configModule, definition.module), {
+    bufferLogs: true,
+  });
+  const config = app.get(definition.config);
   // JSON lines from here on (the module imports ObservabilityModule, which provides the logger).
   app.useLogger(app.get(PinoLogger));
   app.enableShutdownHooks();

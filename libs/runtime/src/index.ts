@@ -1,4 +1,4 @@
-export { bootstrapService } from './bootstrap-service';
+export { bootstrapService, serviceRoot } from './bootstrap-service';
 export type { ServiceDefinition } from './bootstrap-service';
 /** Shared HTTP conventions: body cap, raw-body routes, validation with field errors, Swagger. */
 export { configureHttp, invalidRequest, serveOpenApi, validInput } from './configure-http';

@@ -1,11 +1,13 @@
-import { Body, Controller, Get, Put } from '@nestjs/common';
+import { Body, Controller, Get, Put, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { FaultApiSwitch } from './fault-api-switch.guard';
 import { FaultCounters, FaultInjector, FaultSettings } from './fault-injector';
 import { UpdateFaultsDto } from './faults.dto';
 
-/** Switches the simulated provider's faults at run time (tests and the demo). */
+/** Switches the simulated provider's faults at run time (tests and the demo), when enabled. */
 @ApiTags('faults')
 @Controller('faults')
+@UseGuards(FaultApiSwitch)
 export class FaultsHttpController {
   constructor(private readonly faults: FaultInjector) {}
 

@@ -1,6 +1,7 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { CouponProviderClient } from '@app/coupon-client';
-import { COUPON_GATEWAY, CouponGateway } from '../coupons/coupon-gateway.port';
+import { COUPON_GATEWAY } from '../coupons/coupon-gateway.port';
+import { FulfillmentServiceConfig } from '../fulfillment-service.config';
 import { CouponProviderGateway } from '../coupons/coupon-provider.gateway';
 import { FulfillmentRetrier } from './fulfillment-retrier';
 import { FulfillmentTimelineReader } from './fulfillment-timeline';
@@ -11,37 +12,43 @@ import { FulfillmentService } from './fulfillment.service';
 import { FulfillmentsHttpController } from './fulfillments.http.controller';
 import { OrderEventsConsumer } from './order-events.consumer';
 
-/** Where the coupons come from: the provider's URL, or a gateway of the caller's (tests). */
-export type CouponSource = { baseUrl: string; timeoutMs: number } | { gateway: CouponGateway };
+/**
+ * Fulfillment: the consumer of order events, the coupon grants and their retries. Its settings
+ * come from FulfillmentServiceConfig at DI time.
+ */
+@Module({
+  controllers: [OrderEventsConsumer, FulfillmentsHttpController, FulfillmentTimelineHttpController],
+  providers: [
+    {
+      provide: FULFILLMENT_OPTIONS,
+      inject: [FulfillmentServiceConfig],
+      useFactory: fulfillmentOptionsFromEnv,
+    },
+    {
+      provide: COUPON_GATEWAY,
+      inject: [FulfillmentServiceConfig],
+      useFactory: (config: FulfillmentServiceConfig) =>
+        new CouponProviderGateway(
+          new CouponProviderClient({ baseUrl: config.COUPON_PROVIDER_URL }),
+          config.COUPON_PROVIDER_TIMEOUT_MS,
+        ),
+    },
+    FulfillmentRepository,
+    FulfillmentService,
+    FulfillmentRetrier,
+    FulfillmentTimelineReader,
+  ],
+  exports: [FulfillmentService, FulfillmentRetrier],
+})
+export class FulfillmentModule {}
 
-@Module({})
-export class FulfillmentModule {
-  static forRoot(options: FulfillmentOptions, coupons: CouponSource): DynamicModule {
-    return {
-      module: FulfillmentModule,
-      controllers: [
-        OrderEventsConsumer,
-        FulfillmentsHttpController,
-        FulfillmentTimelineHttpController,
-      ],
-      providers: [
-        { provide: FULFILLMENT_OPTIONS, useValue: options },
-        {
-          provide: COUPON_GATEWAY,
-          useFactory: () =>
-            'gateway' in coupons
-              ? coupons.gateway
-              : new CouponProviderGateway(
-                  new CouponProviderClient({ baseUrl: coupons.baseUrl }),
-                  coupons.timeoutMs,
-                ),
-        },
-        FulfillmentRepository,
-        FulfillmentService,
-        FulfillmentRetrier,
-        FulfillmentTimelineReader,
-      ],
-      exports: [FulfillmentService, FulfillmentRetrier],
-    };
-  }
+/** How fulfillment values coupons and retries, from the service's environment. */
+function fulfillmentOptionsFromEnv(config: FulfillmentServiceConfig): FulfillmentOptions {
+  return {
+    couponRateBps: config.COUPON_RATE_BPS,
+    maxAttempts: config.FULFILLMENT_MAX_ATTEMPTS,
+    retryBaseDelayMs: config.FULFILLMENT_RETRY_BASE_MS,
+    retryMaxDelayMs: config.FULFILLMENT_RETRY_MAX_MS,
+    retryPollMs: config.FULFILLMENT_RETRY_POLL_MS,
+  };
 }

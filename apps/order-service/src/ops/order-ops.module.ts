@@ -1,4 +1,5 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
+import { OrderServiceConfig } from '../order-service.config';
 import { OrderTransitionsRepository } from '../orders/order-transitions.repository';
 import { OrdersRepository } from '../orders/orders.repository';
 import { OrderTimelineHttpController } from '../timeline/order-timeline.http.controller';
@@ -8,19 +9,25 @@ import { OpsPageHttpController } from './ops-page.http.controller';
 import { PipelineHealthReader } from './pipeline-health';
 
 /** The order timeline, the pipeline health and the /ops page, reading the other services. */
-@Module({})
-export class OrderOpsModule {
-  static forRoot(peers: PeerOptions): DynamicModule {
-    return {
-      module: OrderOpsModule,
-      controllers: [OrderTimelineHttpController, OpsPageHttpController],
-      providers: [
-        { provide: PEER_OPTIONS, useValue: peers },
-        OrdersRepository,
-        OrderTransitionsRepository,
-        OrderTimelineService,
-        PipelineHealthReader,
-      ],
-    };
-  }
+@Module({
+  controllers: [OrderTimelineHttpController, OpsPageHttpController],
+  providers: [
+    { provide: PEER_OPTIONS, inject: [OrderServiceConfig], useFactory: peerOptionsFromEnv },
+    OrdersRepository,
+    OrderTransitionsRepository,
+    OrderTimelineService,
+    PipelineHealthReader,
+  ],
+})
+export class OrderOpsModule {}
+
+/** Where the other services are, from the order-service's environment. */
+function peerOptionsFromEnv(config: OrderServiceConfig): PeerOptions {
+  return {
+    fulfillmentUrl: config.FULFILLMENT_SERVICE_URL.replace(/\/+$/, ''),
+    accountingUrl: config.ACCOUNTING_SERVICE_URL.replace(/\/+$/, ''),
+    couponProviderUrl: config.COUPON_PROVIDER_URL.replace(/\/+$/, ''),
+    timeoutMs: config.PEER_TIMEOUT_MS,
+    opsApiToken: config.OPS_API_TOKEN,
+  };
 }

@@ -101,6 +101,22 @@ describe('InboxObserverInterceptor', () => {
     expect(seen.correlationId).toBe('corr-4');
   });
 
+  it('takes the correlation-id header by the HTTP rule when the envelope has none', async () => {
+    const { correlationId: _none, ...bare } = event(6);
+    const withHeader = (value: string) =>
+      new InboxContext({
+        manager,
+        consumer: 'fulfillment',
+        ...origin(6),
+        headers: { [EventHeader.correlationId]: value },
+      });
+    expect((await intercept(bare, withHeader('flow-6'))).seen.correlationId).toBe('flow-6');
+    const forged = 'x'.repeat(129);
+    const { seen, spans } = await intercept(bare, withHeader(forged));
+    expect(seen.correlationId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(spans.at(-1)?.attributes['correlation.id']).toBe(seen.correlationId);
+  });
+
   it('marks the span failed when the handler fails, and lets the error through', async () => {
     const { spans } = await intercept(event(5), single(5), true);
     expect(spans).toHaveLength(1);

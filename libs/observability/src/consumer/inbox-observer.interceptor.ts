@@ -13,7 +13,7 @@ import {
 import { EventEnvelope, EventHeader } from '@outbox-inbox/messaging';
 import { InboxBatchContext, InboxContext } from '@outbox-inbox/inbox';
 import { Observable } from 'rxjs';
-import { runWithCorrelation } from '../correlation/correlation-context';
+import { acceptCorrelationId, runWithCorrelation } from '../correlation/correlation-context';
 
 /** One event's origin, as both kinds of inbox context give it. */
 interface Origin {
@@ -59,8 +59,13 @@ export class InboxObserverInterceptor implements NestInterceptor {
     consumer: string,
   ): Observable<unknown> {
     const [first, origin] = [envelopes[0], origins[0]];
+    // The header passes the rule HTTP's header does, as in CorrelatedMessageScope.
+    const header = origin.headers[EventHeader.correlationId];
     const correlationId =
-      first.correlationId ?? origin.headers[EventHeader.correlationId] ?? first.eventKey ?? '';
+      first.correlationId ??
+      (header === undefined ? undefined : acceptCorrelationId(header)) ??
+      first.eventKey ??
+      '';
     const parents = envelopes.map((e, i) => parentContext(origins[i].headers, e));
     const single = envelopes.length === 1;
     const links: Link[] = single
