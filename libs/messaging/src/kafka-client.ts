@@ -1,4 +1,5 @@
 import { Kafka, KafkaConfig, logCreator, logLevel, SASLOptions } from 'kafkajs';
+import { installKafkajsIdleCheck } from './kafkajs-idle-check';
 
 /**
  * How a library module reaches Kafka: either the client settings (brokers and clientId, and
@@ -33,12 +34,15 @@ export function kafkaConnectionProblems(connection: KafkaConnection | undefined)
 /**
  * The kafkajs client of a connection: its own `client`, or one built from the settings, with
  * `tuning` (request timeout, retry) and `clientIdSuffix` (to tell a module's clients apart).
+ * Also stops kafkajs 2.2's idle 1 ms timer loop per broker connection, process-wide (see
+ * kafkajs-idle-check.ts).
  */
 export function kafkaClient(
   connection: KafkaConnection,
   tuning: Pick<KafkaConfig, 'requestTimeout' | 'retry'> = {},
   clientIdSuffix = '',
 ): Kafka {
+  installKafkajsIdleCheck();
   if (connection.client) return connection.client;
   return new Kafka({
     clientId: `${connection.clientId}${clientIdSuffix}`,
