@@ -16,7 +16,7 @@ RUN npm run build
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 # The services' V8 flags, as scripts/stack/service-process.ts (SERVICE_NODE_FLAGS) runs them.
-ENV NODE_OPTIONS=--max-semi-space-size=8
+ENV NODE_OPTIONS="--max-semi-space-size=8 --max-old-space-size=1024"
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force

@@ -11,13 +11,19 @@ export interface ServiceSpec {
 }
 
 /**
- * V8 flags every service runs with; the Dockerfile sets the same through NODE_OPTIONS. V8 sizes
- * the young generation's semi-spaces up to 16 MB from the machine's memory; at most 8 MB, the
- * order-service peaked at 212–245 MB in `bench:e2e` instead of 231–261 MB, and `bench:http`
- * A/B pairs showed no CPU cost per callback (2.27 against 2.19 ms, 2.67 against 2.97 ms).
- * 4 MB cut more (172–214 MB) but cost about 12 % more CPU per callback.
+ * V8 flags every service runs with; the Dockerfile sets the same through NODE_OPTIONS.
+ * - `--max-semi-space-size=8`: V8 sizes the young generation's semi-spaces up to 16 MB from the
+ *   machine's memory; at most 8 MB, the order-service peaked at 212–245 MB in `bench:e2e`
+ *   instead of 231–261 MB, with no CPU cost per callback in `bench:http` A/B pairs (4 MB cut
+ *   more but cost about 12 % more CPU per callback).
+ * - `--max-old-space-size=1024`: with a heap limit of 2 GB or more (the default on a machine with
+ *   8 GB or more) V8 lets the old generation grow to 4× what survived the last full GC before
+ *   the next one; under a 1 GB limit the factor is about 1.5. The order-service's live heap is
+ *   about 50 MB, and the growth to 250 MB under load was that garbage: it peaked at 152–162 MB
+ *   instead of 255–263 MB on one order-service under create-and-pay bursts, CPU per callback
+ *   unchanged (bench/README.md, "Changes kept").
  */
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8'];
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=8', '--max-old-space-size=1024'];
 
 /** Path of a service's bundle, as the Docker image runs it. */
 export function serviceMain(name: ServiceSpec['name']): string {

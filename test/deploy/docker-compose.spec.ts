@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { SERVICE_NODE_FLAGS } from '../../scripts/stack/service-process';
 
 /** docker-compose.yml as a laptop meets it: the properties a first `docker compose up` relies on. */
 const ROOT = join(__dirname, '..', '..');
@@ -76,6 +77,15 @@ describe('docker-compose.yml', () => {
     const bases = [...read('Dockerfile').matchAll(/^FROM node:(\d+)/gm)].map((m) => Number(m[1]));
     expect(bases.length).toBeGreaterThan(0);
     for (const major of bases) expect(major).toBeGreaterThanOrEqual(24);
+  });
+
+  it('runs the services with the V8 flags the local stack uses (heap sizing), none overridden', () => {
+    const runtime = read('Dockerfile')
+      .split(/^FROM /m)
+      .find((stage) => / AS runtime/.test(stage));
+    const options = /^ENV NODE_OPTIONS="?([^"\n]*)"?$/m.exec(runtime ?? '')?.[1];
+    expect(options?.split(' ')).toEqual(SERVICE_NODE_FLAGS);
+    for (const name of APPS) expect(services[name].environment).not.toHaveProperty('NODE_OPTIONS');
   });
 
   it("gives Kafka's health check a start period and a timeout a cold laptop meets", () => {
