@@ -66,11 +66,21 @@ module.exports = {
       name: 'kernel-imports-no-catalogue',
       comment:
         'The messaging kernel, the outbox and the inbox are generic: they know no business ' +
-        'event catalogue (the registry and the topic mapping are options). Their tests too: ' +
-        'they use the neutral Parcel events of libs/testing.',
+        'event catalogue (the registry and the topic mapping are options), directly or through ' +
+        'another module. Their tests too: they use the neutral Parcel events of libs/testing.',
       severity: 'error',
       from: { path: '^libs/(messaging|outbox|inbox)/' },
-      to: { path: '^libs/trading-events/' },
+      to: { path: '^libs/trading-events/', reachable: true },
+    },
+    {
+      name: 'generic-test-kit-imports-no-catalogue',
+      comment:
+        "libs/testing is the kit of the generic libraries' tests: it loads no business " +
+        'catalogue, directly or through the trading kit (libs/trading-testing), so those tests ' +
+        'never load the trading events.',
+      severity: 'error',
+      from: { path: '^libs/testing/' },
+      to: { path: '^libs/(trading-events|trading-testing)/' },
     },
     {
       name: 'not-to-unresolvable',

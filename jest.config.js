@@ -20,7 +20,7 @@ const esmOnly = ['@nestjs/terminus', '@nestjs/config'];
 const swcEsm = ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }];
 
 const moduleNameMapper = {
-  '^@app/(trading-events|config|runtime|testing|coupon-client|invariants|observability)$':
+  '^@app/(trading-events|config|runtime|testing|trading-testing|coupon-client|invariants|observability)$':
     '<rootDir>/libs/$1/src',
   // The libraries published as packages (libs/<name>/package.json), by their package names.
   '^@outbox-inbox/(messaging|database|outbox|inbox)$': '<rootDir>/libs/$1/src',

@@ -15,7 +15,8 @@ import { AccountingMigrations } from '../apps/accounting-service/src/migrations'
 import { CouponMigrations } from '../apps/coupon-provider/src/migrations';
 import { FulfillmentMigrations } from '../apps/fulfillment-service/src/migrations';
 import { OrderMigrations } from '../apps/order-service/src/migrations';
-import { seedDeployment, startTestEnvironment } from '@app/testing';
+import { startTestEnvironment } from '@app/testing';
+import { seedDeployment } from '@app/trading-testing';
 import { createConnection } from 'mysql2/promise';
 import { progress } from './lib/progress';
 import { BenchResult, writeResults } from './lib/results';

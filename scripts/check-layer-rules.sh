@@ -34,6 +34,9 @@ plants=(
   "lib-tests-are-private-between-libs|libs/inbox/test/planted.ts|import '../../outbox/test/outbox-test-kit';"
   "kernel-imports-no-catalogue|libs/messaging/src/planted.ts|import '@app/trading-events';"
   "kernel-imports-no-catalogue|libs/outbox/test/planted.int-spec.ts|import '@app/trading-events';"
+  "kernel-imports-no-catalogue|libs/inbox/test/planted.int-spec.ts|import '@app/trading-testing';"
+  "generic-test-kit-imports-no-catalogue|libs/testing/src/planted.ts|import '@app/trading-events';"
+  "generic-test-kit-imports-no-catalogue|libs/testing/src/planted.ts|import '@app/trading-testing';"
   "not-to-unresolvable|apps/order-service/src/planted.ts|import '@app/outbox/outbox-relay';"
 )
 

@@ -63,10 +63,10 @@ async function main(): Promise<void> {
     const topic = await env.createTopic('minimal.ticket.events', 3);
     // The consumer's dead-letter and retry topics, by their default names; a real broker
     // would let the inbox create them, the mock cannot.
-    for (const name of ['ticket-stats.dlq', 'ticket-stats.retry']) {
+    for (const name of ['ticket-notifier.dlq', 'ticket-notifier.retry']) {
       await env.infra.kafkaMock?.createTopic(name, 1);
     }
-    run('node', ['--test', '--test-reporter=spec', 'build/test/'], app, {
+    run('node', ['--test', '--test-force-exit', '--test-reporter=spec', 'build/test/'], app, {
       NODE_PATH: repoModules,
       DATABASE_URL: database.url,
       KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),

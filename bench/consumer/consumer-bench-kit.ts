@@ -10,7 +10,8 @@ import {
   OnEventBatch,
   resolveInboxOptions,
 } from '@outbox-inbox/inbox';
-import { orderEvent, TestEnvironment, toMessage } from '@app/testing';
+import { TestEnvironment, toMessage } from '@app/testing';
+import { orderEvent } from '@app/trading-testing';
 import { Controller, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, Payload } from '@nestjs/microservices';

@@ -1,5 +1,6 @@
 import { OrderCreatedV1 } from '@app/trading-events';
-import { orderCreated, TestEnvironment } from '@app/testing';
+import { TestEnvironment } from '@app/testing';
+import { orderCreated } from '@app/trading-testing';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { checkInvariants, invariantTargets, InvariantTargets } from '@app/invariants';
 import { EventHeader } from '@outbox-inbox/messaging';
-import { seedDeployment, startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import { seedDeployment } from '@app/trading-testing';
 import { createConnection } from 'mysql2/promise';
 import { AccountingMigrations } from '../../apps/accounting-service/src/migrations';
 import { CouponMigrations } from '../../apps/coupon-provider/src/migrations';

@@ -10,24 +10,21 @@ import { Ticket } from './ticket.entity';
 import { TicketOpenedV1 } from './ticket-opened.event';
 import { TicketsService } from './tickets.service';
 
-const env = (name: string) => process.env[name] ?? `missing ${name}`;
-const kafka = () => ({ brokers: env('KAFKA_BROKERS').split(','), clientId: 'minimal-app' });
-const topic = () => env('TICKET_TOPIC');
+const { DATABASE_URL = '', KAFKA_BROKERS = '', TICKET_TOPIC = 'tickets' } = process.env;
+const kafka = { brokers: KAFKA_BROKERS.split(','), clientId: 'minimal-app' };
 
 @Module({
   imports: [
     TypeOrmModule.forRoot({
-      ...mysqlDataSourceOptions({ url: env('DATABASE_URL'), migrations }),
-      entities: [Ticket],
+      ...mysqlDataSourceOptions({ url: DATABASE_URL, entities: [Ticket], migrations }),
+      migrationsRun: true,
     }),
-    OutboxModule.forRootAsync({ useFactory: () => ({ kafka: kafka(), topicFor: topic }) }),
-    InboxModule.forRootAsync({
-      useFactory: () => ({
-        consumer: 'ticket-stats',
-        kafka: kafka(),
-        topics: [topic()],
-        registry: new EventRegistry([TicketOpenedV1]),
-      }),
+    OutboxModule.forRoot({ kafka, topicFor: () => TICKET_TOPIC }),
+    InboxModule.forRoot({
+      consumer: 'ticket-notifier',
+      kafka,
+      topics: [TICKET_TOPIC],
+      registry: new EventRegistry([TicketOpenedV1]),
     }),
   ],
   controllers: [TicketOpenedConsumer],

@@ -2,7 +2,6 @@ import { defineEvent } from '@outbox-inbox/messaging';
 import { IsString, Length } from 'class-validator';
 
 export class TicketOpenedV1Payload {
-  @IsString() @Length(1, 36) ticketId!: string;
   @IsString() @Length(1, 200) title!: string;
 }
 

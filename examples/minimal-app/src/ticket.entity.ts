@@ -1,7 +1,9 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 @Entity('ticket')
 export class Ticket {
-  @PrimaryColumn({ length: 36 }) id!: string;
-  @Column({ length: 200 }) title!: string;
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column() title!: string;
+  /** How often the TicketOpened consumer applied this ticket's event: 1, however often delivered. */
+  @Column({ default: 0 }) notified!: number;
 }

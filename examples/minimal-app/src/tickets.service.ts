@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { OutboxWriter } from '@outbox-inbox/outbox';
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { Ticket } from './ticket.entity';
 import { TicketOpenedV1 } from './ticket-opened.event';
@@ -15,11 +14,11 @@ export class TicketsService {
   /** The ticket and its TicketOpened event commit together, or neither does. */
   open(title: string): Promise<Ticket> {
     return this.dataSource.transaction(async (manager) => {
-      const ticket = await manager.save(Ticket, { id: randomUUID(), title });
+      const ticket = await manager.save(Ticket, { title });
       await this.outbox.add(manager, TicketOpenedV1, {
         aggregateId: ticket.id,
         aggregateVersion: 1,
-        payload: { ticketId: ticket.id, title },
+        payload: { title },
       });
       return ticket;
     });

@@ -35,8 +35,3 @@ export {
 /** Kits shared by the libraries' tests and the benchmarks: outbox databases and history. */
 export { openOutboxDatabase } from './outbox-database';
 export { insertSentHistory } from './sent-history';
-/** A long-lived trading deployment written straight into its tables and topics, at rest. */
-export { seedDeployment } from './seed-deployment';
-export type { ServiceMigrations } from './seed-deployment';
-/** Trading events and their Kafka messages, for the tests and benchmarks of the chain. */
-export { orderCreated, orderEvent } from './trading-messages';

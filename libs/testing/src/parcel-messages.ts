@@ -14,7 +14,7 @@ import {
 } from './sample-events';
 
 // The Parcel test catalogue's registry and Kafka messages, for the generic libraries' tests
-// (outbox, inbox), as trading-messages.ts is for the chain's.
+// (outbox, inbox), as libs/trading-testing's trading-messages.ts is for the chain's.
 
 /** Every event of the Parcel test catalogue. */
 export const PARCEL_EVENTS = [

@@ -3,7 +3,7 @@ import { openMysqlDataSource } from '@outbox-inbox/database';
 import { InvariantTargets } from '@app/invariants';
 import { Kafka } from 'kafkajs';
 import { createConnection } from 'mysql2/promise';
-import { waitFor } from './wait-for';
+import { waitFor } from '@app/testing';
 
 const CHUNK = 50_000;
 
