@@ -3,9 +3,10 @@
  * started by scripts/stack/start-stack.ts. First the maximum: a burst of pay callbacks and
  * the rate at which their payment journals get booked. Then callbacks at a fixed rate of half
  * that maximum (open loop), the time from each callback to its payment journal being booked
- * (p50/p99/max), and the peak RSS of each service process under that load. Between the two, in
- * the same run: the raw whole-chain baseline, every database statement of the burst's orders'
- * lives run by raw mysql2 at the burst's concurrency, with no services and no broker.
+ * (p50/p99/max); the peak RSS of each service process is sampled from the burst to the end of
+ * that load. Between the two, in the same run: the raw whole-chain baseline, every database
+ * statement of the burst's orders' lives run by raw mysql2 at the burst's concurrency, with no
+ * services and no broker.
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
@@ -136,6 +137,9 @@ async function main(): Promise<void> {
     journals.start();
 
     // The maximum: a burst, IN_FLIGHT callbacks in flight, until the last payment journal is booked.
+    // Peak RSS from the burst's orders to the end of the steady load: a heap grown in the burst counts.
+    const rss = new RssSampler(pids);
+    rss.start();
     const burst = await createPayingOrders(orderUrl, MAX_ORDERS);
     progress(`${burst.length} orders PAYING; burst of callbacks…`);
     // CPU used per callback during the burst, by process: on a small machine, what saturates.
@@ -197,8 +201,6 @@ async function main(): Promise<void> {
     progress(
       `${steady.length} orders PAYING; ${STEADY_SECONDS} s of callbacks at ${rate.toFixed(0)}/s…`,
     );
-    const rss = new RssSampler(pids);
-    rss.start();
     let lateMs = 0;
     const sentAt = await deliverAll(provider, steady, async (send) => {
       lateMs = (await runAtFixedRate(steady.length, rate, send)).lateMs;

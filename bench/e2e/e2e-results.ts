@@ -66,7 +66,7 @@ export function e2eResults(m: E2eMeasurements): BenchResult[] {
       ),
     ]),
     ...Object.entries(m.rssPeakMb).map(([name, mb]) => ({
-      metric: `${name} peak RSS under the steady load`,
+      metric: `${name} peak RSS under load (burst and steady)`,
       value: mb,
       unit: 'MB',
       baseline: `target ${RSS_TARGET_MB} MB`,
