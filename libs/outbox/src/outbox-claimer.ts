@@ -112,21 +112,17 @@ export class OutboxClaimer {
       const batch = rowsToAsk(this.options, this.bytesPerRow);
       // Expired leases are rare (a relay died or stalled), and the SENDING range is full of
       // entries that purge has not removed yet: looking costs more than the rest of the
-      // claim. Look at most every EXPIRED_CHECK_MS while full batches of due rows keep
-      // coming, and on every claim that does not fill its batch.
+      // claim, and a round trip each time under light load, when claims hold one or two rows.
+      // Look at most every expiredCheckMs (at most a quarter of the lease), first.
       const now = Date.now();
-      const lookFirst = now - this.expiredCheckedAt >= this.expiredCheckMs;
-      const expiredFirst = lookFirst ? await this.expired(manager, batch, now) : [];
+      const lookNow = now - this.expiredCheckedAt >= this.expiredCheckMs;
+      const expired = lookNow ? await this.expired(manager, batch, now) : [];
       const due =
-        expiredFirst.length < batch
+        expired.length < batch
           ? ((await manager.query(CLAIM_DUE_NEW_SQL, [
-              batch - expiredFirst.length,
+              batch - expired.length,
             ])) as ClaimedRowRecord[])
           : [];
-      const expired =
-        !lookFirst && due.length < batch
-          ? await this.expired(manager, batch - due.length, now)
-          : expiredFirst;
       // Rows past the byte budget stay as they are (only locked until this commits): one claim
       // is one produce request, which must stay under the broker's batch limit.
       const {
