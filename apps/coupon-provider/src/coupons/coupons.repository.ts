@@ -1,4 +1,4 @@
-import { affectedRows } from '@outbox-inbox/database';
+import { affectedRows, runStatements, Statement } from '@outbox-inbox/database';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CouponView, GrantStats } from './coupon.dto';
@@ -17,58 +17,70 @@ interface CouponRow {
 
 /** What a key was first used for. */
 export interface KeyClaim {
-  /** True when this request stored the key; false when it existed (and its counter went up). */
+  /** True when this request stored the key and its coupon; false when the key existed (and its counter went up). */
   claimedNow: boolean;
   paramsHash: string;
   couponCode: string;
 }
 
+const COUPON_COLUMNS = `coupon_code, idempotency_key, user_id, order_id, value, currency, status,
+  granted_at, revoked_at`;
+
 /** t_coupon_idempotency and t_coupon, always through the caller's transaction. */
 @Injectable()
 export class CouponsRepository {
   /**
-   * Stores the key with `couponCode` if it is new, or counts one more request for it. The
-   * upsert waits for a concurrent transaction that holds the same key, so exactly one request
-   * per key ever sees `claimedNow`, without relying on REPEATABLE READ.
+   * Stores the key and `coupon` if the key is new, or counts one more request for it, in one
+   * round trip: the upsert of the key, the coupon's insert (only when the key row is the one
+   * just stored: `requests = 1` with this coupon's code), and a read of the key row. The upsert
+   * waits for a concurrent transaction that holds the same key, so exactly one request per key
+   * ever sees `claimedNow`, without relying on REPEATABLE READ.
    */
   async claimKey(
     manager: EntityManager,
-    key: string,
     paramsHash: string,
-    couponCode: string,
+    coupon: CouponView,
     now: Date,
   ): Promise<KeyClaim> {
-    const result: unknown = await manager.query(
-      `INSERT INTO t_coupon_idempotency
+    const key = coupon.idempotencyKey;
+    const upsertKey: Statement<boolean> = {
+      sql: `INSERT INTO t_coupon_idempotency
          (idempotency_key, params_hash, coupon_code, requests, first_request_at, last_request_at)
        VALUES (?, ?, ?, 1, ?, ?)
        ON DUPLICATE KEY UPDATE requests = requests + 1, last_request_at = ?`,
-      [key, paramsHash, couponCode, now, now, now],
-    );
-    if (affectedRows(result) === 1) return { claimedNow: true, paramsHash, couponCode };
-    const rows: Array<{ params_hash: string; coupon_code: string }> = await manager.query(
-      'SELECT params_hash, coupon_code FROM t_coupon_idempotency WHERE idempotency_key = ?',
-      [key],
-    );
-    return { claimedNow: false, paramsHash: rows[0].params_hash, couponCode: rows[0].coupon_code };
-  }
-
-  async insertCoupon(manager: EntityManager, coupon: CouponView): Promise<void> {
-    await manager.query(
-      `INSERT INTO t_coupon (coupon_code, idempotency_key, user_id, order_id, value, currency,
-         status, granted_at, revoked_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
-      [
+      params: [key, paramsHash, coupon.couponCode, now, now, now],
+      read: (result) => affectedRows(result) === 1,
+    };
+    const insertCouponIfClaimed: Statement = {
+      sql: `INSERT INTO t_coupon (${COUPON_COLUMNS})
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, NULL FROM t_coupon_idempotency
+        WHERE idempotency_key = ? AND coupon_code = ? AND requests = 1`,
+      params: [
         coupon.couponCode,
-        coupon.idempotencyKey,
+        key,
         coupon.userId,
         coupon.orderId,
         coupon.value,
         coupon.currency,
         coupon.status,
         new Date(coupon.grantedAt),
+        key,
+        coupon.couponCode,
       ],
-    );
+      read: () => undefined,
+    };
+    const readKey: Statement<{ paramsHash: string; couponCode: string }> = {
+      sql: 'SELECT params_hash, coupon_code FROM t_coupon_idempotency WHERE idempotency_key = ?',
+      params: [key],
+      read: (rows) => {
+        const [row] = rows as Array<{ params_hash: string; coupon_code: string }>;
+        return { paramsHash: row.params_hash, couponCode: row.coupon_code };
+      },
+    };
+    const [claimedNow, , stored] = await runStatements<
+      [boolean, void, { paramsHash: string; couponCode: string }]
+    >(manager, [upsertKey, insertCouponIfClaimed, readKey]);
+    return { claimedNow, ...stored };
   }
 
   async findCoupon(manager: EntityManager, code: string): Promise<CouponView | undefined> {

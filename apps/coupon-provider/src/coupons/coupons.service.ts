@@ -35,23 +35,20 @@ export class CouponsService {
       .digest('hex');
     return runTransaction(this.dataSource, async (manager): Promise<GrantOutcome> => {
       const now = new Date();
-      const claim = await this.coupons.claimKey(manager, key, paramsHash, newCouponCode(), now);
-      if (!claim.claimedNow) {
-        if (claim.paramsHash !== paramsHash) throw new KeyConflict();
-        const coupon = await this.coupons.findCoupon(manager, claim.couponCode);
-        if (!coupon) throw new Error(`coupon ${claim.couponCode} of key ${key} is missing`);
-        return { kind: 'replayed', coupon };
-      }
       const coupon: CouponView = {
-        couponCode: claim.couponCode,
+        couponCode: newCouponCode(),
         idempotencyKey: key,
         ...params,
         status: 'GRANTED',
         grantedAt: now.toISOString(),
         revokedAt: null,
       };
-      await this.coupons.insertCoupon(manager, coupon);
-      return { kind: 'granted', coupon };
+      const claim = await this.coupons.claimKey(manager, paramsHash, coupon, now);
+      if (claim.claimedNow) return { kind: 'granted', coupon };
+      if (claim.paramsHash !== paramsHash) throw new KeyConflict();
+      const first = await this.coupons.findCoupon(manager, claim.couponCode);
+      if (!first) throw new Error(`coupon ${claim.couponCode} of key ${key} is missing`);
+      return { kind: 'replayed', coupon: first };
     }).catch((error: unknown) => {
       if (error instanceof KeyConflict) return { kind: 'key-conflict' } as const;
       throw error;
