@@ -61,7 +61,7 @@ async function fulfillmentTransition(
   );
 }
 
-/** The coupon-provider's grant: claim the idempotency key, insert the coupon. */
+/** The coupon-provider's grant: claim the idempotency key, insert the coupon, read the key. */
 function grantCoupon(
   connection: PoolConnection,
   grant: { key: string; userId: string; orderId: string; value: number; currency: string },
@@ -83,8 +83,24 @@ function grantCoupon(
     await tx.query(
       `INSERT INTO t_coupon (coupon_code, idempotency_key, user_id, order_id, value, currency,
          status, granted_at, revoked_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
-      [code, grant.key, grant.userId, grant.orderId, grant.value, grant.currency, 'GRANTED', now],
+       SELECT ?, ?, ?, ?, ?, ?, ?, ?, NULL FROM t_coupon_idempotency
+        WHERE idempotency_key = ? AND coupon_code = ? AND requests = 1`,
+      [
+        code,
+        grant.key,
+        grant.userId,
+        grant.orderId,
+        grant.value,
+        grant.currency,
+        'GRANTED',
+        now,
+        grant.key,
+        code,
+      ],
+    );
+    await tx.query(
+      'SELECT params_hash, coupon_code FROM t_coupon_idempotency WHERE idempotency_key = ?',
+      [grant.key],
     );
     return code;
   });
@@ -196,12 +212,6 @@ async function book(tx: RawTransaction, event: EventEnvelope, orderId: string, j
     { account: j.credit, delta: -j.amount },
   ].sort((a, b) => (a.account.code < b.account.code ? -1 : 1));
   for (const { account, delta } of changes) {
-    const updated = await tx.query<WriteResult>(
-      `UPDATE t_account SET balance = balance + ?, version = version + 1, updated_at = ?
-       WHERE code = ? AND currency = ?`,
-      [delta, now, account.code, currency],
-    );
-    if (updated.affectedRows === 1) continue;
     await tx.query(
       `INSERT INTO t_account (code, currency, name, type, balance, version, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, 1, ?, ?)

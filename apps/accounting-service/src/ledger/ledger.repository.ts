@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { affectedRows, isDuplicateKeyError } from '@outbox-inbox/database';
+import { isDuplicateKeyError } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { findAccount } from './domain/chart-of-accounts';
-import { BalanceChange, Journal } from './domain/journal';
+import { Journal } from './domain/journal';
 import { LedgerStoreError } from './domain/ledger.errors';
 import { PaidOrder } from './domain/postings';
 
@@ -20,13 +20,51 @@ interface WriteResult {
   insertId: number | string;
 }
 
-const BALANCE_UPDATE_SQL = `UPDATE t_account SET balance = balance + ?, version = version + 1, updated_at = ?
-       WHERE code = ? AND currency = ?`;
+/** Moves an account's balance, creating its row for this currency on first use. */
+const BALANCE_UPSERT_SQL = `INSERT INTO t_account (code, currency, name, type, balance, version, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 1, ?, ?)
+       ON DUPLICATE KEY UPDATE balance = balance + ?, version = version + 1, updated_at = ?`;
 
 const PAID_ORDER_INSERT_SQL = `INSERT INTO t_paid_order (order_id, pay_order_id, amount, currency, paid_at,
          source_event_key, recorded_at)
        VALUES (?, ?, ?, ?, ?, ?, ?)
        ON DUPLICATE KEY UPDATE order_id = order_id`;
+
+/**
+ * The journal's lines, on the id the header's insert just generated (LAST_INSERT_ID(): the
+ * balance upserts between them generate none), and for an OrderPaid booking the paid order
+ * remembered for reconciliation (a second record for the same order keeps the first).
+ */
+function linesInsert(
+  journal: Journal,
+  now: Date,
+  paid?: PaidOrderRecord,
+): { sql: string; params: unknown[] } {
+  const placeholders = journal.lines.map(() => '(LAST_INSERT_ID(), ?, ?, ?, ?, ?)').join(', ');
+  const params: unknown[] = journal.lines.flatMap((line) => [
+    line.lineNo,
+    line.accountCode,
+    journal.currency,
+    line.debit,
+    line.credit,
+  ]);
+  const lines = `INSERT INTO t_journal_line (journal_id, line_no, account_code, currency, debit, credit)
+       VALUES ${placeholders}`;
+  if (!paid) return { sql: lines, params };
+  return {
+    sql: `${lines};\n${PAID_ORDER_INSERT_SQL}`,
+    params: [
+      ...params,
+      paid.orderId,
+      paid.payOrderId,
+      paid.amount,
+      paid.currency,
+      paid.paidAt,
+      paid.sourceEventKey,
+      now,
+    ],
+  };
+}
 
 /** One query's results: mysql2 gives a single statement's result unwrapped. */
 function asResults(raw: unknown): WriteResult[] {
@@ -41,25 +79,41 @@ function asResults(raw: unknown): WriteResult[] {
 @Injectable()
 export class LedgerRepository {
   /**
-   * Inserts the journal header and moves each account's balance by the journal's net change,
-   * in one round trip (the statements travel in one query). The unique source event key turns
-   * a second booking of the same event into "already booked" instead of a second journal, even
-   * when it slips past the inbox (a replay after the inbox window, a duplicate of another key
-   * with the same effect); the server stops at that failed insert, so no balance moved.
+   * Books `journal` in one round trip: the header, each account's balance moved by the
+   * journal's net change, the lines (on the header's id, LAST_INSERT_ID()), and for an OrderPaid
+   * booking the paid order remembered for reconciliation (a second record for the same order
+   * keeps the first). The statements travel in one query.
+   *
+   * The unique source event key turns a second booking of the same event into "already
+   * booked" instead of a second journal, even when it slips past the inbox (a replay after the
+   * inbox window, a duplicate of another key with the same effect); the server stops at that
+   * failed insert, so no balance moved.
    *
    * Balances move in ascending account code, so that every booking locks account rows in the
    * same order and concurrent bookings on the same hot accounts queue instead of deadlocking.
-   * An account row missing for this currency is created on first use (an upsert that adds the
-   * change atomically when a concurrent booking created it first).
+   * Each move is an upsert: an account's first booking in a currency creates its row with the
+   * change, and when concurrent bookings race to create it, the others add theirs atomically
+   * (an upsert that finds the row locks it exclusively, as an UPDATE does).
    */
-  async insertJournal(manager: EntityManager, journal: Journal, now: Date): Promise<JournalInsert> {
+  async insertJournal(
+    manager: EntityManager,
+    journal: Journal,
+    now: Date,
+    paid?: PaidOrderRecord,
+  ): Promise<JournalInsert> {
     const { source } = journal;
-    const changes = journal.balanceChanges();
+    const changes = journal.balanceChanges().map((change) => {
+      const account = findAccount(change.accountCode);
+      if (!account) throw new LedgerStoreError(`account ${change.accountCode} is not in the chart`);
+      return { ...change, account };
+    });
+    const lines = linesInsert(journal, now, paid);
     const statements = [
       `INSERT INTO t_journal (source_event_key, source_event_id, event_type, kind, order_id,
          currency, total_debit, total_credit, description, occurred_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ...changes.map(() => BALANCE_UPDATE_SQL),
+      ...changes.map(() => BALANCE_UPSERT_SQL),
+      lines.sql,
     ];
     const params = [
       source.eventKey,
@@ -73,11 +127,23 @@ export class LedgerRepository {
       journal.description,
       source.occurredAt,
       now,
-      ...changes.flatMap((change) => [change.delta, now, change.accountCode, journal.currency]),
+      ...changes.flatMap(({ account, delta }) => [
+        account.code,
+        journal.currency,
+        account.name,
+        account.type,
+        delta,
+        now,
+        now,
+        // the ON DUPLICATE KEY branch: the row exists
+        delta,
+        now,
+      ]),
+      ...lines.params,
     ];
-    let results: WriteResult[];
     try {
-      results = asResults(await manager.query(statements.join(';\n'), params));
+      const results = asResults(await manager.query(statements.join(';\n'), params));
+      return { inserted: true, id: String(results[0].insertId) };
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
       // A failed statement does not end a MySQL transaction: the caller's work goes on.
@@ -89,69 +155,6 @@ export class LedgerRepository {
         throw new LedgerStoreError(`journal ${source.eventKey} vanished`, { cause: error });
       return { inserted: false, id: String(rows[0].id) };
     }
-    for (const [i, change] of changes.entries()) {
-      if (affectedRows(results[i + 1]) !== 1)
-        await this.createAccount(manager, change, journal, now);
-    }
-    return { inserted: true, id: String(results[0].insertId) };
-  }
-
-  /** The first booking on an account in a currency: creates its row with the change. */
-  private async createAccount(
-    manager: EntityManager,
-    change: BalanceChange,
-    journal: Journal,
-    now: Date,
-  ): Promise<void> {
-    const account = findAccount(change.accountCode);
-    if (!account) throw new LedgerStoreError(`account ${change.accountCode} is not in the chart`);
-    await manager.query(
-      `INSERT INTO t_account (code, currency, name, type, balance, version, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 1, ?, ?)
-       ON DUPLICATE KEY UPDATE balance = balance + ?, version = version + 1, updated_at = ?`,
-      [account.code, journal.currency, account.name, account.type, change.delta, now, now]
-        // the ON DUPLICATE KEY branch: a concurrent booking created the row first
-        .concat([change.delta, now]),
-    );
-  }
-
-  /**
-   * Writes the journal's lines (after `insertJournal`: the account rows exist then) and, for an
-   * OrderPaid booking, remembers the paid order for reconciliation (a second record for the
-   * same order keeps the first), in one round trip.
-   */
-  async insertLines(
-    manager: EntityManager,
-    journalId: string,
-    journal: Journal,
-    now: Date,
-    paid?: PaidOrderRecord,
-  ): Promise<void> {
-    const placeholders = journal.lines.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
-    const values = journal.lines.flatMap((line) => [
-      journalId,
-      line.lineNo,
-      line.accountCode,
-      journal.currency,
-      line.debit,
-      line.credit,
-    ]);
-    const lines = `INSERT INTO t_journal_line (journal_id, line_no, account_code, currency, debit, credit)
-       VALUES ${placeholders}`;
-    if (!paid) {
-      await manager.query(lines, values);
-      return;
-    }
-    await manager.query(`${lines};\n${PAID_ORDER_INSERT_SQL}`, [
-      ...values,
-      paid.orderId,
-      paid.payOrderId,
-      paid.amount,
-      paid.currency,
-      paid.paidAt,
-      paid.sourceEventKey,
-      now,
-    ]);
   }
 
   /** The paid order `orderId`, when an OrderPaid event for it was booked. */

@@ -83,12 +83,11 @@ export class LedgerService {
   ): Promise<BookingResult> {
     if (posting.action === 'SKIP') return { status: 'NOTHING_TO_BOOK', reason: posting.reason };
     const { journal } = posting;
-    const header = await this.repository.insertJournal(manager, journal, now);
+    const header = await this.repository.insertJournal(manager, journal, now, paid);
     if (!header.inserted) {
       this.logger.warn(`${journal.source.eventKey} was booked before as journal ${header.id}`);
       return { status: 'ALREADY_BOOKED', journalId: header.id };
     }
-    await this.repository.insertLines(manager, header.id, journal, now, paid);
     this.logger.debug(`${journal.source.eventKey} booked as journal ${header.id}`);
     return { status: 'BOOKED', journalId: header.id };
   }
