@@ -5,6 +5,7 @@ import {
   EventEnvelope,
   NewEvent,
 } from '@outbox-inbox/messaging';
+import { runStatements, Statement } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';
 import { OutboxError } from './outbox.errors';
@@ -29,11 +30,17 @@ export class OutboxWriter {
    * envelope; it does not fail the statement, so the caller's transaction goes on. Adding
    * another event at a version of the aggregate that an event of another type holds throws
    * OutboxError OUTBOX_VERSION_TAKEN: consumers gate by version and would skip it as stale.
+   *
+   * `alongside`: the caller's own statements of the same change (its compare-and-set, a history
+   * row), sent before the event's insert in the same round trip (see `runStatements`); when one
+   * of their `read`s throws, `add` throws that error, and the caller's transaction must roll
+   * back, which takes the event's row with it.
    */
   async add<P extends object>(
     manager: EntityManager,
     definition: EventDefinition<P>,
     event: NewEvent<P>,
+    alongside: Statement<unknown>[] = [],
   ): Promise<EventEnvelope<P>> {
     const runner = manager.queryRunner;
     if (!runner?.isTransactionActive) {
@@ -48,13 +55,13 @@ export class OutboxWriter {
     const envelope = createEnvelope(definition, { ...event, ...(trace && { trace }) });
     // ON DUPLICATE KEY UPDATE instead of catching ER_DUP_ENTRY: a failed statement inside the
     // caller's transaction is avoidable noise, and INSERT IGNORE would also hide truncations.
-    const result = (await manager.query(
-      `INSERT INTO t_outbox
+    const insert: Statement<number> = {
+      sql: `INSERT INTO t_outbox
          (aggregate_type, aggregate_id, aggregate_version, event_type, event_key, event_id,
           payload, headers, status, next_retry_at, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'NEW', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))
        ON DUPLICATE KEY UPDATE id = id`,
-      [
+      params: [
         envelope.aggregateType,
         envelope.aggregateId,
         envelope.aggregateVersion,
@@ -64,10 +71,12 @@ export class OutboxWriter {
         JSON.stringify(envelope),
         JSON.stringify(envelopeHeaders(envelope)),
       ],
-    )) as InsertResult;
-    // mysql2 reports a duplicate as 1 "found" row, so affectedRows cannot tell the cases
-    // apart; the insert id is the new row's, and 0 when the row existed already.
-    if (Number(result.insertId) > 0) {
+      // mysql2 reports a duplicate as 1 "found" row, so affectedRows cannot tell the cases
+      // apart; the insert id is the new row's, and 0 when the row existed already.
+      read: (result) => Number((result as InsertResult).insertId),
+    };
+    const results = await runStatements(manager, [...alongside, insert]);
+    if ((results.at(-1) as number) > 0) {
       this.notifier?.markPending(runner);
       return envelope;
     }

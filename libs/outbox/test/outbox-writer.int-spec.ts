@@ -1,5 +1,5 @@
 import { EventValidationError } from '@outbox-inbox/messaging';
-import { runTransaction } from '@outbox-inbox/database';
+import { affectedRows, runTransaction, Statement } from '@outbox-inbox/database';
 import {
   openOutboxDatabase,
   parcelRegistered,
@@ -204,5 +204,44 @@ describe('OutboxWriter', () => {
     } finally {
       dataSource.subscribers.splice(dataSource.subscribers.indexOf(notifier), 1);
     }
+  });
+  it("sends the caller's statements with the event in one round trip, and a lost compare-and-set takes the event back", async () => {
+    await dataSource.query(
+      'CREATE TABLE IF NOT EXISTS t_parcel_state (id VARCHAR(32) PRIMARY KEY, version INT NOT NULL)',
+    );
+    await dataSource.query("INSERT INTO t_parcel_state (id, version) VALUES ('wa1', 1)");
+    const advance = (from: number): Statement<void> => ({
+      sql: 'UPDATE t_parcel_state SET version = ? WHERE id = ? AND version = ?',
+      params: [from + 1, 'wa1', from],
+      read: (result) => {
+        if (affectedRows(result) !== 1) throw new Error(`wa1 is not at version ${from}`);
+      },
+    });
+    const event = (version: number) => ({
+      aggregateId: 'wa1',
+      aggregateVersion: version,
+      payload: parcelRegistered('wa1'),
+    });
+
+    let queries = 0;
+    await dataSource.transaction(async (manager) => {
+      const query = manager.query.bind(manager);
+      manager.query = (sql: string, params?: unknown[]) => {
+        queries += 1;
+        return query(sql, params);
+      };
+      await writer.add(manager, ParcelRegisteredV1, event(2), [advance(1)]);
+    });
+    expect(queries).toBe(1);
+    expect((await rowsFor('wa1')).map((r) => r.event_key)).toEqual(['ParcelRegistered:wa1:2']);
+
+    // The row is at version 2 now: the compare-and-set from 1 loses, and so does the event.
+    await expect(
+      dataSource.transaction((m) => writer.add(m, ParcelRegisteredV1, event(3), [advance(1)])),
+    ).rejects.toThrow('wa1 is not at version 1');
+    expect((await rowsFor('wa1')).map((r) => r.event_key)).toEqual(['ParcelRegistered:wa1:2']);
+    expect(await dataSource.query("SELECT version FROM t_parcel_state WHERE id = 'wa1'")).toEqual([
+      { version: 2 },
+    ]);
   });
 });

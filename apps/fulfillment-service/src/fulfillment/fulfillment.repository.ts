@@ -107,9 +107,20 @@ export class FulfillmentRepository {
     next: FulfillmentState,
     now: Date,
   ): Promise<void> {
-    // The compare-and-set and its transition in one round trip: when the row changed under
-    // us, the error below rolls the transition back with the caller's transaction.
-    await runStatements(manager, [
+    await runStatements(manager, this.saveStatements(previous, next, now));
+  }
+
+  /**
+   * `save`'s compare-and-set and its transition, to send in one round trip (with an outbox
+   * event, say): when the row changed under us, the compare-and-set's `read` throws
+   * StaleFulfillmentError, and the caller's transaction rolls back what went with it.
+   */
+  saveStatements(
+    previous: FulfillmentState,
+    next: FulfillmentState,
+    now: Date,
+  ): Statement<unknown>[] {
+    return [
       {
         sql: `UPDATE t_fulfillment SET status = ?, version = ?, event_version = ?, coupon_code = ?,
          attempts = ?, next_attempt_at = ?, last_error = ?, updated_at = ?
@@ -142,7 +153,7 @@ export class FulfillmentRepository {
         next.lastError,
         now,
       ),
-    ]);
+    ];
   }
 
   async findByOrder(

@@ -107,23 +107,28 @@ export class FulfillmentService {
       throw new CouponRevokeFailedError(`coupon ${decision.couponCode}: ${revoked.reason}`);
     }
     const reverted = markReverted(current);
-    await this.fulfillments.save(manager, current, reverted, now);
-    await this.outbox.add(manager, FulfillmentRevertedV1, {
-      aggregateId: reverted.id,
-      aggregateVersion: reverted.eventVersion,
-      correlationId: event.correlationId ?? `order-${orderId}`,
-      causationId: event.eventId,
-      trace: event.trace,
-      payload: {
-        fulfillmentId: reverted.id,
-        orderId,
-        couponCode: decision.couponCode,
-        couponValue: reverted.couponValue,
-        currency: reverted.currency,
-        reason: event.payload.reason,
-        revertedAt: now.toISOString(),
+    // The compare-and-set, its transition and the event travel in one round trip.
+    await this.outbox.add(
+      manager,
+      FulfillmentRevertedV1,
+      {
+        aggregateId: reverted.id,
+        aggregateVersion: reverted.eventVersion,
+        correlationId: event.correlationId ?? `order-${orderId}`,
+        causationId: event.eventId,
+        trace: event.trace,
+        payload: {
+          fulfillmentId: reverted.id,
+          orderId,
+          couponCode: decision.couponCode,
+          couponValue: reverted.couponValue,
+          currency: reverted.currency,
+          reason: event.payload.reason,
+          revertedAt: now.toISOString(),
+        },
       },
-    });
+      this.fulfillments.saveStatements(current, reverted, now),
+    );
     return reverted;
   }
 
@@ -162,24 +167,29 @@ export class FulfillmentService {
     }
 
     const done = markGranted(current, result.couponCode);
-    await this.fulfillments.save(manager, current, done, now);
-    await this.outbox.add(manager, FulfillmentDoneV1, {
-      aggregateId: done.id,
-      aggregateVersion: done.eventVersion,
-      correlationId: cause.correlationId ?? `order-${done.orderId}`,
-      causationId: cause.causationId,
-      trace: cause.trace,
-      payload: {
-        fulfillmentId: done.id,
-        orderId: done.orderId,
-        userId: done.userId,
-        type: 'COUPON',
-        couponCode: result.couponCode,
-        couponValue: done.couponValue,
-        currency: done.currency,
-        doneAt: now.toISOString(),
+    // The compare-and-set, its transition and the event travel in one round trip.
+    await this.outbox.add(
+      manager,
+      FulfillmentDoneV1,
+      {
+        aggregateId: done.id,
+        aggregateVersion: done.eventVersion,
+        correlationId: cause.correlationId ?? `order-${done.orderId}`,
+        causationId: cause.causationId,
+        trace: cause.trace,
+        payload: {
+          fulfillmentId: done.id,
+          orderId: done.orderId,
+          userId: done.userId,
+          type: 'COUPON',
+          couponCode: result.couponCode,
+          couponValue: done.couponValue,
+          currency: done.currency,
+          doneAt: now.toISOString(),
+        },
       },
-    });
+      this.fulfillments.saveStatements(current, done, now),
+    );
     return done;
   }
 }

@@ -9,7 +9,7 @@ import {
 } from '@app/trading-events';
 import { currentCorrelationId } from '@app/observability';
 import { OutboxWriter } from '@outbox-inbox/outbox';
-import { runStatements, Statement } from '@outbox-inbox/database';
+import { Statement } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { Order, OrderEvent } from './domain/order';
 import { OrderTransitionsRepository } from './order-transitions.repository';
@@ -29,8 +29,9 @@ export class OrderEventsOutbox {
   /**
    * `causationId`: what caused the event (the provider's notifyId, an Idempotency-Key…).
    * `alongside`: the caller's own writes of this change (the order's compare-and-set, the
-   * notification's claim), sent before the transition in the same round trip; any of them
-   * failing fails the call before the event is written.
+   * notification's claim), sent with the transition and the event's insert in one round trip;
+   * any of them failing fails the call, and the caller's transaction rolls the transition and
+   * the event back with it.
    */
   async record(
     manager: EntityManager,
@@ -39,10 +40,7 @@ export class OrderEventsOutbox {
     causationId?: string,
     alongside: Statement<unknown>[] = [],
   ): Promise<void> {
-    await runStatements(manager, [
-      ...alongside,
-      this.transitions.recordStatement(order, event.type, causationId),
-    ]);
+    const writes = [...alongside, this.transitions.recordStatement(order, event.type, causationId)];
     const meta = {
       aggregateId: order.id,
       aggregateVersion: order.version,
@@ -53,15 +51,20 @@ export class OrderEventsOutbox {
     };
     switch (event.type) {
       case 'OrderCreated':
-        return this.add(manager, OrderCreatedV1, { ...meta, payload: event.payload });
+        return this.add(manager, OrderCreatedV1, { ...meta, payload: event.payload }, writes);
       case 'OrderPaymentStarted':
-        return this.add(manager, OrderPaymentStartedV1, { ...meta, payload: event.payload });
+        return this.add(
+          manager,
+          OrderPaymentStartedV1,
+          { ...meta, payload: event.payload },
+          writes,
+        );
       case 'OrderPaid':
-        return this.add(manager, OrderPaidV1, { ...meta, payload: event.payload });
+        return this.add(manager, OrderPaidV1, { ...meta, payload: event.payload }, writes);
       case 'OrderCancelled':
-        return this.add(manager, OrderCancelledV1, { ...meta, payload: event.payload });
+        return this.add(manager, OrderCancelledV1, { ...meta, payload: event.payload }, writes);
       case 'OrderPaymentFailed':
-        return this.add(manager, OrderPaymentFailedV1, { ...meta, payload: event.payload });
+        return this.add(manager, OrderPaymentFailedV1, { ...meta, payload: event.payload }, writes);
     }
   }
 
@@ -69,7 +72,8 @@ export class OrderEventsOutbox {
     manager: EntityManager,
     definition: EventDefinition<P>,
     event: NewEvent<P>,
+    writes: Statement<unknown>[],
   ): Promise<void> {
-    await this.outbox.add(manager, definition, event);
+    await this.outbox.add(manager, definition, event, writes);
   }
 }
