@@ -12,6 +12,7 @@ import { startTestEnvironment } from '@app/testing';
 import { createPool, Pool } from 'mysql2/promise';
 import { OrderMigrations } from '../apps/order-service/src/migrations';
 import { compareBareEndpoints } from './http/bare-comparison';
+import { BareServer, startServerScript } from './http/bare-process';
 import { callbackRound, drainOutbox, expectAllPaidOnce } from './http/pay-callbacks';
 import { BenchDatabase, createBenchDatabase, insertPayingOrders } from './lib/bench-database';
 import { ServiceProcess } from '../scripts/stack/service-process';
@@ -26,7 +27,7 @@ import { median, spread } from './lib/stats';
 
 const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CALLBACKS = Number(process.env.BENCH_HTTP_CALLBACKS ?? 1_500);
+const CALLBACKS = Number(process.env.BENCH_HTTP_CALLBACKS ?? 3_000);
 const BARE_SECONDS = Number(process.env.BENCH_HTTP_BARE_SECONDS ?? 2);
 const BARE_ROUNDS = Number(process.env.BENCH_HTTP_BARE_ROUNDS ?? 5);
 const SECRET = 'bench-callback-secret-0123456789';
@@ -44,9 +45,15 @@ async function main(): Promise<void> {
     try {
       const { service, databaseUrl } = await startOrderService(env, SECRET);
       const servicePool = createPool({ uri: databaseUrl, connectionLimit: 2, timezone: 'Z' });
+      const handler = await startServerScript('raw-callback-server.ts', [
+        raw.url,
+        SECRET,
+        String(CONNECTIONS),
+      ]);
       try {
-        await measure(raw, service, servicePool);
+        await measure(raw, service, servicePool, handler);
       } finally {
+        await handler.stop();
         await service.stop();
         await servicePool.end();
       }
@@ -63,13 +70,18 @@ async function measure(
   raw: BenchDatabase,
   service: ServiceProcess,
   servicePool: Pool,
+  handler: BareServer,
 ): Promise<void> {
   progress(`order-service pid ${service.pid} at ${service.url}; ${CONNECTIONS} connections`);
   await callbackRound(service.url, SECRET, await insertPayingOrders(servicePool, 300), CONNECTIONS);
+  await callbackRound(handler.url, SECRET, await insertPayingOrders(raw.pool, 300), CONNECTIONS);
   await drainOutbox(servicePool);
 
-  const meter = CpuMeter.withBenchAndDatabase({ 'order-service': service.pid! });
-  const rates = { raw: [] as number[], http: [] as number[] };
+  const meter = CpuMeter.withBenchAndDatabase({
+    'order-service': service.pid!,
+    'bare handler': handler.pid,
+  });
+  const rates = { raw: [] as number[], http: [] as number[], handler: [] as number[] };
   const rawLatencies: number[] = [];
   const httpLatency = { p50: [] as number[], p99: [] as number[] };
   // CPU ms per transaction: raw = this process (the client) + MariaDB; HTTP = the service +
@@ -79,6 +91,7 @@ async function measure(
     rawClient: [] as number[],
     httpTotal: [] as number[],
     service: [] as number[],
+    handler: [] as number[],
   };
   const lockWaits: number[] = [];
   const paid: OwnedOrder[] = [];
@@ -98,11 +111,23 @@ async function measure(
     cpu.rawClient.push(rawCpu.bench / CALLBACKS);
     cpu.rawTotal.push((rawCpu.bench + (rawCpu.mariadbd ?? 0)) / CALLBACKS);
 
+    // The same transaction behind a hand-written node:http handler: the HTTP ceiling.
+    const handlerOrders = await insertPayingOrders(raw.pool, CALLBACKS);
+    let handlerCpu: Record<string, number> = {};
+    meter.start();
+    const bare = await callbackRound(handler.url, SECRET, handlerOrders, CONNECTIONS, () => {
+      handlerCpu = meter.read();
+    });
+    cpu.handler.push(handlerCpu['bare handler'] / CALLBACKS);
+    rates.handler.push(bare.requestsPerSecond);
+
     const orders = await insertPayingOrders(servicePool, CALLBACKS);
     const countersBefore = await innodbCounters(servicePool);
+    let httpCpu: Record<string, number> = {};
     meter.start();
-    const http = await callbackRound(service.url, SECRET, orders, CONNECTIONS);
-    const httpCpu = meter.read();
+    const http = await callbackRound(service.url, SECRET, orders, CONNECTIONS, () => {
+      httpCpu = meter.read();
+    });
     lockWaits.push(counterDelta(countersBefore, await innodbCounters(servicePool)).rowLockWaits);
     cpu.service.push(httpCpu['order-service'] / CALLBACKS);
     cpu.httpTotal.push(sum(httpCpu) / CALLBACKS);
@@ -111,7 +136,8 @@ async function measure(
     httpLatency.p50.push(http.p50);
     httpLatency.p99.push(http.p99);
     progress(
-      `round ${round}/${ROUNDS}: raw ${rawRate.toFixed(0)} tx/s, HTTP ${http.requestsPerSecond.toFixed(0)} req/s ` +
+      `round ${round}/${ROUNDS}: raw ${rawRate.toFixed(0)} tx/s, bare handler ${bare.requestsPerSecond.toFixed(0)} req/s ` +
+        `(${cpu.handler.at(-1)!.toFixed(2)} ms CPU), HTTP ${http.requestsPerSecond.toFixed(0)} req/s ` +
         `(p50 ${http.p50} ms, p99 ${http.p99} ms); CPU ms per transaction: raw ${cpu.rawTotal.at(-1)!.toFixed(2)}, ` +
         `HTTP ${cpu.httpTotal.at(-1)!.toFixed(2)} (order-service ${cpu.service.at(-1)!.toFixed(2)})`,
     );
@@ -136,6 +162,8 @@ async function measure(
   const nestRate = median(bare.nest);
   const expressRate = median(bare.express);
   const rawBaseline = `raw pay-callback transaction (mysql2), ${CONNECTIONS} connections`;
+  const handlerRate = median(rates.handler);
+  const handlerMetric = `the raw transaction behind a hand-written node:http handler (body, HMAC check, JSON; no framework, ORM, validation, logging or relay), ${CONNECTIONS} connections, median of ${ROUNDS} rounds of ${CALLBACKS}`;
   const results: BenchResult[] = [
     {
       metric: `pay callback over HTTP (signature, validation, transaction, outbox), ${CONNECTIONS} connections, median of ${ROUNDS} rounds of ${CALLBACKS}`,
@@ -173,6 +201,30 @@ async function measure(
       target: `<= ${SERVICE_CPU_TARGET}x the raw client (what the service adds per request)`,
       met: median(cpu.service) / median(cpu.rawClient) <= SERVICE_CPU_TARGET,
     },
+    ratioResult(
+      handlerMetric,
+      handlerRate,
+      'req/s',
+      rawBaseline,
+      rawRate,
+      'informational: the ceiling of the pay-callback ratio for any HTTP service on this machine',
+    ),
+    ratioResult(
+      'pay callback over HTTP against the hand-written handler',
+      httpRate,
+      'req/s',
+      'the raw transaction behind a hand-written node:http handler',
+      handlerRate,
+      'informational: what Nest, TypeORM, validation, logging, tracing and the relay cost',
+    ),
+    ratioResult(
+      'hand-written handler CPU time per callback (median of rounds)',
+      median(cpu.handler),
+      'ms',
+      'raw client CPU time per transaction',
+      median(cpu.rawClient),
+      'informational: the floor of the order-service CPU ratio for any HTTP service',
+    ),
     ratioResult(
       'CPU time per callback, all processes (order-service, load generator, MariaDB)',
       median(cpu.httpTotal),

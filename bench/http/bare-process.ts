@@ -10,10 +10,18 @@ export interface BareServer {
 }
 
 /** Starts bench/http/bare-server.ts `kind` in its own Node process and waits for its port. */
-export async function startBareServer(kind: 'nest' | 'express'): Promise<BareServer> {
+export function startBareServer(kind: 'nest' | 'express'): Promise<BareServer> {
+  return startServerScript('bare-server.ts', [kind]);
+}
+
+/**
+ * Starts bench/http/`script` with `args` in its own Node process and waits for the
+ * "PORT <n>" line it prints once listening.
+ */
+export async function startServerScript(script: string, args: string[]): Promise<BareServer> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['-r', '@swc-node/register', join(__dirname, 'bare-server.ts'), kind],
+    ['-r', '@swc-node/register', join(__dirname, script), ...args],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -23,7 +31,9 @@ export async function startBareServer(kind: 'nest' | 'express'): Promise<BareSer
       const match = /^PORT (\d+)$/.exec(line);
       if (match) resolve(Number(match[1]));
     });
-    void exited.then(() => reject(new Error(`bare ${kind} server exited before listening`)));
+    void exited.then(() =>
+      reject(new Error(`${script} ${args.join(' ')} exited before listening`)),
+    );
   });
   return {
     url: `http://127.0.0.1:${port}`,

@@ -41,6 +41,7 @@ export function callbackRound(
   secret: string,
   orders: OwnedOrder[],
   connections: number,
+  onLastResponse?: () => void,
 ): Promise<LoadResult> {
   const requests = signedCallbacks(secret, orders);
   let next = 0;
@@ -48,6 +49,7 @@ export function callbackRound(
     baseUrl: url,
     connections,
     amount: requests.length,
+    onLastResponse,
     next: () => requests[next++ % requests.length],
   });
 }

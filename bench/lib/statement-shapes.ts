@@ -126,20 +126,37 @@ export const casPlusOutbox: Shape = async (connection, order) => {
  * with the answer, compare-and-set the order, add OrderPaid to the outbox.
  */
 export const payCallback: Shape = async (connection, order) => {
-  const notifyId = `ntf_${randomUUID()}`;
+  await payCallbackTransaction(connection, order, `ntf_${randomUUID()}`);
+};
+
+/**
+ * payCallback's transaction for a given notifyId; the compare-and-set expects the version the
+ * order read returns (so a caller that knows only the order's id, as an HTTP handler, can
+ * pass any `version`). Returns the provider's answer.
+ */
+export async function payCallbackTransaction(
+  connection: PoolConnection,
+  order: OwnedOrder,
+  notifyId: string,
+): Promise<Record<string, string>> {
+  const answer = {
+    result: 'SUCCESS',
+    orderId: order.id,
+    payOrderId: order.payOrderId,
+    orderStatus: 'PAID',
+  };
   await inTransaction(connection, async () => {
     await connection.query(
       `SELECT order_id, pay_order_id, amount, currency, status, changed_order, answer
          FROM t_pay_notification WHERE notify_id = ?`,
       [notifyId],
     );
-    await connection.query(`SELECT ${ORDER_COLUMNS} FROM t_order WHERE id = ?`, [order.id]);
-    const answer = {
-      result: 'SUCCESS',
-      orderId: order.id,
-      payOrderId: order.payOrderId,
-      orderStatus: 'PAID',
-    };
+    const [rows] = await connection.query(`SELECT ${ORDER_COLUMNS} FROM t_order WHERE id = ?`, [
+      order.id,
+    ]);
+    const [row] = rows as Array<{ version: number; user_id: string }>;
+    order.version = Number(row.version);
+    order.userId = row.user_id;
     await connection.query(
       `INSERT INTO t_pay_notification
          (notify_id, order_id, pay_order_id, amount, currency, status, changed_order, answer,
@@ -160,7 +177,8 @@ export const payCallback: Shape = async (connection, order) => {
     await outboxInsert(connection, order, notifyId);
   });
   order.version += 1;
-};
+  return answer;
+}
 
 /** An inbox consumer's transaction: the inbox row + a one-row business update. */
 export const inboxPlusUpdate: Shape = async (connection, order) => {
