@@ -29,7 +29,7 @@ import { createPayingOrders, PayingOrder } from './e2e/paying-orders';
 import { e2eResults } from './e2e/e2e-results';
 import { RssSampler } from './e2e/rss';
 import { cpuProfileEnv } from './lib/cpu-profile-env';
-import { CpuMeter } from './lib/process-cpu';
+import { CpuMeter, WriteCallMeter } from './lib/process-cpu';
 import { stageTimes } from './e2e/stages';
 import { requireBuild } from './lib/order-service-process';
 import { progress } from './lib/progress';
@@ -144,7 +144,9 @@ async function main(): Promise<void> {
     progress(`${burst.length} orders PAYING; burst of callbacks…`);
     // CPU used per callback during the burst, by process: on a small machine, what saturates.
     const cpuMeter = CpuMeter.withBenchAndDatabase(pids);
+    const writeMeter = new WriteCallMeter(pids);
     cpuMeter.start();
+    writeMeter.start();
     const cpuStarted = performance.now();
     const burstStartEpoch = Date.now();
     const burstSent = await deliverAll(provider, burst, async (send) => {
@@ -163,12 +165,18 @@ async function main(): Promise<void> {
     const cpuPerCallback = Object.fromEntries(
       Object.entries(cpuMeter.read()).map(([name, ms]) => [name, ms / burst.length]),
     );
+    const writesPerCallback = Object.fromEntries(
+      Object.entries(writeMeter.read()).map(([name, calls]) => [name, calls / burst.length]),
+    );
     const cpuWallMs = performance.now() - cpuStarted;
     progress(
       `burst CPU ms per callback: ${Object.entries(cpuPerCallback)
         .map(([n, ms]) => `${n} ${ms.toFixed(2)}`)
         .join(', ')}; ` +
-        `wall ${(cpuWallMs / burst.length).toFixed(2)} ms per callback on ${cpus().length} CPUs`,
+        `wall ${(cpuWallMs / burst.length).toFixed(2)} ms per callback on ${cpus().length} CPUs; ` +
+        `write syscalls per callback: ${Object.entries(writesPerCallback)
+          .map(([n, calls]) => `${n} ${calls.toFixed(1)}`)
+          .join(', ')}`,
     );
     const burstStages = await stageTimes(
       orderDb,
@@ -233,6 +241,7 @@ async function main(): Promise<void> {
       burstSize: burst.length,
       answeredRate: burst.length / burstSeconds.answered,
       cpuPerCallback,
+      writesPerCallback,
       rawChain,
       machineMsPerCallback: (cpuWallMs / burst.length) * cpus().length,
       cpuCount: cpus().length,

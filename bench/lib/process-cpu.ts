@@ -58,3 +58,36 @@ export class CpuMeter {
     );
   }
 }
+
+/**
+ * Write system calls (`write`, `writev`) process `pid` has made so far, from `/proc/<pid>/io`
+ * (`syscw`); NaN if gone or unreadable. For a Node service nearly all of them are socket writes:
+ * one per database round trip, HTTP message or Kafka request (MariaDB's `send` is not counted).
+ */
+export function writeCalls(pid: number): number {
+  try {
+    const match = /^syscw: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
+    return match ? Number(match[1]) : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Write system calls made by named processes between `start()` and `read()`. */
+export class WriteCallMeter {
+  private before: Record<string, number> = {};
+
+  constructor(readonly pids: Record<string, number>) {}
+
+  start(): void {
+    this.before = Object.fromEntries(
+      Object.entries(this.pids).map(([name, pid]) => [name, writeCalls(pid)]),
+    );
+  }
+
+  read(): Record<string, number> {
+    return Object.fromEntries(
+      Object.entries(this.pids).map(([name, pid]) => [name, writeCalls(pid) - this.before[name]]),
+    );
+  }
+}
