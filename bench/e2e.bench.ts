@@ -1,12 +1,13 @@
 /**
  * npm run bench:e2e: the real stack (four service processes from dist/, MariaDB, the broker)
- * started by scripts/stack/start-stack.ts. First the maximum: a burst of pay callbacks and
- * the rate at which their payment journals get booked. Then callbacks at a fixed rate of half
- * that maximum (open loop), the time from each callback to its payment journal being booked
- * (p50/p99/max); the peak RSS of each service process is sampled from the burst to the end of
- * that load. Between the two, in the same run: the raw whole-chain baseline, every database
- * statement of the burst's orders' lives run by raw mysql2 at the burst's concurrency, with no
- * services and no broker.
+ * started by scripts/stack/start-stack.ts. First the maximum, in alternating rounds: a burst
+ * of pay callbacks and the rate at which their payment journals get booked (with every
+ * process's CPU and write calls per callback until their coupon journals are booked), then
+ * the raw whole-chain baseline (every database statement of as many orders' lives, run by raw
+ * mysql2 at the burst's concurrency, with no services and no broker); the figures are medians
+ * of the rounds. Then callbacks at a fixed rate of half that maximum (open loop), the time
+ * from each callback to its payment journal being booked (p50/p99/max); the peak RSS of each
+ * service process is sampled from the first burst to the end of that load.
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
@@ -35,9 +36,11 @@ import { requireBuild } from './lib/order-service-process';
 import { progress } from './lib/progress';
 import { runAtFixedRate } from './lib/rate-schedule';
 import { writeResults } from './lib/results';
-import { spread } from './lib/stats';
+import { median, spread } from './lib/stats';
 
 const MAX_ORDERS = Number(process.env.BENCH_E2E_MAX_ORDERS ?? 600);
+/** Bursts (each followed by a raw whole-chain run); the burst figures are their medians. */
+const BURSTS = Number(process.env.BENCH_E2E_BURSTS ?? 3);
 const STEADY_SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 15);
 /** Orders of the raw whole-chain baseline (default: as many as the burst). */
 const RAW_ORDERS = Number(process.env.BENCH_E2E_RAW_ORDERS ?? MAX_ORDERS);
@@ -77,6 +80,77 @@ async function deliverAll(
     return status;
   });
   return sentAt;
+}
+
+/** What one burst measured. */
+interface Burst {
+  /** Callbacks/s with their payment journals booked. */
+  maxRate: number;
+  /** Callbacks/s the order-service answered. */
+  answeredRate: number;
+  cpuPerCallback: Record<string, number>;
+  writesPerCallback: Record<string, number>;
+  machineMsPerCallback: number;
+}
+
+const sum = (values: Record<string, number>) => Object.values(values).reduce((a, b) => a + b, 0);
+
+/**
+ * Creates MAX_ORDERS orders up to PAYING (not measured), then delivers their callbacks
+ * IN_FLIGHT at a time and waits for every payment journal (the maximum rate) and every coupon
+ * journal (the end of the chain's work for them, where CPU and write calls are read).
+ */
+async function runBurst(
+  provider: SimulatedPayProvider,
+  journals: JournalWatcher,
+  accounting: Pool,
+  orderDb: Pool,
+  orderUrl: string,
+  pids: Record<string, number>,
+  options: { couponJournalsBefore: number },
+): Promise<Burst> {
+  const burst = await createPayingOrders(orderUrl, MAX_ORDERS);
+  // CPU used per callback during the burst, by process: on a small machine, what saturates.
+  const cpuMeter = CpuMeter.withBenchAndDatabase(pids);
+  const writeMeter = new WriteCallMeter(pids);
+  cpuMeter.start();
+  writeMeter.start();
+  const cpuStarted = performance.now();
+  const burstStartEpoch = Date.now();
+  const burstSent = await deliverAll(provider, burst, async (send) => {
+    await mapConcurrently(burst, IN_FLIGHT, (_, i) => send(i));
+  });
+  const answeredSeconds = (performance.now() - Math.min(...burstSent)) / 1000;
+  await journals.waitForAll(
+    burst.map((o) => o.id),
+    120_000,
+  );
+  const lastBooked = Math.max(...burst.map((o) => journals.seenAt.get(o.id)!));
+  const maxRate = burst.length / ((lastBooked - Math.min(...burstSent)) / 1000);
+  // CPU is read once the whole chain is done with the burst: the coupon journals come last.
+  await waitForCouponJournals(accounting, options.couponJournalsBefore + burst.length);
+  const perCallback = (values: Record<string, number>) =>
+    Object.fromEntries(Object.entries(values).map(([name, v]) => [name, v / burst.length]));
+  const cpuPerCallback = perCallback(cpuMeter.read());
+  const writesPerCallback = perCallback(writeMeter.read());
+  const cpuWallMs = performance.now() - cpuStarted;
+  const stages = await stageTimes(
+    orderDb,
+    accounting,
+    burst.map((o) => o.id),
+  );
+  progress(
+    `burst: all callbacks answered after ${answeredSeconds.toFixed(1)} s, all OrderPaid sent ` +
+      `after ${((stages.lastSentMs - burstStartEpoch) / 1000).toFixed(1)} s, all journals booked ` +
+      `after ${((stages.lastBookedMs - burstStartEpoch) / 1000).toFixed(1)} s`,
+  );
+  return {
+    maxRate,
+    answeredRate: burst.length / answeredSeconds,
+    cpuPerCallback,
+    writesPerCallback,
+    machineMsPerCallback: (cpuWallMs / burst.length) * cpus().length,
+  };
 }
 
 async function main(): Promise<void> {
@@ -136,72 +210,49 @@ async function main(): Promise<void> {
     watcher = journals;
     journals.start();
 
-    // The maximum: a burst, IN_FLIGHT callbacks in flight, until the last payment journal is booked.
-    // Peak RSS from the burst's orders to the end of the steady load: a heap grown in the burst counts.
+    // The maximum: bursts of IN_FLIGHT callbacks in flight, each until its last payment journal
+    // is booked, each followed by a run of the raw whole-chain baseline (alternating rounds).
+    // Peak RSS from the first burst's orders to the end of the steady load: a heap grown in a
+    // burst counts.
     const rss = new RssSampler(pids);
     rss.start();
-    const burst = await createPayingOrders(orderUrl, MAX_ORDERS);
-    progress(`${burst.length} orders PAYING; burst of callbacks…`);
-    // CPU used per callback during the burst, by process: on a small machine, what saturates.
-    const cpuMeter = CpuMeter.withBenchAndDatabase(pids);
-    const writeMeter = new WriteCallMeter(pids);
-    cpuMeter.start();
-    writeMeter.start();
-    const cpuStarted = performance.now();
-    const burstStartEpoch = Date.now();
-    const burstSent = await deliverAll(provider, burst, async (send) => {
-      await mapConcurrently(burst, IN_FLIGHT, (_, i) => send(i));
-    });
-    const answeredSeconds = (performance.now() - Math.min(...burstSent)) / 1000;
-    await journals.waitForAll(
-      burst.map((o) => o.id),
-      120_000,
-    );
-    const lastBooked = Math.max(...burst.map((o) => journals.seenAt.get(o.id)!));
-    const maxRate = burst.length / ((lastBooked - Math.min(...burstSent)) / 1000);
-    const rate = LOAD_SHARE * maxRate;
-    // CPU is read once the whole chain is done with the burst: the coupon journals come last.
-    await waitForCouponJournals(accounting, burst.length);
-    const cpuPerCallback = Object.fromEntries(
-      Object.entries(cpuMeter.read()).map(([name, ms]) => [name, ms / burst.length]),
-    );
-    const writesPerCallback = Object.fromEntries(
-      Object.entries(writeMeter.read()).map(([name, calls]) => [name, calls / burst.length]),
-    );
-    const cpuWallMs = performance.now() - cpuStarted;
-    progress(
-      `burst CPU ms per callback: ${Object.entries(cpuPerCallback)
-        .map(([n, ms]) => `${n} ${ms.toFixed(2)}`)
-        .join(', ')}; ` +
-        `wall ${(cpuWallMs / burst.length).toFixed(2)} ms per callback on ${cpus().length} CPUs; ` +
-        `write syscalls per callback: ${Object.entries(writesPerCallback)
-          .map(([n, calls]) => `${n} ${calls.toFixed(1)}`)
-          .join(', ')}`,
-    );
-    const burstStages = await stageTimes(
-      orderDb,
-      accounting,
-      burst.map((o) => o.id),
-    );
-    const burstSeconds = {
-      answered: answeredSeconds,
-      sent: (burstStages.lastSentMs - burstStartEpoch) / 1000,
-      booked: (burstStages.lastBookedMs - burstStartEpoch) / 1000,
-    };
-    progress(
-      `burst: all callbacks answered after ${burstSeconds.answered.toFixed(1)} s, all OrderPaid sent ` +
-        `after ${burstSeconds.sent.toFixed(1)} s, all journals booked after ${burstSeconds.booked.toFixed(1)} s`,
-    );
-    progress(
-      `maximum ${maxRate.toFixed(0)} callbacks/s booked end to end; steady at ${rate.toFixed(0)}/s`,
-    );
-
-    // The raw whole-chain baseline, while the stack stands idle.
-    progress(`raw whole-chain statements: ${RAW_ORDERS} orders, ${IN_FLIGHT} at once…`);
-    const rawChain = await runRawChain(raw.pools, RAW_ORDERS, IN_FLIGHT, LEDGER_ACCOUNTS);
+    const bursts: Burst[] = [];
+    const rawChains: RawChainRun[] = [];
+    for (let round = 1; round <= BURSTS; round++) {
+      const burst = await runBurst(provider, journals, accounting, orderDb, orderUrl, pids, {
+        couponJournalsBefore: (round - 1) * MAX_ORDERS,
+      });
+      bursts.push(burst);
+      progress(
+        `burst ${round}/${BURSTS}: maximum ${burst.maxRate.toFixed(0)} callbacks/s booked end to end; ` +
+          `CPU ms per callback: ${Object.entries(burst.cpuPerCallback)
+            .map(([n, ms]) => `${n} ${ms.toFixed(2)}`)
+            .join(
+              ', ',
+            )} (all ${sum(burst.cpuPerCallback).toFixed(2)}); write syscalls per callback: ` +
+          `${Object.entries(burst.writesPerCallback)
+            .map(([n, calls]) => `${n} ${calls.toFixed(1)}`)
+            .join(', ')}`,
+      );
+      // The raw whole-chain baseline, while the stack stands idle.
+      const rawChain = await runRawChain(raw.pools, RAW_ORDERS, IN_FLIGHT, LEDGER_ACCOUNTS);
+      rawChains.push(rawChain);
+      progress(`raw ${round}/${BURSTS}: ${describeRawChain(rawChain)}`);
+    }
     await raw.close();
     raw = undefined;
-    progress(describeRawChain(rawChain));
+    const maxRate = median(bursts.map((b) => b.maxRate));
+    const rate = LOAD_SHARE * maxRate;
+    const medianOf = (pick: (b: Burst) => Record<string, number>) =>
+      Object.fromEntries(
+        Object.keys(pick(bursts[0])).map((name) => [
+          name,
+          median(bursts.map((b) => pick(b)[name])),
+        ]),
+      );
+    progress(
+      `maximum ${maxRate.toFixed(0)} callbacks/s booked end to end (median of ${BURSTS} bursts); steady at ${rate.toFixed(0)}/s`,
+    );
 
     // The steady load: open loop at half the maximum.
     const count = Math.max(1, Math.round(rate * STEADY_SECONDS));
@@ -238,12 +289,14 @@ async function main(): Promise<void> {
 
     const results = e2eResults({
       maxRate,
-      burstSize: burst.length,
-      answeredRate: burst.length / burstSeconds.answered,
-      cpuPerCallback,
-      writesPerCallback,
-      rawChain,
-      machineMsPerCallback: (cpuWallMs / burst.length) * cpus().length,
+      burstSize: MAX_ORDERS,
+      rounds: BURSTS,
+      answeredRate: median(bursts.map((b) => b.answeredRate)),
+      cpuPerCallback: medianOf((b) => b.cpuPerCallback),
+      chainCpuPerCallback: bursts.map((b) => sum(b.cpuPerCallback)),
+      writesPerCallback: medianOf((b) => b.writesPerCallback),
+      rawChains,
+      machineMsPerCallback: median(bursts.map((b) => b.machineMsPerCallback)),
       cpuCount: cpus().length,
       stages,
       booked,

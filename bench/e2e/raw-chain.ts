@@ -79,6 +79,7 @@ export async function runRawChain(
       Array.from({ length: orders }, (_, i) => i).filter((i) => i % lanes === lane),
     );
     const paying: Array<RawOrder | undefined> = new Array(orders);
+    const before = await journalCounts(held[0].accounting);
     const toPaying = await phase(() =>
       Promise.all(
         held.map(async (db, lane) => {
@@ -116,11 +117,13 @@ export async function runRawChain(
         }),
       ),
     );
-    const [[count]] = (await held[0].accounting.query(
-      "SELECT SUM(kind = 'PAYMENT') AS payments, SUM(kind = 'COUPON_GRANT') AS coupons FROM t_journal",
-    )) as unknown as [[{ payments: string; coupons: string }]];
-    if (Number(count.payments) !== orders || Number(count.coupons) !== orders) {
-      throw new Error(`raw chain booked ${JSON.stringify(count)} journals for ${orders} orders`);
+    const after = await journalCounts(held[0].accounting);
+    const booked = {
+      payments: after.payments - before.payments,
+      coupons: after.coupons - before.coupons,
+    };
+    if (booked.payments !== orders || booked.coupons !== orders) {
+      throw new Error(`raw chain booked ${JSON.stringify(booked)} journals for ${orders} orders`);
     }
     return { orders, lanes, toPaying, fromCallback };
   } finally {
@@ -128,6 +131,16 @@ export async function runRawChain(
       for (const connection of Object.values(connections)) connection.release();
     }
   }
+}
+
+/** Journals of each kind in the raw accounting database (a run may follow earlier ones). */
+async function journalCounts(
+  connection: PoolConnection,
+): Promise<{ payments: number; coupons: number }> {
+  const [[count]] = (await connection.query(
+    "SELECT SUM(kind = 'PAYMENT') AS payments, SUM(kind = 'COUPON_GRANT') AS coupons FROM t_journal",
+  )) as unknown as [[{ payments: string | null; coupons: string | null }]];
+  return { payments: Number(count.payments ?? 0), coupons: Number(count.coupons ?? 0) };
 }
 
 async function phase(work: () => Promise<unknown>): Promise<RawPhase> {
