@@ -29,11 +29,34 @@ export function localDatabasePid(): number | undefined {
   return undefined;
 }
 
-/** CPU time used by named processes between `start()` and `read()`, in ms each. */
-export class CpuMeter {
+/** How much of a per-process counter (CPU ms, write calls…) named processes used between `start()` and `read()`. */
+export class ProcessMeter {
   private before: Record<string, number> = {};
 
-  constructor(readonly pids: Record<string, number>) {}
+  constructor(
+    readonly pids: Record<string, number>,
+    private readonly counter: (pid: number) => number,
+  ) {}
+
+  start(): void {
+    this.before = Object.fromEntries(
+      Object.entries(this.pids).map(([name, pid]) => [name, this.counter(pid)]),
+    );
+  }
+
+  /** What each process used since `start()`. */
+  read(): Record<string, number> {
+    return Object.fromEntries(
+      Object.entries(this.pids).map(([name, pid]) => [name, this.counter(pid) - this.before[name]]),
+    );
+  }
+}
+
+/** CPU time used by named processes between `start()` and `read()`, in ms each. */
+export class CpuMeter extends ProcessMeter {
+  constructor(pids: Record<string, number>) {
+    super(pids, cpuMs);
+  }
 
   /** The given processes plus this one (`bench`) and the local database server, if any. */
   static withBenchAndDatabase(pids: Record<string, number>): CpuMeter {
@@ -43,19 +66,6 @@ export class CpuMeter {
       bench: process.pid,
       ...(database !== undefined && { mariadbd: database }),
     });
-  }
-
-  start(): void {
-    this.before = Object.fromEntries(
-      Object.entries(this.pids).map(([name, pid]) => [name, cpuMs(pid)]),
-    );
-  }
-
-  /** CPU ms each process used since `start()`. */
-  read(): Record<string, number> {
-    return Object.fromEntries(
-      Object.entries(this.pids).map(([name, pid]) => [name, cpuMs(pid) - this.before[name]]),
-    );
   }
 }
 
@@ -74,20 +84,8 @@ export function writeCalls(pid: number): number {
 }
 
 /** Write system calls made by named processes between `start()` and `read()`. */
-export class WriteCallMeter {
-  private before: Record<string, number> = {};
-
-  constructor(readonly pids: Record<string, number>) {}
-
-  start(): void {
-    this.before = Object.fromEntries(
-      Object.entries(this.pids).map(([name, pid]) => [name, writeCalls(pid)]),
-    );
-  }
-
-  read(): Record<string, number> {
-    return Object.fromEntries(
-      Object.entries(this.pids).map(([name, pid]) => [name, writeCalls(pid) - this.before[name]]),
-    );
+export class WriteCallMeter extends ProcessMeter {
+  constructor(pids: Record<string, number>) {
+    super(pids, writeCalls);
   }
 }
