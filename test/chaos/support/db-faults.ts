@@ -37,16 +37,17 @@ export async function expectedLedgerBalances(
 }
 
 /**
- * True while one of the accounting service's connections runs an update of account `code`,
- * which, while the test holds that row, means it waits for the lock. (The process list, not
- * INNODB_TRX: MariaDB 10.11 did not show these waits there as LOCK WAIT in our runs.)
+ * True while one of the accounting service's connections runs the balance move of account
+ * `code` (the upsert of its row), which, while the test holds that row, means it waits for the
+ * lock. (The process list, not INNODB_TRX: MariaDB 10.11 did not show these waits there as LOCK
+ * WAIT in our runs. It shows the statement of a multi-statement query that is running.)
  */
 export async function bookingWaitsFor(stack: TradingStack, code: string): Promise<boolean> {
   const [row] = await stack.query<{ n: number }>(
     '',
     `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
-      WHERE DB = ? AND INFO LIKE 'UPDATE t_account%' AND INFO LIKE ?`,
-    [`${stack.prefix}accounting_service`, `%code = '${code}'%`],
+      WHERE DB = ? AND INFO LIKE 'INSERT INTO t_account%' AND INFO LIKE ?`,
+    [`${stack.prefix}accounting_service`, `%VALUES ('${code}'%`],
   );
   return Number(row.n) > 0;
 }
