@@ -1,8 +1,8 @@
 /**
  * The pay callback's raw transaction behind a hand-written `node:http` handler, in its own
  * process, for bench:http: what any HTTP service that does this job pays at least. Per POST it
- * reads the body, checks the provider's HMAC-SHA256 signature over `<timestamp>.<body>` as the
- * order-service does, parses the JSON, and runs the raw pay-callback transaction (the
+ * reads the body, checks the provider's signature with the order-service's own
+ * `verifyPayCallbackSignature`, parses the JSON, and runs the raw pay-callback transaction (the
  * order-service's statements, bare mysql2) on a pool of `connections`; it answers 200 with the
  * provider's answer, 401 on a bad signature, 500 on a failed transaction. No framework, no ORM,
  * no validation library, no logging, no relay.
@@ -10,9 +10,12 @@
  * Usage: raw-callback-server.ts <database url> <secret> <connections>. Prints "PORT <n>" once
  * listening; SIGTERM stops it.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { createPool } from 'mysql2/promise';
+import {
+  PayCallbackHeader,
+  verifyPayCallbackSignature,
+} from '../../apps/order-service/src/payments/pay-callback.signature';
 import { payCallbackTransaction } from '../lib/statement-shapes';
 
 interface CallbackBody {
@@ -20,15 +23,6 @@ interface CallbackBody {
   payOrderId: string;
   orderId: string;
   amount: number;
-}
-
-function signatureValid(secret: string, request: IncomingMessage, body: Buffer): boolean {
-  const timestamp = request.headers['x-pay-timestamp'];
-  const signature = request.headers['x-pay-signature'];
-  if (typeof timestamp !== 'string' || typeof signature !== 'string') return false;
-  const expected = createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest();
-  const given = Buffer.from(signature, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 function reply(response: ServerResponse, status: number, body: unknown): void {
@@ -51,7 +45,15 @@ async function main(): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
-    if (!signatureValid(secret, request, body)) return reply(response, 401, { error: 'signature' });
+    // The order-service's own check (a plain function): the timestamp window and the HMAC.
+    const verdict = verifyPayCallbackSignature({
+      secret,
+      timestamp: request.headers[PayCallbackHeader.timestamp],
+      signature: request.headers[PayCallbackHeader.signature],
+      rawBody: body,
+      nowSeconds: Math.floor(Date.now() / 1000),
+    });
+    if (!verdict.ok) return reply(response, 401, { error: verdict.reason });
     const callback = JSON.parse(body.toString('utf8')) as CallbackBody;
     const connection = await pool.getConnection();
     try {

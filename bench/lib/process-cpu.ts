@@ -29,7 +29,10 @@ export function localDatabasePid(): number | undefined {
   return undefined;
 }
 
-/** How much of a per-process counter (CPU ms, write calls…) named processes used between `start()` and `read()`. */
+/**
+ * How much of a per-process counter (CPU ms, write calls…) named processes used between
+ * `start()` and `read()`.
+ */
 export class ProcessMeter {
   private before: Record<string, number> = {};
 
