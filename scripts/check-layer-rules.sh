@@ -26,17 +26,17 @@ fi
 # rule | file to create or append to | the import line planted in it
 plants=(
   "domain-imports-no-framework|apps/order-service/src/orders/domain/order.ts|import '@nestjs/common';"
-  "libs-never-import-apps|libs/database/src/planted.ts|import '../../../apps/order-service/src/order-service.module';"
+  "libs-never-import-apps|packages/database/src/planted.ts|import '../../../apps/order-service/src/order-service.module';"
   "apps-do-not-import-each-other|apps/order-service/src/planted.ts|import '../../fulfillment-service/src/fulfillment/domain/fulfillment';"
-  "no-deep-imports-into-libs|apps/order-service/src/planted.ts|import '../../../libs/outbox/src/outbox-relay';"
-  "no-deep-imports-between-libs|libs/invariants/src/planted.ts|import '../../inbox/src/dead-letter/dead-letter-headers';"
-  "lib-tests-are-private|bench/planted.ts|import '../libs/outbox/test/outbox-test-kit';"
-  "lib-tests-are-private-between-libs|libs/inbox/test/planted.ts|import '../../outbox/test/outbox-test-kit';"
-  "kernel-imports-no-catalogue|libs/messaging/src/planted.ts|import '@app/trading-events';"
-  "kernel-imports-no-catalogue|libs/outbox/test/planted.int-spec.ts|import '@app/trading-events';"
-  "kernel-imports-no-catalogue|libs/inbox/test/planted.int-spec.ts|import '@app/trading-testing';"
-  "generic-test-kit-imports-no-catalogue|libs/testing/src/planted.ts|import '@app/trading-events';"
-  "generic-test-kit-imports-no-catalogue|libs/testing/src/planted.ts|import '@app/trading-testing';"
+  "no-deep-imports-into-libs|apps/order-service/src/planted.ts|import '../../../packages/outbox/src/outbox-relay';"
+  "no-deep-imports-between-libs|libs/trading-checker/src/planted.ts|import '../../../packages/inbox/src/dead-letter/dead-letter-headers';"
+  "lib-tests-are-private|bench/planted.ts|import '../packages/outbox/test/outbox-test-kit';"
+  "lib-tests-are-private-between-libs|packages/inbox/test/planted.ts|import '../../outbox/test/outbox-test-kit';"
+  "kernel-imports-no-catalogue|packages/messaging/src/planted.ts|import '@app/trading-events';"
+  "kernel-imports-no-catalogue|packages/outbox/test/planted.int-spec.ts|import '@app/trading-events';"
+  "kernel-imports-no-catalogue|packages/inbox/test/planted.int-spec.ts|import '@app/trading-test-kit';"
+  "generic-test-kit-imports-no-catalogue|libs/test-kit/src/planted.ts|import '@app/trading-events';"
+  "generic-test-kit-imports-no-catalogue|libs/test-kit/src/planted.ts|import '@app/trading-test-kit';"
   "not-to-unresolvable|apps/order-service/src/planted.ts|import '@app/outbox/outbox-relay';"
 )
 
