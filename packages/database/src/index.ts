@@ -17,6 +17,9 @@ export { isDuplicateKeyError, isTransientDbError } from './transient-error';
 /** A DataSource named by instance, TypeORM name or injection token, as a module's provider. */
 export { dataSourceProvider } from './data-source-ref';
 export type { DataSourceRef } from './data-source-ref';
+/** A compare-and-set UPDATE as a statement: writes only while the expected version holds. */
+export { compareAndSet } from './compare-and-set';
+export type { CompareAndSet } from './compare-and-set';
 /** Several statements in one round trip, each with its own result. */
 export { runStatements } from './statements';
 export type { Queryable, Statement } from './statements';
