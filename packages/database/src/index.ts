@@ -4,13 +4,13 @@ export { backoffDelay, delay } from './backoff';
 export type { BackoffPolicy } from './backoff';
 export { databaseConfigFromEnv } from './database-env';
 export type { DatabaseEnv } from './database-env';
-export { ensureDatabase } from './ensure-database';
+export { ensureDatabase } from './mysql/ensure-database';
 export {
   allowsMultipleStatements,
   mysqlDataSourceOptions,
   openMysqlDataSource,
-} from './mysql-data-source';
-export type { MysqlDataSourceConfig } from './mysql-data-source';
+} from './mysql/mysql-data-source';
+export type { MysqlDataSourceConfig } from './mysql/mysql-data-source';
 export { DEFAULT_TRANSACTION_RETRY, runTransaction } from './run-transaction';
 export type { TransactionRetryPolicy } from './run-transaction';
 export { isDuplicateKeyError, isTransientDbError } from './transient-error';
