@@ -13,7 +13,7 @@ import { INBOX_DATA_SOURCE, INBOX_OPTIONS } from './inbox.tokens';
 import { inboxPipelineProviders } from './inbox-pipeline.factory';
 import { InboxDeadLetters } from './operations/inbox-dead-letters';
 import { InboxOperations } from './operations/inbox-operations';
-import { InboxHttpController } from './operations/inbox.http.controller';
+import { InboxHttpController } from './http/inbox.http.controller';
 import { InboxMetrics } from './metrics/inbox-metrics';
 import { InboxTransport } from './transport/inbox-transport';
 

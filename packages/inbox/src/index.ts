@@ -11,9 +11,9 @@ export type {
   ResolvedInboxOptions,
 } from './inbox.options';
 /** Group timing from a service's KAFKA_SESSION_TIMEOUT_MS / KAFKA_HEARTBEAT_INTERVAL_MS. */
-export { groupTimingFromEnv } from './group-timing-env';
+export { groupTimingFromEnv } from './http/group-timing-env';
 /** Dedup window and blocked backoff from INBOX_DEDUP_WINDOW_MS / INBOX_BLOCKED_BACKOFF_MAX_MS. */
-export { inboxOptionsFromEnv } from './group-timing-env';
+export { inboxOptionsFromEnv } from './http/group-timing-env';
 /** The default failure classifier (permanent / transient / retry), to wrap in your own. */
 export { classifyFailure } from './classify-failure';
 export type { FailureClassifier, FailureKind } from './classify-failure';
@@ -53,7 +53,7 @@ export type { SkipVersionRequest, SkipVersionResult } from './operations/skip-ve
 /** Shapes of GET /inbox/stats. */
 export type { InboxStats, OpenGap } from './operations/inbox-stats';
 /** The /inbox HTTP controller (registered by InboxModule). */
-export { InboxHttpController } from './operations/inbox.http.controller';
+export { InboxHttpController } from './http/inbox.http.controller';
 /** Counters of this process since start. */
 export { InboxMetrics } from './metrics/inbox-metrics';
 /** Reads a whole topic up to its end when the read began (dead-letter listing, invariant checks). */

@@ -17,7 +17,7 @@ export type { FieldError, ValidateOptions } from './validation';
 export { kafkaClient, kafkaConnectionProblems } from './kafka-client';
 export type { KafkaConnection } from './kafka-client';
 /** Mounts a module's operator endpoints on, off (`http: false`) or behind given guards. */
-export { operatorControllers } from './operator-routes';
-export type { OperatorRoutes } from './operator-routes';
+export { operatorControllers } from './http/operator-routes';
+export type { OperatorRoutes } from './http/operator-routes';
 /** The validation of a list route's optional `limit` query parameter. */
-export { PageLimit } from './page-limit';
+export { PageLimit } from './http/page-limit';

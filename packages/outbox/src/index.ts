@@ -16,8 +16,8 @@ export {
 } from './outbox-relay.options';
 export type { DeadEventPolicy } from './outbox-relay.options';
 /** The relay option from a service's OUTBOX_* environment variables. */
-export { relayOptionsFromEnv } from './relay-env';
-export type { OutboxRelayEnv } from './relay-env';
+export { relayOptionsFromEnv } from './http/relay-env';
+export type { OutboxRelayEnv } from './http/relay-env';
 /** Stats, DEAD listing and requeue, retention. */
 export { OutboxOperations } from './outbox-operations';
 export type {
@@ -31,7 +31,7 @@ export type {
 export { DEFAULT_RETENTION, OutboxRetention } from './outbox-retention';
 export type { OutboxRetentionOptions } from './outbox-retention';
 /** The /outbox HTTP endpoints (registered by OutboxModule). */
-export { OutboxHttpController } from './outbox.http.controller';
+export { OutboxHttpController } from './http/outbox.http.controller';
 /** Wakes the in-process relay when a transaction holding outbox rows commits. */
 export { OutboxCommitNotifier } from './outbox-commit-notifier';
 /** Where the relay publishes; implement it to replace Kafka in tests. */

@@ -4,7 +4,7 @@ import { kafkaConnectionProblems, operatorControllers } from '@outbox-inbox/mess
 import { DataSource } from 'typeorm';
 import { OutboxError } from './outbox.errors';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';
-import { OutboxHttpController } from './outbox.http.controller';
+import { OutboxHttpController } from './http/outbox.http.controller';
 import {
   OUTBOX_ASYNC_OPTIONS_TYPE,
   OUTBOX_DATA_SOURCE,
