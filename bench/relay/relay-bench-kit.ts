@@ -4,12 +4,12 @@ import { orderCreated } from '@app/trading-test-kit';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {
-  CLAIM_DUE_NEW_SQL,
   DEFAULT_RELAY_OPTIONS,
   KafkaOutboxPublisher,
   OutboxRelay,
   OutboxWriter,
 } from '@outbox-inbox/outbox';
+import { CLAIM_DUE_NEW_SQL } from '@outbox-inbox/outbox/testing';
 import { purged } from '../lib/purged';
 
 /** Events in the throughput runs (BENCH_RELAY_EVENTS: fewer for a quick check of the script). */

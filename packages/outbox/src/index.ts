@@ -1,4 +1,4 @@
-/** Nest module wiring writer, relay, operations and the /outbox endpoints (forRoot, forRootAsync). */
+/** Nest module wiring writer, relay, operations and retention (forRoot, forRootAsync). */
 export { OutboxModule } from './outbox.module';
 export type { OutboxModuleExtras, OutboxModuleOptions } from './outbox.module';
 /** Adds events to t_outbox in the caller's transaction. */
@@ -15,9 +15,6 @@ export {
   resolveRelayOptions,
 } from './outbox-relay.options';
 export type { DeadEventPolicy } from './outbox-relay.options';
-/** The relay option from a service's OUTBOX_* environment variables. */
-export { relayOptionsFromEnv } from './http/relay-env';
-export type { OutboxRelayEnv } from './http/relay-env';
 /** Stats, DEAD listing and requeue, retention. */
 export { OutboxOperations } from './outbox-operations';
 export type {
@@ -30,8 +27,6 @@ export type {
 /** Deletes old SENT rows on a timer (registered by OutboxModule). */
 export { DEFAULT_RETENTION, OutboxRetention } from './outbox-retention';
 export type { OutboxRetentionOptions } from './outbox-retention';
-/** The /outbox HTTP endpoints (registered by OutboxModule). */
-export { OutboxHttpController } from './http/outbox.http.controller';
 /** Wakes the in-process relay when a transaction holding outbox rows commits. */
 export { OutboxCommitNotifier } from './outbox-commit-notifier';
 /** Where the relay publishes; implement it to replace Kafka in tests. */
@@ -48,5 +43,3 @@ export { OutboxStatus } from './outbox-status';
 /** Typed outbox error with a `code`, and every code as a list. */
 export { OUTBOX_ERROR_CODES, OutboxError } from './outbox.errors';
 export type { OutboxErrorCode } from './outbox.errors';
-/** SQL of the claim, exported so tests can EXPLAIN it. */
-export { CLAIM_DUE_NEW_SQL, CLAIM_EXPIRED_SQL } from './outbox-claimer';

@@ -1,10 +1,9 @@
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { dataSourceProvider } from '@outbox-inbox/database';
-import { kafkaConnectionProblems, operatorControllers } from '@outbox-inbox/messaging';
+import { kafkaConnectionProblems } from '@outbox-inbox/messaging';
 import { DataSource } from 'typeorm';
 import { OutboxError } from './outbox.errors';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';
-import { OutboxHttpController } from './http/outbox.http.controller';
 import {
   OUTBOX_ASYNC_OPTIONS_TYPE,
   OUTBOX_DATA_SOURCE,
@@ -24,7 +23,8 @@ export type { OutboxModuleExtras, OutboxModuleOptions } from './outbox.module-de
 
 /**
  * The outbox for one service: OutboxWriter, OutboxRelay (started on bootstrap, stopped
- * gracefully on shutdown), OutboxOperations and the /outbox HTTP endpoints. Global; works on
+ * gracefully on shutdown), OutboxOperations and OutboxRetention (the /outbox HTTP endpoints
+ * are OutboxHttpModule, from `@outbox-inbox/outbox/http`). Global; works on
  * the app's TypeORM DataSource (or the one `dataSource` names), whose migrations must include
  * OutboxMigrations. `forRoot(options)` or `forRootAsync({ useFactory, inject, imports })`.
  */
@@ -59,7 +59,6 @@ function relayTuning(options: OutboxModuleOptions) {
 function withOutbox(definition: DynamicModule, extras: OutboxModuleExtras): DynamicModule {
   return {
     ...definition,
-    controllers: operatorControllers([OutboxHttpController], extras.http),
     providers: [
       ...(definition.providers ?? []),
       dataSourceProvider(OUTBOX_DATA_SOURCE, extras.dataSource),
