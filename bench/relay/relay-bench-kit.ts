@@ -6,7 +6,9 @@ import { DataSource } from 'typeorm';
 import {
   DEFAULT_RELAY_OPTIONS,
   KafkaOutboxPublisher,
+  createOutboxRelay,
   OutboxRelay,
+  OutboxRelayConfig,
   OutboxWriter,
 } from '@outbox-inbox/outbox';
 import { CLAIM_DUE_NEW_SQL } from '@outbox-inbox/outbox/testing';
@@ -92,7 +94,7 @@ export async function unsentCount(dataSource: DataSource): Promise<number> {
 /** A relay whose producer is connected and topic metadata loaded, so timings exclude start-up. */
 export async function warmRelay(
   bench: Bench,
-  extra: Partial<ConstructorParameters<typeof OutboxRelay>[0]> = {},
+  extra: Partial<OutboxRelayConfig> = {},
 ): Promise<OutboxRelay> {
   const publisher =
     extra.publisher ??
@@ -108,7 +110,7 @@ export async function warmRelay(
   await publisher.publish([
     { topic: bench.topic, messages: [{ key: 'warm-up', value: '{}', headers: {} }] },
   ]);
-  return new OutboxRelay({
+  return createOutboxRelay({
     dataSource: bench.dataSource,
     publisher,
     topicFor: () => bench.topic,

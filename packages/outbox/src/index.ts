@@ -3,9 +3,17 @@ export { OutboxModule } from './outbox.module';
 export type { OutboxModuleExtras, OutboxModuleOptions } from './outbox.module';
 /** Adds events to t_outbox in the caller's transaction. */
 export { OutboxWriter } from './outbox-writer';
-/** The multi-instance relay from t_outbox to Kafka (Nest provider, or standalone). */
+/** The multi-instance relay loop from t_outbox to Kafka (a Nest provider of OutboxModule). */
 export { OutboxRelay } from './outbox-relay';
-export type { OutboxRelayConfig, OutboxRelayCounters, OutboxRelayHeartbeat } from './outbox-relay';
+export type { OutboxRelayCounters, OutboxRelayHeartbeat, OutboxRelayParts } from './outbox-relay';
+/** A standalone relay on MySQL/MariaDB and Kafka, wired as OutboxModule wires it. */
+export { createOutboxRelay } from './create-outbox-relay';
+export type { OutboxRelayConfig } from './create-outbox-relay';
+/** The ports the relay claims from and records outcomes to, and what a claim holds. */
+export type { Claim, OutboxClaims, OutboxOutcomes } from './outbox-store.port';
+export type { ClaimedRow } from './outbox-row';
+/** The connections a relay's claimer and finalizer work on. */
+export type { RelayConnections } from './relay-connections';
 /** Trace context of the active span, as stored with a new outbox row. */
 export { activeTraceContext } from './outbox-tracing';
 /** Relay options with their defaults and validation. */

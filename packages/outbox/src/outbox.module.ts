@@ -14,7 +14,12 @@ import {
   OutboxModuleOptions,
 } from './outbox.module-definition';
 import { OutboxOperations } from './outbox-operations';
+import { defaultInstanceId } from './create-outbox-relay';
+import { KafkaOutboxPublisher } from './kafka-outbox-publisher';
+import { OutboxClaimer } from './outbox-claimer';
+import { OutboxFinalizer } from './outbox-finalizer';
 import { OutboxRelay } from './outbox-relay';
+import { relayPool } from './relay-connections';
 import { resolveRelayOptions } from './outbox-relay.options';
 import { OutboxWriter } from './outbox-writer';
 import { DEFAULT_RETENTION, OutboxRetention } from './outbox-retention';
@@ -99,16 +104,23 @@ const outboxProviders: Provider[] = [
       resolved: ReturnType<typeof resolveRelayOptions>,
       dataSource: DataSource,
       notifier: OutboxCommitNotifier,
-    ) =>
-      options.relay?.enabled === false
-        ? null
-        : new OutboxRelay({
-            ...resolved,
-            dataSource,
-            notifier,
-            kafka: options.kafka,
-            topicFor: options.topicFor,
-          }),
+    ) => {
+      if (options.relay?.enabled === false) return null;
+      // The relay's parts, each replaceable: a pool of its own on the app's database, the
+      // claimer and finalizer on it (t_outbox on MySQL/MariaDB), the kafkajs publisher.
+      const instanceId = resolved.instanceId ?? defaultInstanceId();
+      const pool = relayPool(dataSource, resolved.ownConnections);
+      return new OutboxRelay({
+        options: resolved,
+        instanceId,
+        connections: pool.connections,
+        claims: new OutboxClaimer(pool.dataSource, resolved, instanceId),
+        outcomes: new OutboxFinalizer(pool.dataSource, resolved),
+        publisher: new KafkaOutboxPublisher(options.kafka, resolved),
+        topicFor: options.topicFor,
+        notifier,
+      });
+    },
   },
   {
     provide: OutboxOperations,
