@@ -9,6 +9,7 @@ import {
   Query,
 } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { DegradedRead } from '@outbox-inbox/messaging';
 import { OutboxError } from './outbox.errors';
 import {
   AggregateParams,
@@ -32,18 +33,21 @@ export class OutboxHttpController {
   constructor(private readonly operations: OutboxOperations) {}
 
   @Get('stats')
+  @DegradedRead((c: OutboxHttpController) => c.operations.knownStats())
   stats(): Promise<OutboxStats> {
     return this.operations.stats();
   }
 
   @Get('dead')
   @ApiOkResponse({ description: 'DEAD rows, oldest first' })
+  @DegradedRead()
   listDead(@Query(outboxInput) query: ListDeadQuery): Promise<DeadOutboxRow[]> {
     return this.operations.listDead(query.limit, query.afterId);
   }
 
   /** The outbox rows of one aggregate, e.g. GET /outbox/aggregates/Parcel/42. */
   @Get('aggregates/:type/:id')
+  @DegradedRead()
   ofAggregate(@Param(outboxInput) params: AggregateParams): Promise<AggregateOutboxRow[]> {
     return this.operations.rowsOfAggregate(params.type, params.id);
   }

@@ -5,6 +5,7 @@ import { validInput } from '@app/service-bootstrap';
 import { LedgerQueries, OrderLedgerView } from './ledger.queries';
 import { LedgerTimelineQuery } from './ledger-timeline.dto';
 import { OrderIdPipe } from './order-id.pipe';
+import { DegradedRead } from '@outbox-inbox/messaging';
 
 /** The accounting-service's part of an order's timeline. */
 export interface LedgerTimeline {
@@ -25,6 +26,7 @@ export class LedgerTimelineHttpController {
   ) {}
 
   @Get('orders/:orderId/timeline')
+  @DegradedRead()
   @ApiOperation({ summary: "An order's journals and the events the ledger's inbox received" })
   async timeline(
     @Param('orderId', OrderIdPipe) orderId: string,

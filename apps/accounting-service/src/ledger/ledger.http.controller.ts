@@ -11,6 +11,7 @@ import { AccountListDto, OrderLedgerDto, ReconciliationReportDto } from './ledge
 import { LedgerQueries } from './ledger.queries';
 import { OrderIdPipe } from './order-id.pipe';
 import { ReconciliationService } from './reconciliation.service';
+import { DegradedRead } from '@outbox-inbox/messaging';
 
 /** The ledger over HTTP: read-only; bookings arrive only as events through the inbox. */
 @ApiTags('ledger')
@@ -22,6 +23,7 @@ export class LedgerHttpController {
   ) {}
 
   @Get('accounts')
+  @DegradedRead()
   @ApiOperation({ summary: 'Balances of every account, per currency' })
   @ApiOkResponse({ type: AccountListDto })
   async listAccounts(): Promise<AccountListDto> {
@@ -29,6 +31,7 @@ export class LedgerHttpController {
   }
 
   @Get('orders/:orderId')
+  @DegradedRead()
   @ApiOperation({ summary: 'The journals and lines booked for one order' })
   @ApiParam({ name: 'orderId', example: '42' })
   @ApiOkResponse({ type: OrderLedgerDto })
@@ -46,6 +49,7 @@ export class LedgerHttpController {
   }
 
   @Get('reconciliation')
+  @DegradedRead()
   @ApiOperation({
     summary: 'Compare paid orders with payment journals; verify journals and balances',
   })

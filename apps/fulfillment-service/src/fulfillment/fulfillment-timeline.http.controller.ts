@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { validInput } from '@app/service-bootstrap';
 import { FulfillmentTimeline, FulfillmentTimelineReader } from './fulfillment-timeline';
 import { OrderIdParams } from './fulfillments-http.dto';
+import { DegradedRead } from '@outbox-inbox/messaging';
 
 /** The fulfillment-service's part of an order's timeline, read by the order-service. */
 @ApiTags('fulfillments')
@@ -11,6 +12,7 @@ export class FulfillmentTimelineHttpController {
   constructor(private readonly reader: FulfillmentTimelineReader) {}
 
   @Get('orders/:orderId/timeline')
+  @DegradedRead()
   @ApiOperation({
     summary: "An order's fulfillment transitions, its outbox rows and the order events received",
   })

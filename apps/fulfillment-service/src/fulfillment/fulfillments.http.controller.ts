@@ -5,6 +5,7 @@ import { FulfillmentState } from './domain/fulfillment';
 import { validInput } from '@app/service-bootstrap';
 import { FulfillmentRepository } from './fulfillment.repository';
 import { OrderIdParams, StuckQuery } from './fulfillments-http.dto';
+import { DegradedRead } from '@outbox-inbox/messaging';
 
 type FulfillmentView = Omit<FulfillmentState, 'nextAttemptAt'> & { nextAttemptAt: string | null };
 
@@ -17,6 +18,7 @@ export class FulfillmentsHttpController {
   ) {}
 
   @Get('stats')
+  @DegradedRead()
   @ApiOperation({
     summary: 'Fulfillments by status; `stuck` counts FAILED ones with no retry left',
   })
@@ -25,6 +27,7 @@ export class FulfillmentsHttpController {
   }
 
   @Get('stuck')
+  @DegradedRead()
   @ApiOperation({ summary: 'FAILED fulfillments whose retries are used up: they need a person' })
   async stuck(@Query(validInput) query: StuckQuery): Promise<FulfillmentView[]> {
     const rows = await this.fulfillments.listStuck(this.dataSource.manager, query.limit);
@@ -32,6 +35,7 @@ export class FulfillmentsHttpController {
   }
 
   @Get('orders/:orderId')
+  @DegradedRead()
   @ApiOperation({ summary: "An order's fulfillment" })
   @ApiOkResponse({ description: 'The fulfillment' })
   async byOrder(@Param(validInput) { orderId }: OrderIdParams): Promise<FulfillmentView> {

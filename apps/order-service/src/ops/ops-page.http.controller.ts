@@ -2,6 +2,7 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { OPS_PAGE_HTML } from './ops-page.html';
 import { PipelineHealth, PipelineHealthReader } from './pipeline-health';
+import { DegradedRead } from '@outbox-inbox/messaging';
 
 /** The operator's page and the pipeline health it shows. */
 @ApiTags('ops')
@@ -19,6 +20,7 @@ export class OpsPageHttpController {
   }
 
   @Get('pipeline')
+  @DegradedRead()
   @ApiOkResponse({ description: 'outbox backlog, oldest age and DEAD per service; DLQ counts' })
   pipeline(): Promise<PipelineHealth> {
     return this.health.read();

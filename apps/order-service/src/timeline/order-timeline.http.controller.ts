@@ -8,6 +8,7 @@ import {
 import { OrderTimeline } from './order-timeline';
 import { OrderTimelineParams } from './order-timeline.dto';
 import { OrderTimelineService } from './order-timeline.service';
+import { DegradedRead } from '@outbox-inbox/messaging';
 
 /** GET /orders/:id/timeline: the order's causal chain across every service. */
 @ApiTags('orders')
@@ -16,6 +17,7 @@ export class OrderTimelineHttpController {
   constructor(private readonly timelines: OrderTimelineService) {}
 
   @Get(':id/timeline')
+  @DegradedRead()
   @ApiOkResponse({
     description: 'sections per service (each ok or unavailable) and events in time order',
   })

@@ -14,6 +14,7 @@ import {
   ApiOkResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { DegradedRead } from '@outbox-inbox/messaging';
 import { InboxError } from '../inbox.errors';
 import { InboxDeliveryRecord } from './inbox-deliveries';
 import {
@@ -45,17 +46,20 @@ export class InboxHttpController {
   ) {}
 
   @Get('stats')
+  @DegradedRead((c: InboxHttpController) => c.operations.knownStats())
   stats(): Promise<InboxStats> {
     return this.operations.stats();
   }
 
   /** The inbox rows of those aggregates' events. */
   @Get('deliveries')
+  @DegradedRead()
   deliveries(@Query(inboxInput) query: DeliveriesQuery): Promise<InboxDeliveryRecord[]> {
     return this.operations.deliveriesOf(aggregatesOf(query));
   }
 
   @Get('dead-letters')
+  @DegradedRead()
   deadLetters(): Promise<DeadLetterMessage[]> {
     return this.dead.list();
   }
