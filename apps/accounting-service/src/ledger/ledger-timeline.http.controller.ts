@@ -27,7 +27,11 @@ export class LedgerTimelineHttpController {
 
   @Get('orders/:orderId/timeline')
   @DegradedRead()
-  @ApiOperation({ summary: "An order's journals and the events the ledger's inbox received" })
+  @ApiOperation({
+    summary: "An order's journals and the events the ledger's inbox received",
+    description:
+      "What the order-service's timeline shows in the accounting lane; with `fulfillmentId`, the fulfillment's events too.",
+  })
   async timeline(
     @Param('orderId', OrderIdPipe) orderId: string,
     @Query(validInput) { fulfillmentId }: LedgerTimelineQuery,

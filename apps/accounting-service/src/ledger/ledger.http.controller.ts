@@ -24,7 +24,10 @@ export class LedgerHttpController {
 
   @Get('accounts')
   @DegradedRead()
-  @ApiOperation({ summary: 'Balances of every account, per currency' })
+  @ApiOperation({
+    summary: 'Balances of every account, per currency',
+    description: 'Each account with its balance, in minor units, per currency.',
+  })
   @ApiOkResponse({ type: AccountListDto })
   async listAccounts(): Promise<AccountListDto> {
     return { accounts: await this.queries.listAccounts() };
@@ -32,7 +35,11 @@ export class LedgerHttpController {
 
   @Get('orders/:orderId')
   @DegradedRead()
-  @ApiOperation({ summary: 'The journals and lines booked for one order' })
+  @ApiOperation({
+    summary: 'The journals and lines booked for one order',
+    description:
+      'Every journal (payment, coupon grant) with its debit and credit lines; 404 when nothing is booked yet.',
+  })
   @ApiParam({ name: 'orderId', example: '42' })
   @ApiOkResponse({ type: OrderLedgerDto })
   @ApiBadRequestResponse({ description: 'the order id is malformed' })
@@ -52,6 +59,8 @@ export class LedgerHttpController {
   @DegradedRead()
   @ApiOperation({
     summary: 'Compare paid orders with payment journals; verify journals and balances',
+    description:
+      'Compares the paid orders seen in OrderPaid events with the payment journals, refunds and coupon reversals, checks that every journal balances and that every balance equals the sum of its lines, all in one consistent snapshot; `clean` is true when nothing disagrees.',
   })
   @ApiOkResponse({ type: ReconciliationReportDto })
   reconcile(): Promise<ReconciliationReportDto> {

@@ -15,6 +15,8 @@ export class FulfillmentTimelineHttpController {
   @DegradedRead()
   @ApiOperation({
     summary: "An order's fulfillment transitions, its outbox rows and the order events received",
+    description:
+      "What the order-service's timeline shows in the fulfillment lane: each transition, each outbox row published and each order event the inbox recorded, with times.",
   })
   timeline(@Param(validInput) { orderId }: OrderIdParams): Promise<FulfillmentTimeline> {
     return this.reader.read(orderId);

@@ -21,6 +21,8 @@ export class FulfillmentsHttpController {
   @DegradedRead()
   @ApiOperation({
     summary: 'Fulfillments by status; `stuck` counts FAILED ones with no retry left',
+    description:
+      'A count per status (PENDING, DONE, FAILED, ...) read from the table. When the database cannot be reached: 503 with `degraded.cause`.',
   })
   stats(): Promise<Record<string, number>> {
     return this.fulfillments.countByStatus(this.dataSource.manager);
@@ -28,7 +30,11 @@ export class FulfillmentsHttpController {
 
   @Get('stuck')
   @DegradedRead()
-  @ApiOperation({ summary: 'FAILED fulfillments whose retries are used up: they need a person' })
+  @ApiOperation({
+    summary: 'FAILED fulfillments whose retries are used up: they need a person',
+    description:
+      'Oldest first, up to `limit`, each with its order, attempts and last error. The chain does not move them again by itself.',
+  })
   async stuck(@Query(validInput) query: StuckQuery): Promise<FulfillmentView[]> {
     const rows = await this.fulfillments.listStuck(this.dataSource.manager, query.limit);
     return rows.map(view);
@@ -36,7 +42,10 @@ export class FulfillmentsHttpController {
 
   @Get('orders/:orderId')
   @DegradedRead()
-  @ApiOperation({ summary: "An order's fulfillment" })
+  @ApiOperation({
+    summary: "An order's fulfillment",
+    description: 'Its status, attempts, coupon and last error; 404 when the order has none yet.',
+  })
   @ApiOkResponse({ description: 'The fulfillment' })
   async byOrder(@Param(validInput) { orderId }: OrderIdParams): Promise<FulfillmentView> {
     const found = await this.fulfillments.findByOrder(this.dataSource.manager, orderId);
