@@ -36,14 +36,15 @@ const logger = new Logger('OperatorRead');
  * (path, Swagger, guards) is carried over to the wrapped method.
  */
 export function DegradedRead<C extends object>(known?: KnownState<C>): MethodDecorator {
-  return (_target, key, descriptor: PropertyDescriptor) => {
+  return (target, key, descriptor: PropertyDescriptor) => {
+    const route = `${target.constructor.name}.${String(key)}`;
     const handler = descriptor.value as (this: C, ...args: unknown[]) => unknown;
     const wrapped = async function (this: C, ...args: unknown[]): Promise<unknown> {
       try {
         return await handler.apply(this, args);
       } catch (error) {
         if (error instanceof HttpException) throw error;
-        throw new HttpException(await degradedBody(this, error, String(key), known), 503);
+        throw new HttpException(await degradedBody(this, error, route, known), 503);
       }
     };
     for (const metadataKey of Reflect.getMetadataKeys(handler)) {

@@ -73,9 +73,11 @@ export class InboxHttpController {
   @ApiOperation({
     summary: "List the messages in this consumer's dead-letter topic",
     description:
-      'Each dead letter with its event type and key, error code and text, attempts, source topic, partition and offset, when it failed and when it was replayed last (null if never). Replay them with POST /inbox/dead-letters/replay.',
+      'Each dead letter with its event type and key, error code and text, attempts, source topic, partition and offset, when it failed and when it was replayed last (null if never). When the database cannot be reached: 503 with the list as the topic holds it (`deadLetters`, `replayedAt` unknown) and `degraded.cause`. Replay them with POST /inbox/dead-letters/replay.',
   })
-  @DegradedRead()
+  @DegradedRead(async (c: InboxHttpController) => ({
+    deadLetters: await c.dead.listFromTopic(),
+  }))
   deadLetters(): Promise<DeadLetterMessage[]> {
     return this.dead.list();
   }
