@@ -1,7 +1,7 @@
 import { DynamicModule, INestApplication, Logger, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, serviceConfig } from '@app/config';
-import { ensureDatabase, openMysqlDataSource } from '@outbox-inbox/database';
+import { ensureDatabase, openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { startTracing } from '@app/observability';
 import { Logger as PinoLogger } from 'nestjs-pino';
 
