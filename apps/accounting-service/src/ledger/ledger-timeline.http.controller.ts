@@ -5,7 +5,7 @@ import { validInput } from '@app/service-bootstrap';
 import { LedgerQueries, OrderLedgerView } from './ledger.queries';
 import { LedgerTimelineQuery } from './ledger-timeline.dto';
 import { OrderIdPipe } from './order-id.pipe';
-import { DegradedRead } from '@outbox-inbox/messaging';
+import { DegradedRead } from '@outbox-inbox/messaging/http';
 
 /** The accounting-service's part of an order's timeline. */
 export interface LedgerTimeline {

@@ -11,7 +11,7 @@ import { AccountListDto, OrderLedgerDto, ReconciliationReportDto } from './ledge
 import { LedgerQueries } from './ledger.queries';
 import { OrderIdPipe } from './order-id.pipe';
 import { ReconciliationService } from './reconciliation.service';
-import { DegradedRead } from '@outbox-inbox/messaging';
+import { DegradedRead } from '@outbox-inbox/messaging/http';
 
 /** The ledger over HTTP: read-only; bookings arrive only as events through the inbox. */
 @ApiTags('ledger')

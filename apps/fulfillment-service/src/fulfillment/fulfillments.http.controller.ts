@@ -5,7 +5,7 @@ import { FulfillmentState } from './domain/fulfillment';
 import { validInput } from '@app/service-bootstrap';
 import { FulfillmentRepository } from './fulfillment.repository';
 import { OrderIdParams, StuckQuery } from './fulfillments-http.dto';
-import { DegradedRead } from '@outbox-inbox/messaging';
+import { DegradedRead } from '@outbox-inbox/messaging/http';
 
 type FulfillmentView = Omit<FulfillmentState, 'nextAttemptAt'> & { nextAttemptAt: string | null };
 

@@ -2,7 +2,7 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { OPS_PAGE_HTML } from './ops-page.html';
 import { PipelineHealth, PipelineHealthReader } from './pipeline-health';
-import { DegradedRead } from '@outbox-inbox/messaging';
+import { DegradedRead } from '@outbox-inbox/messaging/http';
 
 /** The operator's page and the pipeline health it shows. */
 @ApiTags('ops')

@@ -9,7 +9,7 @@ import {
 import { OrderTimeline } from './order-timeline';
 import { OrderTimelineParams } from './order-timeline.dto';
 import { OrderTimelineService } from './order-timeline.service';
-import { DegradedRead } from '@outbox-inbox/messaging';
+import { DegradedRead } from '@outbox-inbox/messaging/http';
 
 /** GET /orders/:id/timeline: the order's causal chain across every service. */
 @ApiTags('orders')

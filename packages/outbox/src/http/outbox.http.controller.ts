@@ -8,9 +8,9 @@ import {
   Post,
   Query,
 } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
-import { DegradedRead } from '@outbox-inbox/messaging';
-import { OutboxError } from './outbox.errors';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { DegradedRead } from '@outbox-inbox/messaging/http';
+import { OutboxError } from '../outbox.errors';
 import {
   AggregateParams,
   ListDeadQuery,
@@ -23,7 +23,7 @@ import {
   DeadOutboxRow,
   OutboxOperations,
   OutboxStats,
-} from './outbox-operations';
+} from '../outbox-operations';
 
 /** Operator endpoints of the outbox, mounted by OutboxModule in every service. */
 @ApiTags('outbox')
