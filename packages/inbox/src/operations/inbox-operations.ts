@@ -67,6 +67,8 @@ export class InboxOperations {
         pauses: this.metrics.pauses,
         unknownEventTypes: this.metrics.unknownEventTypes,
         heldNewerSchema: this.metrics.heldNewerSchema,
+        groupJoins: this.metrics.groupJoins,
+        consumerCrashes: this.metrics.consumerCrashes,
       },
     };
   }

@@ -40,5 +40,9 @@ export interface InboxStats {
     unknownEventTypes: number;
     /** Events held (parked) for a schema version newer than this consumer knows. */
     heldNewerSchema: number;
+    /** Times the consumer joined its group: its first join, then one per rebalance. */
+    groupJoins: number;
+    /** Times the consumer crashed and was started again. */
+    consumerCrashes: number;
   };
 }

@@ -110,6 +110,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     // Which partitions this instance owns after each rebalance: operators (and tests) read it.
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
       attempt = 0;
+      this.metrics.groupJoins += 1;
       this.metrics.clearLag();
       this.metrics.blocks.clearAll();
       const owned = Object.entries(payload.memberAssignment)
@@ -118,7 +119,9 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       this.log.log(`consumer ${options.consumer} joined its group; owns ${owned || 'nothing'}`);
     });
     consumer.on(consumer.events.CRASH, ({ payload }) => {
-      if (payload.restart || this.stopping || this.consumer !== consumer) return;
+      if (this.stopping || this.consumer !== consumer) return;
+      this.metrics.consumerCrashes += 1;
+      if (payload.restart) return;
       this.scheduleRestart(runner, attempt, payload.error.message);
     });
     // close() may run while this consumer connects: then it must not go on to join the group.
@@ -136,7 +139,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
         autoCommit: false,
         eachBatchAutoResolve: false,
         partitionsConsumedConcurrently: options.partitionsConsumedConcurrently,
-        eachBatch: (payload) => this.consumeBatch(consumer, runner, payload),
+        eachBatch: (payload) => this.consumeBatch(runner, payload),
       });
     } catch (error) {
       await consumer.disconnect().catch(() => undefined);
@@ -169,19 +172,22 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
    * the partition resumes after a backoff: kafkajs fetches again from the first message not
    * resolved, which is the blocked one.
    */
-  private async consumeBatch(
-    consumer: Consumer,
-    runner: MessageRunner,
-    { batch, resolveOffset, heartbeat, isRunning, isStale, pause }: EachBatchPayload,
-  ): Promise<void> {
+  private async consumeBatch(runner: MessageRunner, payload: EachBatchPayload): Promise<void> {
+    const { batch, resolveOffset, heartbeat, isRunning, isStale, pause } = payload;
     const { topic, partition } = batch;
     let settled: string | undefined;
     let sinceCommit = 0;
+    // The batch's own commit, not consumer.commitOffsets: that one wraps a refusal for a
+    // rebalance (REBALANCE_IN_PROGRESS, ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID) in a
+    // KafkaJSNonRetriableError that kafkajs's runner does not recognise, so the consumer
+    // crashed. This one lets the broker's error through, and the runner rejoins the group; the
+    // offsets not committed are delivered again and the inbox absorbs them.
     const commit = async () => {
       if (settled === undefined || sinceCommit === 0) return;
-      await consumer.commitOffsets([
-        { topic, partition, offset: (BigInt(settled) + 1n).toString() },
-      ]);
+      const offset = (BigInt(settled) + 1n).toString();
+      await payload.commitOffsetsIfNecessary({
+        topics: [{ topic, partitions: [{ partition, offset }] }],
+      });
       sinceCommit = 0;
     };
     const control = {
@@ -223,8 +229,9 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       sinceCommit += chunk.length;
       if (sinceCommit >= offsetCommitEvery) {
         await commit();
-        // Unlike during retries, a rebalance error here is let through: kafkajs then stops this
-        // batch and rejoins, and the next owner of the partition starts after `settled`.
+        // Unlike during retries, a rebalance error here (or from the commit) is let through:
+        // kafkajs's runner then ends this batch and rejoins, and the next owner of the partition
+        // starts after the last committed offset.
         await heartbeat();
       }
     }
