@@ -24,6 +24,11 @@ export interface InboxStats {
    * seconds since the oldest of those blocks began (0 when none).
    */
   blocked: { seconds: number; partitions: BlockedPartition[] };
+  /**
+   * This process's consumer in its group: whether it has joined since start, and seconds since
+   * it began rejoining after a rebalance (0 while it is a member).
+   */
+  group: { joined: boolean; rejoiningSeconds: number };
   /** Counters of this process since it started. */
   sinceStart: {
     applied: number;
