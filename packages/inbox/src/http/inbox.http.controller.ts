@@ -15,7 +15,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { InboxError } from '../inbox.errors';
-import { InboxDeliveryRecord } from './inbox-deliveries';
+import { InboxDeliveryRecord } from '../operations/inbox-deliveries';
 import {
   aggregatesOf,
   DeliveriesQuery,
@@ -29,10 +29,10 @@ import {
   InboxDeadLetters,
   ReplayResult,
   targetTopicRule,
-} from './inbox-dead-letters';
-import { InboxOperations } from './inbox-operations';
-import { InboxStats } from './inbox-stats';
-import { SkipVersionResult } from './skip-version';
+} from '../operations/inbox-dead-letters';
+import { InboxOperations } from '../operations/inbox-operations';
+import { InboxStats } from '../operations/inbox-stats';
+import { SkipVersionResult } from '../operations/skip-version';
 
 /** The inbox's operator API: stats, deliveries, dead letters, replay, skipping a gap, prune. */
 @ApiTags('inbox')

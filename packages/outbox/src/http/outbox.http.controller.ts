@@ -9,7 +9,7 @@ import {
   Query,
 } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OutboxError } from './outbox.errors';
+import { OutboxError } from '../outbox.errors';
 import {
   AggregateParams,
   ListDeadQuery,
@@ -22,7 +22,7 @@ import {
   DeadOutboxRow,
   OutboxOperations,
   OutboxStats,
-} from './outbox-operations';
+} from '../outbox-operations';
 
 /** Operator endpoints of the outbox, mounted by OutboxModule in every service. */
 @ApiTags('outbox')
