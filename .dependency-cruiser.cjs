@@ -17,6 +17,38 @@ module.exports = {
       to: { path: FRAMEWORKS },
     },
     {
+      name: 'domain-imports-only-domain',
+      comment:
+        'A domain file depends on other domain files and on the event contracts it records ' +
+        '(the catalogue and the envelope type of the messaging kernel), never on a repository, ' +
+        'a service or the database package: the business rules stay testable as plain code.',
+      severity: 'error',
+      from: { path: '(^|/)domain/', pathNot: '\\.spec\\.ts$' },
+      to: {
+        dependencyTypesNot: ['core'],
+        pathNot: ['(^|/)domain/', '^libs/trading-events/', '^packages/messaging/'],
+      },
+    },
+    {
+      name: 'packages-import-only-packages',
+      comment:
+        'What a team adopts (packages/) ships alone: its sources import other packages and ' +
+        'their npm peers, never an in-house library, an app or a test kit. Their tests may ' +
+        'use the in-house test kit.',
+      severity: 'error',
+      from: { path: '^packages/[^/]+/src/', pathNot: '\\.(int-)?spec\\.ts$' },
+      to: { path: '^(libs|apps|bench|test|scripts|examples|tools)/' },
+    },
+    {
+      name: 'no-circular',
+      comment:
+        'Imports run one way. A circle, even of types only, means two files hold one idea or ' +
+        'a shared type lives in the wrong one.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
       name: 'libs-never-import-apps',
       comment: 'A library is reused by apps; it never reaches back into one, at any depth.',
       severity: 'error',

@@ -26,6 +26,10 @@ fi
 # rule | file to create or append to | the import line planted in it
 plants=(
   "domain-imports-no-framework|apps/order-service/src/orders/domain/order.ts|import '@nestjs/common';"
+  "domain-imports-only-domain|apps/order-service/src/orders/domain/order.ts|import '../orders.repository';"
+  "domain-imports-only-domain|apps/order-service/src/orders/domain/order.ts|import '@outbox-inbox/database';"
+  "packages-import-only-packages|packages/outbox/src/planted.ts|import '@app/observability';"
+  "no-circular|apps/order-service/src/orders/domain/order-state.ts|import type { Order } from './order';"
   "libs-never-import-apps|packages/database/src/planted.ts|import '../../../apps/order-service/src/order-service.module';"
   "apps-do-not-import-each-other|apps/order-service/src/planted.ts|import '../../fulfillment-service/src/fulfillment/domain/fulfillment';"
   "no-deep-imports-into-libs|apps/order-service/src/planted.ts|import '../../../packages/outbox/src/outbox-relay';"

@@ -4,19 +4,26 @@ export { backoffDelay, delay } from './backoff';
 export type { BackoffPolicy } from './backoff';
 export { databaseConfigFromEnv } from './database-env';
 export type { DatabaseEnv } from './database-env';
-export { ensureDatabase } from './ensure-database';
+export { ensureDatabase } from './mysql/ensure-database';
 export {
   allowsMultipleStatements,
   mysqlDataSourceOptions,
   openMysqlDataSource,
-} from './mysql-data-source';
-export type { MysqlDataSourceConfig } from './mysql-data-source';
+} from './mysql/mysql-data-source';
+export type { MysqlDataSourceConfig } from './mysql/mysql-data-source';
 export { DEFAULT_TRANSACTION_RETRY, runTransaction } from './run-transaction';
 export type { TransactionRetryPolicy } from './run-transaction';
 export { isDuplicateKeyError, isTransientDbError } from './transient-error';
 /** A DataSource named by instance, TypeORM name or injection token, as a module's provider. */
 export { dataSourceProvider } from './data-source-ref';
 export type { DataSourceRef } from './data-source-ref';
+/** A compare-and-set UPDATE as a statement: writes only while the expected version holds. */
+export { compareAndSet } from './compare-and-set';
+export type { CompareAndSet } from './compare-and-set';
 /** Several statements in one round trip, each with its own result. */
 export { runStatements } from './statements';
 export type { Queryable, Statement } from './statements';
+/** The engines the packages run on, and what each needs to know of its engine. */
+export type { DataSourceConfig, SqlDialect, SqlEngine } from './sql-dialect';
+/** The dialect of a DataSource's engine, loaded with its driver on first use. */
+export { engineOf, sqlDialectOf } from './dialect-of';

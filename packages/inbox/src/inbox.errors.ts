@@ -1,3 +1,5 @@
+import { CodedError } from '@outbox-inbox/messaging';
+
 /**
  * Every code an inbox error or a dead letter can carry, in one list; the README's error-code
  * table is compared with it by a test (inbox.errors.spec.ts).
@@ -33,26 +35,18 @@ export const DEAD_LETTER_CODES = [
 export type DeadLetterCode = (typeof DEAD_LETTER_CODES)[number];
 
 /** A typed inbox error with a `code` and the underlying `cause`. */
-export class InboxError extends Error {
-  constructor(
-    readonly code: InboxErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'InboxError';
-  }
+export class InboxError extends CodedError<InboxErrorCode> {
+  override readonly name = 'InboxError';
 }
 
 /**
  * Thrown by a handler when retrying cannot help (a business rule rejects the event): the
  * message goes to the dead-letter topic at once, without further attempts.
  */
-export class NonRetryableError extends Error {
-  readonly code = 'NON_RETRYABLE' as const;
+export class NonRetryableError extends CodedError<'NON_RETRYABLE'> {
+  override readonly name = 'NonRetryableError';
 
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'NonRetryableError';
+    super('NON_RETRYABLE', message, options);
   }
 }

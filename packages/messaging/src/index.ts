@@ -1,3 +1,5 @@
+/** The base of the packages' typed errors: a `code` from a closed union and a `cause`. */
+export { CodedError } from './coded-error';
 /** Builds a validated envelope from an event definition; validates one read from a row or Kafka. */
 export { createEnvelope, validateEnvelope, validateEnvelopeOnly } from './create-envelope';
 export type { NewEvent } from './create-envelope';

@@ -5,6 +5,7 @@ import {
   ValidationError,
   ValidationTypes,
 } from 'class-validator';
+import { CodedError } from './coded-error';
 import { PayloadClass } from './event-definition';
 import { compileValidCheck, ValidCheck } from './valid-check';
 
@@ -17,18 +18,18 @@ export interface FieldError {
 }
 
 /** Thrown when an event or its payload is invalid; `fieldErrors` says which fields and why. */
-export class EventValidationError extends Error {
-  readonly code = 'INVALID_EVENT' as const;
+export class EventValidationError extends CodedError<'INVALID_EVENT'> {
+  override readonly name = 'EventValidationError';
 
   constructor(
     readonly eventType: string,
     readonly fieldErrors: FieldError[],
   ) {
     super(
+      'INVALID_EVENT',
       `${eventType} is invalid: ` +
         fieldErrors.map((e) => `${e.path} (${Object.values(e.constraints).join('; ')})`).join(', '),
     );
-    this.name = 'EventValidationError';
   }
 }
 

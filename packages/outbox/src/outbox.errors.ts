@@ -1,3 +1,5 @@
+import { CodedError } from '@outbox-inbox/messaging';
+
 /**
  * Every code an OutboxError carries, in one list; the README's error-code table is compared
  * with it by a test (outbox.errors.spec.ts).
@@ -14,13 +16,6 @@ export const OUTBOX_ERROR_CODES = [
 export type OutboxErrorCode = (typeof OUTBOX_ERROR_CODES)[number];
 
 /** A typed outbox error; `code` says which rule was broken. */
-export class OutboxError extends Error {
-  constructor(
-    readonly code: OutboxErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'OutboxError';
-  }
+export class OutboxError extends CodedError<OutboxErrorCode> {
+  override readonly name = 'OutboxError';
 }
