@@ -11,6 +11,7 @@ const ROOT = join(__dirname, '..', '..');
  */
 const SURFACE: Record<string, string[]> = {
   '@outbox-inbox/messaging': [
+    'CodedError',
     'EventDefinition',
     'EventEnvelope',
     'EventHeader',
@@ -38,19 +39,25 @@ const SURFACE: Record<string, string[]> = {
   '@outbox-inbox/messaging/http': ['OperatorRoutes', 'PageLimit', 'operatorControllers'],
   '@outbox-inbox/database': [
     'BackoffPolicy',
+    'CompareAndSet',
     'DEFAULT_TRANSACTION_RETRY',
+    'DataSourceConfig',
     'DataSourceRef',
     'DatabaseEnv',
     'MysqlDataSourceConfig',
     'Queryable',
+    'SqlDialect',
+    'SqlEngine',
     'Statement',
     'TransactionRetryPolicy',
     'affectedRows',
     'allowsMultipleStatements',
     'backoffDelay',
+    'compareAndSet',
     'dataSourceProvider',
     'databaseConfigFromEnv',
     'delay',
+    'engineOf',
     'ensureDatabase',
     'isDuplicateKeyError',
     'isTransientDbError',
@@ -58,6 +65,7 @@ const SURFACE: Record<string, string[]> = {
     'openMysqlDataSource',
     'runStatements',
     'runTransaction',
+    'sqlDialectOf',
   ],
   '@outbox-inbox/outbox': [
     'AggregateOutboxRow',
