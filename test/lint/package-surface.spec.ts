@@ -36,7 +36,15 @@ const SURFACE: Record<string, string[]> = {
     'validateEnvelopeOnly',
     'validatePlain',
   ],
-  '@outbox-inbox/messaging/http': ['OperatorRoutes', 'PageLimit', 'operatorControllers'],
+  '@outbox-inbox/messaging/http': [
+    'DegradedCause',
+    'DegradedRead',
+    'DegradedReadBody',
+    'KnownState',
+    'OperatorRoutes',
+    'PageLimit',
+    'operatorControllers',
+  ],
   '@outbox-inbox/database': [
     'BackoffPolicy',
     'CompareAndSet',
