@@ -1,12 +1,7 @@
 import { OrderCreatedV1 } from '@app/trading-events';
 import { logLevel } from 'kafkajs';
-import {
-  KafkaOutboxPublisher,
-  OutboxCommitNotifier,
-  OutboxPublisher,
-  OutboxWriter,
-  TopicBatch,
-} from '@outbox-inbox/outbox';
+import { KafkaOutboxPublisher, OutboxCommitNotifier, OutboxWriter } from '@outbox-inbox/outbox';
+import { InMemoryOutboxPublisher } from '@outbox-inbox/outbox/testing';
 import { percentile } from '../lib/results';
 import { Bench, round, sleep, unsentCount, warmRelay } from './relay-bench-kit';
 import { purged } from '../lib/purged';
@@ -48,18 +43,17 @@ export async function steadyLatency(bench: Bench): Promise<SteadyLatency> {
     },
     { requestTimeoutMs: 5_000, producerRetries: 3, topicCacheMs: 60_000 },
   );
-  const timing: OutboxPublisher = {
-    missingTopics: (topics) => kafkaPublisher.missingTopics(topics),
-    disconnect: () => kafkaPublisher.disconnect(),
-    publish: async (batches: TopicBatch[]) => {
-      await kafkaPublisher.publish(batches);
+  const timing = new InMemoryOutboxPublisher({
+    forwardTo: kafkaPublisher,
+    around: async (batches, deliver) => {
+      await deliver();
       const now = performance.now();
       for (const m of batches.flatMap((b) => b.messages)) {
         const committed = committedAt.get(m.headers['event-key']);
         if (committed !== undefined) latencies.push(now - committed);
       }
     },
-  };
+  });
   const notifier = new OutboxCommitNotifier();
   bench.dataSource.subscribers.push(notifier);
   const writer = new OutboxWriter(notifier);

@@ -3,13 +3,8 @@ import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { serviceConfig } from '@app/config';
 import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
-import {
-  OutboxCommitNotifier,
-  OutboxPublisher,
-  createOutboxRelay,
-  OutboxRelay,
-  TopicBatch,
-} from '@outbox-inbox/outbox';
+import { OutboxCommitNotifier, createOutboxRelay, OutboxRelay } from '@outbox-inbox/outbox';
+import { InMemoryOutboxPublisher } from '@outbox-inbox/outbox/testing';
 import { topicForAggregate } from '@app/trading-events';
 import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/test-kit';
 import { DataSource } from 'typeorm';
@@ -19,31 +14,19 @@ import { configureOrderServiceHttp } from './order-service.http';
 import { OrderServiceModule } from './order-service.module';
 import { request } from '../test/order-service.harness';
 
-/** A publisher whose sends wait until the test opens the gate: a relay stuck in one round. */
-class GatedPublisher implements OutboxPublisher {
-  readonly published: TopicBatch[] = [];
-  sending = false;
-  open!: () => void;
-  private readonly gate = new Promise<void>((resolve) => (this.open = resolve));
-
-  async missingTopics(): Promise<string[]> {
-    return [];
-  }
-
-  async publish(batches: TopicBatch[]): Promise<void> {
-    this.sending = true;
-    await this.gate;
-    this.published.push(...batches);
-  }
-
-  async disconnect(): Promise<void> {}
-}
-
 describe('order-service readiness with a stuck relay', () => {
   let env: TestEnvironment;
   let app: INestApplication;
   let url: string;
-  const publisher = new GatedPublisher();
+  // Sends wait until the test opens the gate: a relay stuck in one round.
+  let openGate!: () => void;
+  const gate = new Promise<void>((resolve) => (openGate = resolve));
+  const publisher = new InMemoryOutboxPublisher({
+    around: async (_batches, deliver) => {
+      await gate;
+      await deliver();
+    },
+  });
 
   beforeAll(async () => {
     env = await startTestEnvironment();
@@ -84,7 +67,7 @@ describe('order-service readiness with a stuck relay', () => {
   });
 
   afterAll(async () => {
-    publisher.open();
+    openGate();
     await app?.close();
     await env?.stop();
   });
@@ -97,7 +80,7 @@ describe('order-service readiness with a stuck relay', () => {
       body: JSON.stringify({ userId: 'u-stuck', amount: 900, currency: 'EUR' }),
     });
     expect(created.status).toBe(201);
-    await waitFor(() => publisher.sending, { description: 'the relay sending OrderCreated' });
+    await waitFor(() => publisher.inFlight > 0, { description: 'the relay sending OrderCreated' });
 
     const stuck = await waitFor(
       async () => {
@@ -112,7 +95,7 @@ describe('order-service readiness with a stuck relay', () => {
     expect(stuck.body.info.database.status).toBe('up');
     expect((await request(`${url}/health/live`)).status).toBe(200);
 
-    publisher.open();
+    openGate();
     await waitFor(async () => (await request(`${url}/health/ready`)).status === 200, {
       description: 'ready again once the send completes',
     });

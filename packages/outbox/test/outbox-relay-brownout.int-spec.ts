@@ -2,13 +2,8 @@ import { setTimeout as pause } from 'node:timers/promises';
 import { openOutboxDatabase, startTestEnvironment, TestEnvironment, waitFor } from '@app/test-kit';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import {
-  KafkaOutboxPublisher,
-  OutboxPublisher,
-  createOutboxRelay,
-  OutboxWriter,
-  TopicBatch,
-} from '../src';
+import { KafkaOutboxPublisher, createOutboxRelay, OutboxWriter } from '../src';
+import { InMemoryOutboxPublisher } from '../src/testing';
 import {
   CapturingLogger,
   consumeUntil,
@@ -76,12 +71,9 @@ describe('OutboxRelay in a broker brownout', () => {
         },
         { ...timing, topicCacheMs: 60_000 },
       );
-      const recording: OutboxPublisher = {
-        missingTopics: (topics) => kafka.missingTopics(topics),
-        abort: () => kafka.abort(),
-
-        disconnect: () => kafka.disconnect(),
-        publish: async (batches: TopicBatch[]) => {
+      const recording = new InMemoryOutboxPublisher({
+        forwardTo: kafka,
+        around: async (batches, deliver) => {
           const record: SendRecord = {
             relay: name,
             keys: batches.flatMap((b) => b.messages.map((m) => m.headers['event-key'])),
@@ -91,12 +83,12 @@ describe('OutboxRelay in a broker brownout', () => {
           sends.push(record);
           try {
             if (name === 'a' && Date.now() < brownoutUntil) await pause(1.5 * timing.leaseMs);
-            await kafka.publish(batches);
+            await deliver();
           } finally {
             record.endedAt = Date.now();
           }
         },
-      };
+      });
       return createOutboxRelay({
         ...timing,
         dataSource,

@@ -1,5 +1,6 @@
 import { KafkaApiKey, KafkaErrorCode, waitFor } from '@app/test-kit';
-import { OutboxPublisher, OutboxWriter } from '../src';
+import { OutboxWriter } from '../src';
+import { InMemoryOutboxPublisher } from '../src/testing';
 import { consumeUntil, rowsOf, statusCounts, writeParcelEvents } from './outbox-test-kit';
 import { useRelayTestBed } from './relay-test-bed';
 
@@ -14,14 +15,13 @@ describe('OutboxRelay under faults', () => {
       const keys = await writeParcelEvents(bed.dataSource, writer, 5, 1, 'lease');
       let finishStalledSend!: () => void;
       const stalledSend = new Promise<void>((resolve) => (finishStalledSend = resolve));
-      const stalling: OutboxPublisher = {
-        missingTopics: async () => [],
-        publish: async () => {
+      const stalling = new InMemoryOutboxPublisher({
+        around: async (_batches, deliver) => {
           await stalledSend;
           if (lateOutcome === 'fails') throw new Error('late produce error');
+          await deliver();
         },
-        disconnect: async () => undefined,
-      };
+      });
       const stalled = bed.relay(topic, {
         publisher: stalling,
         leaseMs: 300,

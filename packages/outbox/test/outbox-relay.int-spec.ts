@@ -1,13 +1,8 @@
 import { parcelRegistered, ParcelRegisteredV1, waitFor } from '@app/test-kit';
 import { logLevel } from 'kafkajs';
-import {
-  KafkaOutboxPublisher,
-  OutboxCommitNotifier,
-  OutboxPublisher,
-  OutboxWriter,
-  TopicBatch,
-} from '../src';
+import { KafkaOutboxPublisher, OutboxCommitNotifier, OutboxWriter } from '../src';
 import { rowBytes } from '../src/batch-bytes';
+import { InMemoryOutboxPublisher } from '../src/testing';
 import {
   consumeUntil,
   duplicates,
@@ -75,19 +70,14 @@ describe('OutboxRelay', () => {
   it('hands back a claim made ahead whose lease no longer covers a send, and publishes every row once', async () => {
     const topic = await bed.env.createTopic('outbox.handback', 1);
     const keys = await writeParcelEvents(bed.dataSource, writer, 60, 1, 'handback');
-    const sent: string[] = [];
     // Each send takes 700 ms, within the worst case the options allow (500 ms x 2 attempts).
-    const slow: OutboxPublisher = {
-      missingTopics: async () => [],
-      publish: async (batches) => {
+    const slow = new InMemoryOutboxPublisher({
+      around: async (_batches, deliver) => {
         await new Promise((resolve) => setTimeout(resolve, 700));
-        for (const { messages } of batches) {
-          for (const m of messages)
-            sent.push((JSON.parse(m.value) as { eventKey: string }).eventKey);
-        }
+        await deliver();
       },
-      disconnect: async () => undefined,
-    };
+    });
+    const sent = () => slow.messages().map((m) => m.headers['event-key']);
     // The third claim made ahead waits behind three sends (2.1 s) of its 2.5 s lease: less
     // than one worst-case send (1 s) is left, so it must go back rather than out.
     const patient = bed.relay(topic, {
@@ -108,7 +98,7 @@ describe('OutboxRelay', () => {
     } finally {
       await patient.stop();
     }
-    expect([...sent].sort()).toEqual([...keys].sort());
+    expect(sent().sort()).toEqual([...keys].sort());
     expect(patient.counts().claimsHandedBack).toBeGreaterThanOrEqual(1);
     expect(patient.counts()).toMatchObject({ published: 60, leaseLost: 0 });
   }, 60_000);
@@ -121,19 +111,18 @@ describe('OutboxRelay', () => {
       { requestTimeoutMs: 2_000, producerRetries: 2, topicCacheMs: 60_000 },
     );
     const requests: Array<{ messages: number; bytes: number }> = [];
-    const weighing: OutboxPublisher = {
-      missingTopics: (topics) => kafka.missingTopics(topics),
-      publish: async (batches: TopicBatch[]) => {
+    const weighing = new InMemoryOutboxPublisher({
+      forwardTo: kafka,
+      around: async (batches, deliver) => {
         const messages = batches.flatMap((b) => b.messages);
         const bytes = messages.reduce(
           (sum, m) => sum + rowBytes({ aggregateId: m.key, payload: m.value, headers: m.headers }),
           0,
         );
         requests.push({ messages: messages.length, bytes });
-        await kafka.publish(batches);
+        await deliver();
       },
-      disconnect: () => kafka.disconnect(),
-    };
+    });
     // Two or three of these rows fit in 1,500 bytes; 100 would fit in a batch by count.
     const budget = 1_500;
     const weighed = bed.relay(topic, {
@@ -193,15 +182,12 @@ describe('OutboxRelay', () => {
     await writeParcelEvents(bed.dataSource, writer, 30, 1, 'stop');
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const published: TopicBatch[] = [];
-    const slow: OutboxPublisher = {
-      missingTopics: async () => [],
-      publish: async (batches) => {
+    const slow = new InMemoryOutboxPublisher({
+      around: async (_batches, deliver) => {
         await gate;
-        published.push(...batches);
+        await deliver();
       },
-      disconnect: async () => undefined,
-    };
+    });
     const stopping = bed.relay(topic, { publisher: slow, batchSize: 10 });
     stopping.start();
     try {
@@ -213,7 +199,7 @@ describe('OutboxRelay', () => {
       await stopped;
     }
 
-    expect(published.flatMap((b) => b.messages)).toHaveLength(10);
+    expect(slow.messages()).toHaveLength(10);
     expect(await statusCounts(bed.dataSource)).toEqual({ SENT: 10, NEW: 20 });
     const leased = (await bed.dataSource.query(
       `SELECT COUNT(*) AS n FROM t_outbox WHERE status <> 'SENT' AND lease_token IS NOT NULL`,
@@ -226,15 +212,12 @@ describe('OutboxRelay', () => {
     await writeParcelEvents(bed.dataSource, writer, 10, 1, 'twin');
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const published: TopicBatch[] = [];
-    const held: OutboxPublisher = {
-      missingTopics: async () => [],
-      publish: async (batches) => {
+    const held = new InMemoryOutboxPublisher({
+      around: async (_batches, deliver) => {
         await gate;
-        published.push(...batches);
+        await deliver();
       },
-      disconnect: async () => undefined,
-    };
+    });
     // Two processes started with one instance id (a copied config, a restarted pod's name).
     const busy = bed.relay(topic, { publisher: held, batchSize: 10, instanceId: 'twin' });
     const idle = bed.relay(topic, { batchSize: 10, instanceId: 'twin' });
@@ -251,7 +234,7 @@ describe('OutboxRelay', () => {
       release();
       await busy.stop();
     }
-    expect(published.flatMap((b) => b.messages)).toHaveLength(10);
+    expect(held.messages()).toHaveLength(10);
     expect(await statusCounts(bed.dataSource)).toEqual({ SENT: 10 });
   });
 });

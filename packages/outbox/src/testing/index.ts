@@ -1,2 +1,30 @@
+/**
+ * Test support for adopters: the contract suites of the outbox's ports, which every
+ * implementation must pass (runOutboxPublisherContract, runOutboxStoreContract: a fixture and
+ * the fault features it can inject), and the in-memory twins that pass them without faults.
+ * Needs @jest/globals (an optional peer).
+ */
+export { runOutboxPublisherContract } from './outbox-publisher.contract';
+export type {
+  OutboxPublisherFeature,
+  OutboxPublisherFixture,
+  OutboxPublisherUnderTest,
+  ReceivedMessage,
+} from './outbox-publisher.contract';
+export { runOutboxStoreContract } from './outbox-store.contract';
+export type {
+  OutboxClaimTuning,
+  OutboxOutcomeTuning,
+  OutboxRowState,
+  OutboxStoreFeature,
+  OutboxStoreFixture,
+  OutboxStoreUnderTest,
+  OutboxTestEvent,
+} from './outbox-store.contract';
+/** The in-memory twin of the publisher port: records acknowledged sends; `around` shapes each send. */
+export { InMemoryOutboxPublisher } from './in-memory-outbox-publisher';
+export type { AroundSend, InMemoryOutboxPublisherOptions } from './in-memory-outbox-publisher';
+/** The in-memory twin of t_outbox: claims, outcomes, requeue and retention. */
+export { InMemoryOutboxStore } from './in-memory-outbox-store';
 /** SQL of the claim's two reads, so a test can EXPLAIN it against its own data. */
 export { CLAIM_DUE_NEW_SQL, CLAIM_EXPIRED_SQL } from '../outbox-claimer';

@@ -1,0 +1,87 @@
+import { waitFor } from '@app/test-kit';
+import { resolveRelayOptions } from './outbox-relay.options';
+import { OutboxRelay } from './outbox-relay';
+import { InMemoryOutboxPublisher, InMemoryOutboxStore } from './testing';
+import { RelayConnections } from './relay-connections';
+
+/** Nothing to open: the twins are in memory. */
+const inMemory: RelayConnections = {
+  isOpen: true,
+  open: async () => undefined,
+  close: async () => undefined,
+};
+const quiet = { log: () => undefined, error: () => undefined, warn: () => undefined };
+
+/** A relay over the in-memory twins of the store and the publisher: the loop and the sender, no I/O. */
+function relayOver(store: InMemoryOutboxStore, publisher: InMemoryOutboxPublisher) {
+  const options = resolveRelayOptions({
+    batchSize: 3,
+    maxAttempts: 2,
+    backoff: { baseDelayMs: 1, maxDelayMs: 2 },
+  });
+  return new OutboxRelay({
+    options,
+    instanceId: 'twin',
+    connections: inMemory,
+    claims: store.claims(options, 'twin'),
+    outcomes: store.outcomes(options),
+    publisher,
+    topicFor: (type) => `${type.toLowerCase()}.events`,
+    logger: quiet,
+  });
+}
+
+const versionsOf = (publisher: InMemoryOutboxPublisher, aggregateId: string) =>
+  publisher
+    .messages()
+    .filter((m) => m.key === aggregateId)
+    .map((m) => m.headers['event-key']);
+
+describe('OutboxRelay over the in-memory twins', () => {
+  it('publishes every row once, each aggregate in version order, and marks them SENT', async () => {
+    const store = new InMemoryOutboxStore();
+    await store.add(
+      [1, 2, 3, 4].flatMap((v) => [
+        { aggregateType: 'Parcel', aggregateId: 'p1', aggregateVersion: v },
+        { aggregateType: 'Parcel', aggregateId: 'p2', aggregateVersion: v },
+      ]),
+    );
+    const publisher = new InMemoryOutboxPublisher();
+    const relay = relayOver(store, publisher);
+    while ((await relay.relayOnce()) > 0);
+
+    expect(versionsOf(publisher, 'p1')).toEqual([1, 2, 3, 4].map((v) => `ParcelNoted:p1:${v}`));
+    expect(versionsOf(publisher, 'p2')).toEqual([1, 2, 3, 4].map((v) => `ParcelNoted:p2:${v}`));
+    expect(publisher.published.every((b) => b.topic === 'parcel.events')).toBe(true);
+    expect((await store.rows()).map((r) => r.status)).toEqual(Array(8).fill('SENT'));
+    expect(relay.counts()).toMatchObject({ published: 8, publishFailures: 0, dead: 0 });
+  });
+
+  it('records a failed send as a failed attempt, and DEAD after maxAttempts, never as SENT', async () => {
+    const store = new InMemoryOutboxStore();
+    await store.add([{ aggregateType: 'Parcel', aggregateId: 'p1', aggregateVersion: 1 }]);
+    const failing = new InMemoryOutboxPublisher({
+      around: async () => {
+        throw new Error('broker unreachable');
+      },
+    });
+    const relay = relayOver(store, failing);
+    expect(await relay.relayOnce()).toBe(1);
+    expect((await store.rows())[0]).toMatchObject({ status: 'NEW', retryCount: 1 });
+    // Due again after a backoff of 1-2 ms.
+    await waitFor(async () => (await relay.relayOnce()) === 1, { description: 'the second try' });
+    expect((await store.rows())[0]).toMatchObject({ status: 'DEAD', retryCount: 2 });
+    expect(failing.messages()).toEqual([]);
+    expect(relay.counts()).toMatchObject({ published: 0, publishFailures: 2 });
+  });
+
+  it('makes a row DEAD without a send when its topic does not exist', async () => {
+    const store = new InMemoryOutboxStore();
+    await store.add([{ aggregateType: 'Crate', aggregateId: 'c1', aggregateVersion: 1 }]);
+    const publisher = new InMemoryOutboxPublisher({ topics: ['parcel.events'] });
+    const relay = relayOver(store, publisher);
+    await relay.relayOnce();
+    expect((await store.rows())[0]).toMatchObject({ status: 'DEAD', retryCount: 0 });
+    expect(publisher.published).toEqual([]);
+  });
+});
