@@ -35,3 +35,11 @@ export {
 /** Kits shared by the libraries' tests and the benchmarks: outbox databases and history. */
 export { openOutboxDatabase } from './outbox-database';
 export { insertSentHistory } from './sent-history';
+/** A local Apache Kafka cluster (tools/apache-kafka): start, node faults, placement, ISR. */
+export { ApacheKafkaCluster, ensureApacheKafkaInstalled } from './apache-kafka';
+export type {
+  ApacheKafkaClusterOptions,
+  ClusterState,
+  NodeState,
+  PartitionPlacement,
+} from './apache-kafka';
