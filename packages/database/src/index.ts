@@ -23,3 +23,7 @@ export type { CompareAndSet } from './compare-and-set';
 /** Several statements in one round trip, each with its own result. */
 export { runStatements } from './statements';
 export type { Queryable, Statement } from './statements';
+/** The engines the packages run on, and what each needs to know of its engine. */
+export type { DataSourceConfig, SqlDialect, SqlEngine } from './sql-dialect';
+/** The dialect of a DataSource's engine, loaded with its driver on first use. */
+export { engineOf, sqlDialectOf } from './dialect-of';
