@@ -38,7 +38,11 @@ export {
 export { openOutboxDatabase } from './outbox-database';
 export { insertSentHistory } from './sent-history';
 /** A local Apache Kafka cluster (tools/apache-kafka): start, node faults, placement, ISR. */
-export { ApacheKafkaCluster, ensureApacheKafkaInstalled } from './apache-kafka';
+export {
+  ApacheKafkaCluster,
+  ensureApacheKafkaInstalled,
+  pinnedApacheKafkaVersion,
+} from './apache-kafka';
 export type {
   ApacheKafkaClusterOptions,
   ClusterState,
