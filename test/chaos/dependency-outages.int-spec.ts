@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
-import { TcpProxy, waitFor } from '@app/test-kit';
+import { KAFKA_STARTUP_MS, TcpProxy, waitFor } from '@app/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { requestJson } from '../../scripts/demo/http-json';
 import { sampleValue } from '../e2e/prometheus-text';
@@ -57,7 +57,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
   await consumerDb?.stop();
-});
+}, KAFKA_STARTUP_MS);
 
 async function scrape(service: Service): Promise<string> {
   const text = await (

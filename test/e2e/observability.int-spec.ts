@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
-import { waitFor } from '@app/test-kit';
+import { KAFKA_STARTUP_MS, waitFor } from '@app/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { portVariable, ServiceProcess } from '../../scripts/stack/service-process';
 import { Stack } from '../../scripts/stack/start-stack';
@@ -74,7 +74,7 @@ describe('observability, end to end', () => {
     });
     stack = chain.stack;
     prefix = chain.prefix;
-  });
+  }, KAFKA_STARTUP_MS);
 
   afterAll(async () => {
     await chain?.stop();

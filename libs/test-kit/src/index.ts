@@ -50,5 +50,5 @@ export type {
   PartitionPlacement,
 } from './apache-kafka';
 /** The KAFKA switch and the broker it starts: mock, Apache Kafka, or KAFKA_BROKERS. */
-export { createTopics, kafkaChoice, startKafka } from './kafka';
+export { createTopics, KAFKA_STARTUP_MS, kafkaChoice, startKafka } from './kafka';
 export type { KafkaBroker, KafkaChoice, KafkaFaults, StartKafkaOptions } from './kafka';

@@ -1,4 +1,9 @@
-import { openOutboxDatabase, startTestEnvironment, TestEnvironment } from '@app/test-kit';
+import {
+  KAFKA_STARTUP_MS,
+  openOutboxDatabase,
+  startTestEnvironment,
+  TestEnvironment,
+} from '@app/test-kit';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { OutboxRelay, OutboxRelayConfig } from '../src';
@@ -38,7 +43,7 @@ export function useRelayTestBed(
   } as RelayTestBed;
   beforeAll(async () => {
     bed.env = await startTestEnvironment(kafka);
-  });
+  }, KAFKA_STARTUP_MS);
   beforeEach(async () => {
     bed.dataSource = await openOutboxDatabase((await bed.env.createDatabase(name)).url, poolSize);
   });
