@@ -1,9 +1,10 @@
 /**
  * `npm run demo [-- --orders N] [-- --keep] [-- --help]`: the whole trading chain on this machine without
  * Docker, in a run of its own. The four services run against the local MySQL/MariaDB (and the
- * librdkafka mock unless KAFKA_BROKERS is set) under database and topic names of this run; the
- * driver pays orders with duplicated, late and reordered callbacks, crashes a consumer, redelivers
- * events on Kafka, waits until the run is at rest and judges it with the invariant checker.
+ * Kafka the KAFKA switch names: KAFKA_BROKERS, else Apache Kafka with KAFKA=apache, else the
+ * librdkafka mock) under database and topic names of this run; the driver pays orders with
+ * duplicated, late and reordered callbacks, crashes a consumer, redelivers events on Kafka,
+ * waits until the run is at rest and judges it with the invariant checker.
  * The last line is `demo: PASS ...` or `demo: FAIL <check>: <what>`, and the exit code matches.
  * The options are read before anything is built, so `--help` answers at once.
  */
@@ -59,9 +60,7 @@ async function main(): Promise<boolean> {
   }
   try {
     const settings = settingsOf(stack);
-    process.stdout.write(
-      `Kafka: ${stack.kafkaBrokers.join(',')}${stack.kafkaMock ? ' (librdkafka mock)' : ''}\n`,
-    );
+    process.stdout.write(`Kafka: ${stack.kafkaBrokers.join(',')} (${stack.kafka.label})\n`);
     const outcome = await runDemo(settings, {
       runId,
       orders,

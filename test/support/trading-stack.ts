@@ -94,6 +94,10 @@ export class TradingStack {
       log?: (line: string) => void;
       /** `host:port` a service reaches the database server through (a TcpProxy), per service. */
       databaseVia?: Partial<Record<ServiceName, string>>;
+      /** The test takes every broker down or slows them (`stack.kafka.faults`). */
+      kafkaFaults?: boolean;
+      /** The test injects protocol errors only the mock can: a mock whatever KAFKA says. */
+      kafkaMockOnly?: boolean;
     } = {},
   ): Promise<TradingStack> {
     for (const name of SERVICES) {
@@ -125,6 +129,8 @@ export class TradingStack {
         topicPrefix: prefix.replace(/_/g, '.'),
         ports,
         env,
+        kafkaFaults: options.kafkaFaults,
+        kafkaMockOnly: options.kafkaMockOnly,
         log: (line) => {
           log.line(line);
           options.log?.(line);

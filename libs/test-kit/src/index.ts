@@ -37,3 +37,18 @@ export {
 /** Kits shared by the libraries' tests and the benchmarks: outbox databases and history. */
 export { openOutboxDatabase } from './outbox-database';
 export { insertSentHistory } from './sent-history';
+/** A local Apache Kafka cluster (tools/apache-kafka): start, node faults, placement, ISR. */
+export {
+  ApacheKafkaCluster,
+  ensureApacheKafkaInstalled,
+  pinnedApacheKafkaVersion,
+} from './apache-kafka';
+export type {
+  ApacheKafkaClusterOptions,
+  ClusterState,
+  NodeState,
+  PartitionPlacement,
+} from './apache-kafka';
+/** The KAFKA switch and the broker it starts: mock, Apache Kafka, or KAFKA_BROKERS. */
+export { createTopics, KAFKA_STARTUP_MS, kafkaChoice, startKafka } from './kafka';
+export type { KafkaBroker, KafkaChoice, KafkaFaults, StartKafkaOptions } from './kafka';

@@ -1,0 +1,336 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
+import { waitFor } from '../wait-for';
+import { ensureApacheKafkaInstalled, javaArgs } from './broker-install';
+import { ClusterState, NodeState, readClusterState, writeClusterState } from './cluster-state';
+import { freeLoopbackPort } from './free-loopback-port';
+import { NodePorts, nodeProperties } from './node-properties';
+import { processAlive, signalProcess, waitForExit } from './process-control';
+
+/** Options for `ApacheKafkaCluster.start`. */
+export interface ApacheKafkaClusterOptions {
+  /** Combined broker+controller nodes: 1, or 3 for replication factor 3. Default 1. */
+  nodes?: number;
+  /** Where configs, storage, logs and the state file go; emptied first. */
+  dir: string;
+  /**
+   * The port each node's client listener is advertised on, given the port it listens on: a
+   * test puts a TcpProxy there to cut or slow every client's path. Default: the same port.
+   */
+  advertise?: (nodeId: number, clientPort: number) => Promise<number>;
+  /** JVM heap per node. Default 384m max, 128m initial: three nodes fit beside the tests. */
+  heap?: { max: string; initial: string };
+  /** Give up waiting for the cluster after this long. Default 120 s (JVMs on two busy cores). */
+  readyTimeoutMs?: number;
+}
+
+/** Where a partition is led and replicated, by node id. */
+export interface PartitionPlacement {
+  partition: number;
+  leader: number;
+  replicas: number[];
+  isr: number[];
+}
+
+const STATE_FILE = 'cluster.json';
+
+/**
+ * An Apache Kafka cluster (tools/apache-kafka) of combined broker+controller nodes on
+ * loopback, each a JVM of its own, for tests and `npm run kafka:*`. Everything about it is in
+ * its state file, so another process (a jest worker, the `kafka:node` command) can `attach`
+ * and start, stop, kill, pause or resume a node.
+ */
+export class ApacheKafkaCluster {
+  private constructor(
+    /** The state file: `<dir>/cluster.json`. */
+    readonly stateFile: string,
+    private readonly heap: { max: string; initial: string },
+  ) {}
+
+  /** Formats KRaft storage, starts every node and waits until all are registered. */
+  static async start(options: ApacheKafkaClusterOptions): Promise<ApacheKafkaCluster> {
+    ensureApacheKafkaInstalled();
+    const count = options.nodes ?? 1;
+    if (![1, 3].includes(count)) throw new Error(`nodes must be 1 or 3, got ${count}`);
+    rmSync(options.dir, { recursive: true, force: true });
+    mkdirSync(options.dir, { recursive: true });
+    const ports: NodePorts[] = [];
+    for (let id = 1; id <= count; id++) {
+      const client = await freeLoopbackPort();
+      const advertised = (await options.advertise?.(id, client)) ?? client;
+      ports.push({
+        client,
+        advertised,
+        internal: await freeLoopbackPort(),
+        controller: await freeLoopbackPort(),
+      });
+    }
+    // Kafka's cluster ids are 16 random bytes in URL-safe base64, as StorageTool random-uuid prints.
+    const clusterId = randomBytes(16).toString('base64url');
+    const nodes: NodeState[] = ports.map((p, i) => {
+      const id = i + 1;
+      const nodeDir = join(options.dir, `node-${id}`);
+      mkdirSync(nodeDir, { recursive: true });
+      const config = join(nodeDir, 'server.properties');
+      writeFileSync(config, nodeProperties(id, ports, join(nodeDir, 'data')));
+      return { id, pid: null, ports: p, config, log: join(nodeDir, 'server.log') };
+    });
+    const state: ClusterState = {
+      dir: options.dir,
+      clusterId,
+      brokers: ports.map((p) => `127.0.0.1:${p.advertised}`),
+      nodes,
+    };
+    const cluster = new ApacheKafkaCluster(join(options.dir, STATE_FILE), heap(options));
+    writeClusterState(cluster.stateFile, state);
+    await Promise.all(nodes.map((n) => cluster.format(n, clusterId)));
+    try {
+      for (const node of nodes) await cluster.startNode(node.id, { wait: false });
+      await cluster.waitUntilRegistered(options.readyTimeoutMs ?? 120_000);
+      await cluster.warmUpGroupCoordinator();
+    } catch (error) {
+      await cluster.stop({ keepFiles: true });
+      throw error;
+    }
+    return cluster;
+  }
+
+  /** Controls a cluster another process started, through its state file. */
+  static attach(stateFile: string): ApacheKafkaCluster {
+    if (!existsSync(stateFile)) throw new Error(`no Apache Kafka cluster state at ${stateFile}`);
+    return new ApacheKafkaCluster(stateFile, heap({}));
+  }
+
+  get state(): ClusterState {
+    return readClusterState(this.stateFile);
+  }
+
+  /** Bootstrap servers (the client listeners), `127.0.0.1:port` each. */
+  get brokers(): string[] {
+    return this.state.brokers;
+  }
+
+  /** Node ids, 1-based. */
+  get nodeIds(): number[] {
+    return this.state.nodes.map((n) => n.id);
+  }
+
+  /** True while node `id`'s JVM runs (a paused node runs). */
+  isRunning(id: number): boolean {
+    const { pid } = this.node(id);
+    return pid !== null && processAlive(pid);
+  }
+
+  /**
+   * Starts node `id` again, with its storage. By default waits until it is registered (and
+   * every other running node too).
+   */
+  async startNode(id: number, options: { wait?: boolean } = {}): Promise<void> {
+    if (this.isRunning(id)) return;
+    const node = this.node(id);
+    const out = openSync(node.log, 'a');
+    try {
+      const child = spawn('java', [...javaArgs('kafka.Kafka', this.heap), node.config], {
+        // Its own process group, so a Ctrl-C of a test run reaches the test, which stops the
+        // cluster, and not each JVM half way.
+        detached: true,
+        stdio: ['ignore', out, out],
+      });
+      child.unref();
+      this.update(id, { pid: child.pid ?? null });
+    } finally {
+      closeSync(out);
+    }
+    if (options.wait ?? true) await this.waitUntilRegistered();
+  }
+
+  /** SIGTERM: a controlled shutdown (leadership moves away first); waits for the exit. */
+  async stopNode(id: number): Promise<void> {
+    await this.end(id, 'SIGTERM', 30_000);
+  }
+
+  /** SIGKILL: the JVM dies at once, as on a power cut; waits for the exit. */
+  async killNode(id: number): Promise<void> {
+    await this.end(id, 'SIGKILL', 0);
+  }
+
+  /** SIGSTOP: a hung broker, its sockets open and silent. */
+  pauseNode(id: number): void {
+    const { pid } = this.node(id);
+    if (pid !== null) signalProcess(pid, 'SIGSTOP');
+  }
+
+  /** SIGCONT: the paused node carries on. */
+  resumeNode(id: number): void {
+    const { pid } = this.node(id);
+    if (pid !== null) signalProcess(pid, 'SIGCONT');
+  }
+
+  /** Each partition's leader, replicas and in-sync replicas, as the cluster reports them. */
+  async placement(topic: string): Promise<PartitionPlacement[]> {
+    return this.withAdmin(async (admin) => {
+      const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+      return topics[0].partitions
+        .map((p) => ({
+          partition: p.partitionId,
+          leader: p.leader,
+          replicas: p.replicas,
+          isr: p.isr,
+        }))
+        .sort((a, b) => a.partition - b.partition);
+    });
+  }
+
+  /** The node that leads most of `topic`'s partitions (the lowest id on a tie). */
+  async busiestLeader(topic: string): Promise<number> {
+    const counts = new Map<number, number>();
+    for (const p of await this.placement(topic))
+      counts.set(p.leader, (counts.get(p.leader) ?? 0) + 1);
+    return [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0][0];
+  }
+
+  /** Waits until every partition of `topic` has a leader and all its replicas in sync. */
+  async waitForFullIsr(topic: string, timeoutMs = 120_000): Promise<void> {
+    await waitFor(
+      async () =>
+        (await this.placement(topic)).every(
+          (p) => p.leader >= 0 && p.isr.length === p.replicas.length,
+        ),
+      { timeoutMs, intervalMs: 250, description: `every replica of ${topic} in sync` },
+    );
+  }
+
+  /**
+   * Waits until every running node answers on its own client listener and the cluster lists
+   * it as a broker. A broker opens its listener only once the active controller has unfenced
+   * it, and asking each node itself is what tells a restarted node from the stale registration
+   * of its dead self, which the controller keeps until the broker session times out.
+   */
+  async waitUntilRegistered(timeoutMs = 120_000): Promise<void> {
+    const { nodes, brokers } = this.state;
+    const running = nodes.filter((n) => n.pid !== null);
+    const expected = running.map((n) => n.id);
+    const registeredEverywhere = async () => {
+      for (const node of running) {
+        if (!processAlive(node.pid!)) throw new NodeExitedError(node.id, node.log);
+        const address = brokers[nodes.indexOf(node)];
+        const listed = await this.withAdmin((admin) => admin.describeCluster(), [address]);
+        const ids = new Set(listed.brokers.map((b) => b.nodeId));
+        if (!expected.every((id) => ids.has(id))) return false;
+      }
+      return true;
+    };
+    await waitFor(registeredEverywhere, {
+      timeoutMs,
+      intervalMs: 250,
+      description: `nodes ${expected.join(', ')} registered as brokers`,
+    }).catch((error: Error) => {
+      const exited = running.find((n) => !processAlive(n.pid!));
+      throw exited ? new NodeExitedError(exited.id, exited.log) : error;
+    });
+  }
+
+  /** Stops every node (SIGKILL: its storage is thrown away) and removes the folder. */
+  async stop(options: { keepFiles?: boolean } = {}): Promise<void> {
+    const { nodes, dir } = this.state;
+    for (const node of nodes) if (node.pid !== null) signalProcess(node.pid, 'SIGKILL');
+    await Promise.all(nodes.map((n) => (n.pid !== null ? waitForExit(n.pid, 0) : undefined)));
+    if (!options.keepFiles) rmSync(dir, { recursive: true, force: true });
+  }
+
+  /** Runs `use` with a connected kafkajs admin on this cluster. */
+  async withAdmin<T>(
+    use: (admin: ReturnType<Kafka['admin']>) => Promise<T>,
+    brokers = this.runningBrokers(),
+  ): Promise<T> {
+    const kafka = new Kafka({
+      clientId: 'apache-kafka-cluster',
+      brokers,
+      logLevel: logLevel.NOTHING,
+      connectionTimeout: 3_000,
+      retry: { retries: 2, initialRetryTime: 100 },
+    });
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      return await use(admin);
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  private runningBrokers(): string[] {
+    const { nodes, brokers } = this.state;
+    const running = brokers.filter((_, i) => nodes[i].pid !== null);
+    return running.length > 0 ? running : brokers;
+  }
+
+  /**
+   * The first group lookup makes the cluster create __consumer_offsets; done here once, so no
+   * test's first consumer waits for it.
+   */
+  private async warmUpGroupCoordinator(): Promise<void> {
+    await waitFor(
+      () => this.withAdmin((admin) => admin.describeGroups(['apache-kafka-cluster.warm-up'])),
+      { timeoutMs: 60_000, intervalMs: 250, description: 'the group coordinator answers' },
+    );
+  }
+
+  private async format(node: NodeState, clusterId: string): Promise<void> {
+    const args = [...javaArgs('kafka.tools.StorageTool', { max: '256m', initial: '64m' })];
+    args.push('format', '-t', clusterId, '-c', node.config);
+    const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('exit', resolve);
+    });
+    if (code !== 0) throw new Error(`formatting node ${node.id}'s storage failed:\n${output}`);
+  }
+
+  private async end(id: number, signal: NodeJS.Signals, killAfterMs: number): Promise<void> {
+    const { pid } = this.node(id);
+    if (pid === null) return;
+    signalProcess(pid, 'SIGCONT'); // a paused node cannot act on SIGTERM
+    signalProcess(pid, signal);
+    await waitForExit(pid, killAfterMs);
+    this.update(id, { pid: null });
+  }
+
+  private node(id: number): NodeState {
+    const node = this.state.nodes.find((n) => n.id === id);
+    if (!node) throw new Error(`no node ${id}: nodes are ${this.nodeIds.join(', ')}`);
+    return node;
+  }
+
+  private update(id: number, change: Partial<NodeState>): void {
+    const state = this.state;
+    state.nodes = state.nodes.map((n) => (n.id === id ? { ...n, ...change } : n));
+    writeClusterState(this.stateFile, state);
+  }
+}
+
+/** A node's JVM exited while the cluster waited for it: the end of its log says why. */
+class NodeExitedError extends Error {
+  constructor(id: number, log: string) {
+    const tail = existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-30).join('\n') : '';
+    super(`Apache Kafka node ${id} exited; the end of ${log}:\n${tail}`);
+  }
+}
+
+function heap(options: { heap?: { max: string; initial: string } }) {
+  return options.heap ?? { max: '384m', initial: '128m' };
+}

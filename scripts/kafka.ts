@@ -1,0 +1,77 @@
+/**
+ * A local Apache Kafka cluster (tools/apache-kafka), for running the stack, the demo or the
+ * tests against by hand:
+ *   npm run kafka:start -- --nodes 1|3    format storage, start the nodes, print the bootstrap list
+ *   npm run kafka:stop                    stop every node and remove the cluster's folder
+ *   npm run kafka:node -- start|stop|kill|pause|resume N
+ *                                         one node: start again with its storage, SIGTERM,
+ *                                         SIGKILL, SIGSTOP, SIGCONT
+ * The cluster lives in $KAFKA_CLUSTER_DIR (default tools/apache-kafka/cluster), whose
+ * cluster.json holds the nodes' pids and ports.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ApacheKafkaCluster } from '@app/test-kit';
+
+const DIR = process.env.KAFKA_CLUSTER_DIR ?? join(__dirname, '../tools/apache-kafka/cluster');
+const STATE = join(DIR, 'cluster.json');
+const NODE_ACTIONS = ['start', 'stop', 'kill', 'pause', 'resume'] as const;
+type NodeAction = (typeof NODE_ACTIONS)[number];
+
+async function start(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { nodes: { type: 'string', default: '1' } } });
+  const nodes = Number(values.nodes);
+  if (existsSync(STATE) && ApacheKafkaCluster.attach(STATE).nodeIds.some(isRunning))
+    throw new Error(`a cluster already runs in ${DIR}: npm run kafka:stop first`);
+  process.stdout.write(`starting ${nodes} Apache Kafka node(s) in ${DIR}…\n`);
+  const cluster = await ApacheKafkaCluster.start({ nodes, dir: DIR });
+  const brokers = cluster.brokers.join(',');
+  for (const node of cluster.state.nodes)
+    process.stdout.write(
+      `node ${node.id}: pid ${node.pid}, client 127.0.0.1:${node.ports.client}, ` +
+        `controller 127.0.0.1:${node.ports.controller}, log ${node.log}\n`,
+    );
+  process.stdout.write(`bootstrap: ${brokers}\nexport KAFKA_BROKERS=${brokers}\n`);
+}
+
+function isRunning(id: number): boolean {
+  return ApacheKafkaCluster.attach(STATE).isRunning(id);
+}
+
+async function stop(): Promise<void> {
+  if (!existsSync(STATE)) {
+    process.stdout.write(`no cluster in ${DIR}\n`);
+    return;
+  }
+  await ApacheKafkaCluster.attach(STATE).stop();
+  process.stdout.write(`stopped the cluster in ${DIR}\n`);
+}
+
+async function node(args: string[]): Promise<void> {
+  const [action, id] = [args[0] as NodeAction, Number(args[1])];
+  if (!NODE_ACTIONS.includes(action) || !Number.isInteger(id))
+    throw new Error(`usage: npm run kafka:node -- ${NODE_ACTIONS.join('|')} N`);
+  const cluster = ApacheKafkaCluster.attach(STATE);
+  if (action === 'start') await cluster.startNode(id);
+  if (action === 'stop') await cluster.stopNode(id);
+  if (action === 'kill') await cluster.killNode(id);
+  if (action === 'pause') cluster.pauseNode(id);
+  if (action === 'resume') cluster.resumeNode(id);
+  process.stdout.write(`node ${id}: ${action} done\n`);
+}
+
+const [command, ...rest] = process.argv.slice(2);
+const commands: Record<string, (args: string[]) => Promise<void>> = { start, stop, node };
+const run = commands[command];
+if (!run) {
+  process.stderr.write('usage: kafka.ts start [--nodes 1|3] | stop | node <action> N\n');
+  process.exit(64);
+}
+run(rest).then(
+  () => process.exit(0),
+  (error: Error) => {
+    process.stderr.write(`kafka: ${error.message}\n`);
+    process.exit(1);
+  },
+);
