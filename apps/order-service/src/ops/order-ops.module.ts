@@ -28,6 +28,7 @@ function peerOptionsFromEnv(config: OrderServiceConfig): PeerOptions {
     accountingUrl: config.ACCOUNTING_SERVICE_URL.replace(/\/+$/, ''),
     couponProviderUrl: config.COUPON_PROVIDER_URL.replace(/\/+$/, ''),
     timeoutMs: config.PEER_TIMEOUT_MS,
-    opsApiToken: config.OPS_API_TOKEN,
+    // With named tokens only, the service reads its peers with the first of them.
+    opsApiToken: config.OPS_API_TOKEN ?? config.OPS_API_TOKENS?.split(',')[0].split(/:(.*)/s)[1],
   };
 }
