@@ -23,3 +23,12 @@ export type { CompareAndSet } from './compare-and-set';
 /** Several statements in one round trip, each with its own result. */
 export { runStatements } from './statements';
 export type { Queryable, Statement } from './statements';
+/** The operator audit log: who did what, when, to how many, and why. */
+export { readOperatorAudit, recordOperatorAction } from './operator-audit/operator-audit';
+export type {
+  OperatorAuditArea,
+  OperatorAuditEntry,
+  OperatorAuditRecord,
+} from './operator-audit/operator-audit';
+/** The audit log's table; add it to the migrations of a service with an outbox or an inbox. */
+export { CreateOperatorAuditTable1765300000000 as CreateOperatorAuditTable } from './operator-audit/create-operator-audit-table.migration';

@@ -43,6 +43,7 @@ export { InboxOperations } from './operations/inbox-operations';
 export { InboxDeadLetters } from './operations/inbox-dead-letters';
 export type {
   DeadLetterMessage,
+  OperatorActionAudit,
   ReplayRequest,
   ReplayResult,
 } from './operations/inbox-dead-letters';

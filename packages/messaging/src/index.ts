@@ -23,3 +23,5 @@ export { operatorControllers } from './operator-routes';
 export type { OperatorRoutes } from './operator-routes';
 /** The validation of a list route's optional `limit` query parameter. */
 export { PageLimit } from './page-limit';
+/** The calling operator's name (`request.user.name`, set by the app's guard): the audit's "who". */
+export { OperatorName, UNNAMED_OPERATOR } from './operator-name.decorator';

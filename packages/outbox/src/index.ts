@@ -24,6 +24,7 @@ export type {
   AggregateOutboxRow,
   DeadOutboxRow,
   DeadRowFilter,
+  OperatorActionAudit,
   OutboxStats,
   PruneOptions,
 } from './outbox-operations';

@@ -9,9 +9,12 @@ import {
   Query,
 } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { OperatorAuditRecord } from '@outbox-inbox/database';
+import { OperatorName } from '@outbox-inbox/messaging';
 import { OutboxError } from './outbox.errors';
 import {
   AggregateParams,
+  AuditQuery,
   ListDeadQuery,
   outboxInput,
   PruneOutboxDto,
@@ -42,6 +45,12 @@ export class OutboxHttpController {
     return this.operations.listDead(query.limit, query.afterId);
   }
 
+  /** The operator actions on this outbox (requeues), newest first: when, what, how many, who. */
+  @Get('audit')
+  audit(@Query(outboxInput) query: AuditQuery): Promise<OperatorAuditRecord[]> {
+    return this.operations.auditLog(query.limit);
+  }
+
   /** The outbox rows of one aggregate, e.g. GET /outbox/aggregates/Parcel/42. */
   @Get('aggregates/:type/:id')
   ofAggregate(@Param(outboxInput) params: AggregateParams): Promise<AggregateOutboxRow[]> {
@@ -55,12 +64,16 @@ export class OutboxHttpController {
     return { deleted: await this.operations.pruneSent({ olderThanMs: body.olderThanMs }) };
   }
 
-  /** DEAD → NEW for the rows the filter selects; 400 without a filter. */
+  /** DEAD → NEW for the rows the filter selects; 400 without a filter. Audited. */
   @Post('dead/requeue')
   @HttpCode(200)
-  async requeue(@Body(outboxInput) filter: RequeueDeadDto): Promise<{ requeued: number }> {
+  async requeue(
+    @Body(outboxInput) body: RequeueDeadDto,
+    @OperatorName() who: string,
+  ): Promise<{ requeued: number }> {
+    const { reason, ...filter } = body;
     try {
-      return { requeued: await this.operations.requeueDead(filter) };
+      return { requeued: await this.operations.requeueDead(filter, { who, reason }) };
     } catch (error) {
       if (error instanceof OutboxError && error.code === 'OUTBOX_INVALID_FILTER') {
         throw new BadRequestException({

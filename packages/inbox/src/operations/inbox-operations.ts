@@ -1,4 +1,4 @@
-import { affectedRows } from '@outbox-inbox/database';
+import { affectedRows, OperatorAuditRecord, readOperatorAudit } from '@outbox-inbox/database';
 import { DataSource } from 'typeorm';
 import { ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from '../metrics/inbox-metrics';
@@ -28,6 +28,11 @@ export class InboxOperations {
    */
   skipVersion(request: SkipVersionRequest): Promise<SkipVersionResult> {
     return skipVersion(this.dataSource, this.options.consumer, request, this.drainer());
+  }
+
+  /** The latest operator actions on this inbox (replays, gap skips), newest first. */
+  auditLog(limit = 100): Promise<OperatorAuditRecord[]> {
+    return readOperatorAudit(this.dataSource, 'inbox', Math.min(Math.max(1, limit), 1_000));
   }
 
   async stats(): Promise<InboxStats> {

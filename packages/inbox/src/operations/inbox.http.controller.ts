@@ -14,11 +14,14 @@ import {
   ApiOkResponse,
   ApiTags,
 } from '@nestjs/swagger';
+import { OperatorAuditRecord } from '@outbox-inbox/database';
+import { OperatorName, UNNAMED_OPERATOR } from '@outbox-inbox/messaging';
 import { InboxError } from '../inbox.errors';
 import { InboxDeliveryRecord } from './inbox-deliveries';
 import {
   aggregatesOf,
   DeliveriesQuery,
+  InboxAuditQuery,
   inboxInput,
   invalidInboxRequest,
   ReplayDeadLettersDto,
@@ -68,7 +71,11 @@ export class InboxHttpController {
   @Post('dead-letters/replay')
   @HttpCode(200)
   @ApiOkResponse({ description: 'matched, replayed (or, on a dry run, would replay) and skipped' })
-  async replay(@Body(inboxInput) body: ReplayDeadLettersDto): Promise<ReplayResult> {
+  async replay(
+    @Body(inboxInput) body: ReplayDeadLettersDto,
+    @OperatorName() who: string,
+  ): Promise<ReplayResult> {
+    const { reason, ...request } = body;
     const { retryTopic } = this.dead;
     if (body.targetTopic !== undefined && body.targetTopic !== retryTopic) {
       const rule = targetTopicRule(retryTopic);
@@ -78,7 +85,7 @@ export class InboxHttpController {
     }
     let result: ReplayResult;
     try {
-      result = await this.dead.replay(body);
+      result = await this.dead.replay(request, { who, reason });
     } catch (error) {
       if (error instanceof InboxError && error.code === 'INVALID_OPTIONS') {
         throw invalidInboxRequest(error.message, [
@@ -96,15 +103,26 @@ export class InboxHttpController {
   @HttpCode(200)
   @ApiOkResponse({ description: 'the skip recorded and the parked successors it drained' })
   @ApiConflictResponse({ description: 'the version is not the missing one (nothing changed)' })
-  async skip(@Body(inboxInput) body: SkipVersionDto): Promise<SkipVersionResult> {
+  async skip(
+    @Body(inboxInput) body: SkipVersionDto,
+    @OperatorName() who: string,
+  ): Promise<SkipVersionResult> {
     try {
-      return await this.operations.skipVersion(body);
+      // Behind an auth guard, who is the token's name; only an app without one may say.
+      const skippedBy = who === UNNAMED_OPERATOR ? body.skippedBy : who;
+      return await this.operations.skipVersion({ ...body, skippedBy });
     } catch (error) {
       if (error instanceof InboxError && error.code === 'SKIP_REFUSED') {
         throw new ConflictException(error.message);
       }
       throw error;
     }
+  }
+
+  /** The operator actions on this inbox (replays, gap skips), newest first. */
+  @Get('audit')
+  audit(@Query(inboxInput) query: InboxAuditQuery): Promise<OperatorAuditRecord[]> {
+    return this.operations.auditLog(query.limit);
   }
 
   @Post('prune')
