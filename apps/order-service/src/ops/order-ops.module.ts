@@ -5,18 +5,25 @@ import { OrdersRepository } from '../orders/orders.repository';
 import { OrderTimelineHttpController } from '../timeline/order-timeline.http.controller';
 import { OrderTimelineService } from '../timeline/order-timeline.service';
 import { PEER_OPTIONS, PeerOptions } from '../timeline/peer-client';
+import { OpsAuditReader } from './ops-audit';
+import { OpsConsoleHttpController } from './ops-console.http.controller';
 import { OpsPageHttpController } from './ops-page.http.controller';
+import { PeerProxy } from './peer-proxy';
+import { RecentOrdersReader } from './recent-orders';
 import { PipelineHealthReader } from './pipeline-health';
 
 /** The order timeline, the pipeline health and the /ops page, reading the other services. */
 @Module({
-  controllers: [OrderTimelineHttpController, OpsPageHttpController],
+  controllers: [OrderTimelineHttpController, OpsPageHttpController, OpsConsoleHttpController],
   providers: [
     { provide: PEER_OPTIONS, inject: [OrderServiceConfig], useFactory: peerOptionsFromEnv },
     OrdersRepository,
     OrderTransitionsRepository,
     OrderTimelineService,
     PipelineHealthReader,
+    RecentOrdersReader,
+    OpsAuditReader,
+    PeerProxy,
   ],
 })
 export class OrderOpsModule {}
