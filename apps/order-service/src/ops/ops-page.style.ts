@@ -50,6 +50,7 @@ export const OPS_PAGE_STYLE = `
   .preview { font-family: ui-monospace, monospace; font-size: 12px; max-width: 32rem;
     white-space: pre-wrap; word-break: break-all; color: #333b45; }
   .service-block { margin-bottom: 1.5rem; }
+  .service-block table + button { margin-top: .5rem; }
   .empty { color: var(--muted); font-style: italic; }
   .sections { padding-left: 1.2rem; }
   .legend { display: flex; flex-wrap: wrap; gap: .4rem 1rem; margin: .5rem 0; }

@@ -104,7 +104,7 @@ export const OPS_TIMELINE_SCRIPT = `
         var dir = x2 > x1 ? 1 : -1;
         var sx = x1 + dir * (laneWidth / 2 - 8), ex = x2 - dir * (laneWidth / 2 - 8);
         var sy = rowOf(i) + rowHeight / 2 - 1, ey = rowOf(j) + rowHeight / 2 - 1;
-        arrows.appendChild(svg('path', { d: 'M ' + sx + ' ' + sy + ' C ' + (sx + dir * 30) + ' ' + sy + ', ' + (ex - dir * 30) + ' ' + ey + ', ' + ex + ' ' + ey,
+        arrows.appendChild(svg('path', { d: 'M ' + sx + ' ' + sy + ' L ' + ex + ' ' + ey,
           fill: 'none', stroke: '#4f5863', 'stroke-width': '1.2', 'marker-end': 'url(#arrow)', 'data-event-key': e.eventKey }));
       });
     });
@@ -118,7 +118,7 @@ export const OPS_TIMELINE_SCRIPT = `
       g.appendChild(svg('rect', { class: 'box', x: String(cx - laneWidth / 2 + 8), y: String(y + 3), width: String(laneWidth - 16),
         height: String(rowHeight - 8), rx: '5', fill: '#fff', stroke: color, 'stroke-width': '1.5' }));
       g.appendChild(svg('rect', { x: String(cx - laneWidth / 2 + 8), y: String(y + 3), width: '6', height: String(rowHeight - 8), fill: color }));
-      var label = svg('text', { x: String(cx + 3), y: String(y + 21), 'text-anchor': 'middle', 'font-size': '11.5', fill: '#1d2430' }, fit(e.title, 36));
+      var label = svg('text', { x: String(cx + 3), y: String(y + 21), 'text-anchor': 'middle', 'font-size': '11.5', fill: '#1d2430' }, fit(e.title, 33));
       label.setAttribute('data-title', e.title);
       g.appendChild(label);
       var select = function () {
