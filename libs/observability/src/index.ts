@@ -25,3 +25,5 @@ export { DEFERRED_BODY_ERROR } from './auth/deferred-body-error';
 export { OPERATOR_REALM } from './auth/operator-auth.guard';
 /** Who called an operator route: the name of the token presented (`request.user`). */
 export type { AuthenticatedOperator } from './auth/operator-auth.guard';
+/** What is secret in a log line (headers, query parameters, credentials in text), defined once. */
+export { isSecretName, redactText, SECRET_HEADERS } from './logging/secrets';

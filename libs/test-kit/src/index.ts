@@ -4,6 +4,8 @@ export { KafkaApiKey, KafkaErrorCode, KafkaMock } from './kafka-mock';
 export type { KafkaMockOptions } from './kafka-mock';
 export { createTestDatabase } from './test-database';
 export type { TestDatabase } from './test-database';
+/** A throwaway PostgreSQL database per test file, on POSTGRES_URL or the local server. */
+export { createPostgresTestDatabase, postgresServerUrl } from './postgres-test-database';
 export { startTestEnvironment } from './test-environment';
 export type { TestEnvironment } from './test-environment';
 export { waitFor } from './wait-for';

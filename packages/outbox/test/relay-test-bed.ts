@@ -1,7 +1,7 @@
 import { openOutboxDatabase, startTestEnvironment, TestEnvironment } from '@app/test-kit';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { OutboxRelay, OutboxRelayConfig } from '../src';
+import { createOutboxRelay, OutboxRelay, OutboxRelayConfig } from '../src';
 import { CapturingLogger, FAST_RELAY } from './outbox-test-kit';
 
 /** What the relay's integration test files share: the broker, a database per test, relays. */
@@ -21,7 +21,7 @@ export interface RelayTestBed {
 export function useRelayTestBed(name: string, clientId: string, poolSize = 10): RelayTestBed {
   const bed = {
     relay: (topic, extra = {}) =>
-      new OutboxRelay({
+      createOutboxRelay({
         ...FAST_RELAY,
         dataSource: bed.dataSource,
         kafka: { brokers: bed.env.infra.kafkaBrokers, clientId, logLevel: logLevel.NOTHING },

@@ -26,13 +26,21 @@ export class OpsConsoleHttpController {
   ) {}
 
   @Get('orders')
-  @ApiOperation({ summary: 'Recent orders by list (paid, stuck, failed, cancelled), newest first' })
+  @ApiOperation({
+    summary: 'Recent orders by list (paid, stuck, failed, cancelled), newest first',
+    description:
+      '`stuck`: CREATED or PAYING, unchanged for longer than `stuckAfterMs`; `failed`: PAYMENT_FAILED. `q` matches the start of the order id. Ordered by last change, newest first.',
+  })
   recentOrders(@Query() query: RecentOrdersQuery): Promise<RecentOrder[]> {
     return this.orders.list(query);
   }
 
   @Get('audit')
-  @ApiOperation({ summary: "Every service's operator actions: when, what, how many, why, who" })
+  @ApiOperation({
+    summary: "Every service's operator actions: when, what, how many, why, who",
+    description:
+      "The audit logs of the order-service's outbox, the fulfillment-service's outbox and inbox and the accounting-service's inbox, merged newest first; a service that could not be read is listed under `unavailable`.",
+  })
   @ApiOkResponse({ description: 'records newest first; services that could not be read' })
   auditLog(): Promise<OpsAudit> {
     return this.audit.read();
@@ -41,6 +49,8 @@ export class OpsConsoleHttpController {
   @All('services/:service/*path')
   @ApiOperation({
     summary: "A peer's outbox, inbox or fulfillments route, called with the caller's credentials",
+    description:
+      "What the /ops console uses to reach the fulfillment and accounting services: the request is passed on with the caller's own Authorization header, so the peer authenticates the operator and its audit log names them. Only the peers' /outbox, /inbox and /fulfillments routes.",
   })
   async peer(
     @Param('service') service: string,

@@ -107,6 +107,15 @@ export class InboxDeadLetters {
   }
 
   /**
+   * The dead letters as the topic alone holds them, without the database: `replayedAt` is null
+   * (unknown). `/inbox/dead-letters` answers with it while the database is unreachable.
+   */
+  async listFromTopic(): Promise<DeadLetterMessage[]> {
+    const raw = await readWholeTopic(this.kafka, this.options.deadLetterTopic);
+    return raw.map((m) => describe(m, null));
+  }
+
+  /**
    * Republishes the selected dead letters (see the class); with `audit`, a replay that was not
    * a dry run is recorded in the operator audit log, with how many it published.
    */

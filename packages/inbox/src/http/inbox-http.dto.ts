@@ -16,7 +16,8 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { fieldErrorsOf, FieldError, PageLimit } from '@outbox-inbox/messaging';
+import { fieldErrorsOf, FieldError } from '@outbox-inbox/messaging';
+import { PageLimit } from '@outbox-inbox/messaging/http';
 import { DEAD_LETTER_CODES, DeadLetterCode } from '../inbox.errors';
 
 const AGGREGATE = /^([A-Z][A-Za-z0-9]{1,31}):([A-Za-z0-9_-]{1,64})$/;
