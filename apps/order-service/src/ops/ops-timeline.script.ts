@@ -111,10 +111,11 @@ export const OPS_TIMELINE_SCRIPT = `
     events.forEach(function (e, i) {
       var cx = center(e.lane), y = rowOf(i);
       var color = (KINDS[e.kind] || ['#4f5863'])[0];
+      // The name starts with the visible label, as speech input needs; the time is drawn outside.
+      root.appendChild(svg('text', { x: '8', y: String(y + 19), 'font-size': '11', fill: '#4f5863' }, clock(e.at)));
       var g = svg('g', { 'data-kind': e.kind, 'data-lane': e.lane, class: 'timeline-event', tabindex: '0', role: 'button',
-        'aria-label': clock(e.at) + ' UTC, ' + e.lane + ': ' + e.title });
+        'aria-label': e.title + ' (' + e.lane + ', ' + clock(e.at) + ' UTC)' });
       g.appendChild(svg('title', {}, e.title));
-      g.appendChild(svg('text', { x: '8', y: String(y + 19), 'font-size': '11', fill: '#4f5863' }, clock(e.at)));
       g.appendChild(svg('rect', { class: 'box', x: String(cx - laneWidth / 2 + 8), y: String(y + 3), width: String(laneWidth - 16),
         height: String(rowHeight - 8), rx: '5', fill: '#fff', stroke: color, 'stroke-width': '1.5' }));
       g.appendChild(svg('rect', { x: String(cx - laneWidth / 2 + 8), y: String(y + 3), width: '6', height: String(rowHeight - 8), fill: color }));
