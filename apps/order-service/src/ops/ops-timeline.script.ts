@@ -27,7 +27,6 @@ export const OPS_TIMELINE_SCRIPT = `
     return node;
   }
   function clock(iso) { return iso.slice(11, 23); }
-  function fit(text, max) { return text.length <= max ? text : text.slice(0, max - 1) + '…'; }
 
   /** "FAILED then retried": a FAILED transition followed by another of the same lane. */
   function readable(events) {
@@ -119,8 +118,12 @@ export const OPS_TIMELINE_SCRIPT = `
       g.appendChild(svg('rect', { class: 'box', x: String(cx - laneWidth / 2 + 8), y: String(y + 3), width: String(laneWidth - 16),
         height: String(rowHeight - 8), rx: '5', fill: '#fff', stroke: color, 'stroke-width': '1.5' }));
       g.appendChild(svg('rect', { x: String(cx - laneWidth / 2 + 8), y: String(y + 3), width: '6', height: String(rowHeight - 8), fill: color }));
-      var label = svg('text', { x: String(cx + 3), y: String(y + 21), 'text-anchor': 'middle', 'font-size': '11.5', fill: '#1d2430' }, fit(e.title, 33));
-      label.setAttribute('data-title', e.title);
+      var label = svg('text', { x: String(cx + 3), y: String(y + 21), 'text-anchor': 'middle', 'font-size': '11.5', fill: '#1d2430' }, e.title);
+      // A long label is squeezed into its box, never cut: the whole of it stays readable.
+      if (e.title.length > 33) {
+        label.setAttribute('textLength', String(laneWidth - 34));
+        label.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+      }
       g.appendChild(label);
       var select = function () {
         root.querySelectorAll('g.selected').forEach(function (s) { s.classList.remove('selected'); });
