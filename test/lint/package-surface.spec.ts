@@ -37,6 +37,8 @@ const SURFACE: Record<string, string[]> = {
     'validatePlain',
   ],
   '@outbox-inbox/messaging/http': [
+    'OperatorName',
+    'UNNAMED_OPERATOR',
     'DegradedCause',
     'DegradedRead',
     'DegradedReadBody',
@@ -46,6 +48,12 @@ const SURFACE: Record<string, string[]> = {
     'operatorControllers',
   ],
   '@outbox-inbox/database': [
+    'CreateOperatorAuditTable',
+    'OperatorAuditArea',
+    'OperatorAuditEntry',
+    'OperatorAuditRecord',
+    'readOperatorAudit',
+    'recordOperatorAction',
     'BackoffPolicy',
     'CompareAndSet',
     'DEFAULT_TRANSACTION_RETRY',
@@ -86,6 +94,7 @@ const SURFACE: Record<string, string[]> = {
     'postgresDialect',
   ],
   '@outbox-inbox/outbox': [
+    'OperatorActionAudit',
     'AggregateOutboxRow',
     'AggregateVersionUnique1765100000000',
     'Claim',
@@ -158,6 +167,7 @@ const SURFACE: Record<string, string[]> = {
     'runOutboxStoreContract',
   ],
   '@outbox-inbox/inbox': [
+    'OperatorActionAudit',
     'AggregateSelector',
     'BlockedPartition',
     'DEAD_LETTER_CODES',

@@ -1,3 +1,4 @@
+import { CreateOperatorAuditTable } from '@outbox-inbox/database';
 import { InboxMigrations } from '@outbox-inbox/inbox';
 import { OutboxMigrations } from '@outbox-inbox/outbox';
 import { MigrationInterface, QueryRunner } from 'typeorm';
@@ -14,4 +15,9 @@ export class CreateTicket1766000000000 implements MigrationInterface {
   }
 }
 
-export const migrations = [...OutboxMigrations, ...InboxMigrations, CreateTicket1766000000000];
+export const migrations = [
+  ...OutboxMigrations,
+  ...InboxMigrations,
+  CreateOperatorAuditTable,
+  CreateTicket1766000000000,
+];

@@ -13,6 +13,9 @@ import {
   ValidateIf,
 } from 'class-validator';
 
+/** One or more `name:token` pairs, comma-separated; a token of 24 or more characters. */
+const NAMED_TOKENS = /^[A-Za-z0-9._-]{1,64}:[^,\s]{24,}(,[A-Za-z0-9._-]{1,64}:[^,\s]{24,})*$/;
+
 /**
  * Variables every HTTP service with a database reads, Kafka or not (the coupon provider has no
  * Kafka). Services on Kafka extend CommonEnv instead.
@@ -56,10 +59,27 @@ export class ServiceEnv {
    * callbacks), at least 24 characters. Required unless OPS_API_INSECURE=true. A secret: never
    * logged or echoed.
    */
-  @ValidateIf((env: ServiceEnv) => env.OPS_API_INSECURE !== true || env.OPS_API_TOKEN !== undefined)
-  @IsString({ message: 'OPS_API_TOKEN is required (or set OPS_API_INSECURE=true)' })
+  @ValidateIf(
+    (env: ServiceEnv) =>
+      (env.OPS_API_INSECURE !== true && env.OPS_API_TOKENS === undefined) ||
+      env.OPS_API_TOKEN !== undefined,
+  )
+  @IsString({ message: 'OPS_API_TOKEN is required (or OPS_API_TOKENS, or OPS_API_INSECURE=true)' })
   @MinLength(24, { message: 'OPS_API_TOKEN must be at least 24 characters long' })
   OPS_API_TOKEN?: string;
+
+  /**
+   * Named operator tokens, `name:token,name:token`: the name is who the audit log records for
+   * an action taken with that token. Names are 1-64 of `A-Za-z0-9._-`, tokens at least 24
+   * characters without commas or spaces. Beside OPS_API_TOKEN, whose name is `operator`.
+   * Secrets: never logged or echoed.
+   */
+  @IsOptional()
+  @Matches(NAMED_TOKENS, {
+    message:
+      'OPS_API_TOKENS must be name:token[,name:token…] (names A-Za-z0-9._-, tokens at least 24 characters)',
+  })
+  OPS_API_TOKENS?: string;
 
   /** `true` opens the operator routes without a token (local experiments only; logged). */
   @IsOptional()

@@ -78,5 +78,25 @@ describe('validateEnv', () => {
         /OPS_API_INSECURE/,
       );
     });
+
+    it('may be replaced or joined by named tokens, whose malformed list is refused unechoed', () => {
+      const named = 'alice:alices-token-of-24-characters,bob:bobs-token-of-24-characters!';
+      expect(validateEnv(CommonEnv, { ...withoutToken, OPS_API_TOKENS: named })).toMatchObject({
+        OPS_API_TOKENS: named,
+      });
+      expect(validateEnv(CommonEnv, { ...valid, OPS_API_TOKENS: named })).toMatchObject({
+        OPS_API_TOKEN: token,
+      });
+      for (const bad of ['alice', 'alice:short', 'al ice:alices-token-of-24-characters', ',']) {
+        let error: unknown;
+        try {
+          validateEnv(CommonEnv, { ...valid, OPS_API_TOKENS: bad });
+        } catch (e) {
+          error = e;
+        }
+        expect((error as Error).message).toMatch(/OPS_API_TOKENS must be name:token/);
+        expect((error as Error).message).not.toContain(bad === ',' ? ',,' : bad);
+      }
+    });
   });
 });

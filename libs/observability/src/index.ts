@@ -23,5 +23,7 @@ export { PublicRoute } from './auth/public-route.decorator';
 export { DEFERRED_BODY_ERROR } from './auth/deferred-body-error';
 /** The realm of the operator token's 401 challenges, and its OpenAPI security scheme name. */
 export { OPERATOR_REALM } from './auth/operator-auth.guard';
+/** Who called an operator route: the name of the token presented (`request.user`). */
+export type { AuthenticatedOperator } from './auth/operator-auth.guard';
 /** What is secret in a log line (headers, query parameters, credentials in text), defined once. */
 export { isSecretName, redactText, SECRET_HEADERS } from './logging/secrets';

@@ -15,7 +15,7 @@ import { CommonEnv, ServiceEnv } from '@app/config';
 import { InboxMetrics, InboxOperations } from '@outbox-inbox/inbox';
 import { OutboxOperations, OutboxRelay } from '@outbox-inbox/outbox';
 import { OperatorAuthGuard } from './auth/operator-auth.guard';
-import { OperatorToken } from './auth/operator-token';
+import { DEFAULT_OPERATOR_NAME, OperatorTokens, parseNamedTokens } from './auth/operator-tokens';
 import { InboxObserverInterceptor } from './consumer/inbox-observer.interceptor';
 import { CorrelationModule } from './correlation/correlation.module';
 import { BrokerProbe } from './health/broker-probe';
@@ -192,7 +192,7 @@ const OBSERVABILITY_OPTIONS = Symbol('OBSERVABILITY_OPTIONS');
 /** The options with the readiness thresholds and the operator token resolved. */
 interface ResolvedOptions extends Omit<ObservabilityOptions, 'readiness'> {
   readiness: ReadinessThresholds;
-  token: OperatorToken | null;
+  token: OperatorTokens | null;
 }
 
 /** The options from a service's validated environment. */
@@ -203,7 +203,11 @@ function observabilityFromEnv(
   return {
     service,
     logLevel: env.LOG_LEVEL,
-    operatorAuth: { token: env.OPS_API_TOKEN, insecure: env.OPS_API_INSECURE },
+    operatorAuth: {
+      token: env.OPS_API_TOKEN,
+      namedTokens: parseNamedTokens(env.OPS_API_TOKENS ?? ''),
+      insecure: env.OPS_API_INSECURE,
+    },
     ...(env.KAFKA_BROKERS && {
       kafka: { brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID ?? service },
     }),
@@ -216,11 +220,17 @@ function observabilityFromEnv(
 }
 
 /** The token to check, or null when the operator routes are knowingly open. */
-function resolveOperatorToken(auth: ObservabilityOptions['operatorAuth']): OperatorToken | null {
-  if (auth.token !== undefined) return new OperatorToken(auth.token);
+function resolveOperatorToken(auth: ObservabilityOptions['operatorAuth']): OperatorTokens | null {
+  const named = auth.namedTokens ?? [];
+  if (auth.token !== undefined || named.length > 0) {
+    return new OperatorTokens([
+      ...(auth.token === undefined ? [] : [{ name: DEFAULT_OPERATOR_NAME, token: auth.token }]),
+      ...named,
+    ]);
+  }
   if (auth.insecure === true) return null;
   throw new Error(
-    'ObservabilityModule: the operator routes need a token (OPS_API_TOKEN) unless OPS_API_INSECURE=true',
+    'ObservabilityModule: the operator routes need a token (OPS_API_TOKEN or OPS_API_TOKENS) unless OPS_API_INSECURE=true',
   );
 }
 

@@ -1,3 +1,4 @@
+import { NamedToken } from './auth/operator-tokens';
 import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
 import { BrokerProbeOptions } from './health/broker-probe';
 import { ReadinessThresholds } from './health/readiness-thresholds';
@@ -16,7 +17,12 @@ export interface ObservabilityOptions {
    * The operator token every route not marked @PublicRoute() needs (at least 24 characters), or
    * `insecure: true` to open them all (logged as a warning). One of the two is required.
    */
-  operatorAuth: { token?: string; insecure?: boolean };
+  operatorAuth: {
+    token?: string;
+    /** Named tokens (OPS_API_TOKENS): the name is who the audit log records. */
+    namedTokens?: NamedToken[];
+    insecure?: boolean;
+  };
 }
 
 /** `ObservabilityModule.forRootAsync`: the options from a factory run at DI time. */

@@ -16,6 +16,15 @@ export type { CompareAndSet } from './compare-and-set';
 /** Several statements in one round trip, each with its own result. */
 export { allowsMultipleStatements, runStatements } from './statements';
 export type { Queryable, Statement } from './statements';
+/** The operator audit log: who did what, when, to how many, and why. */
+export { readOperatorAudit, recordOperatorAction } from './operator-audit/operator-audit';
+export type {
+  OperatorAuditArea,
+  OperatorAuditEntry,
+  OperatorAuditRecord,
+} from './operator-audit/operator-audit';
+/** The audit log's table; add it to the migrations of a service with an outbox or an inbox. */
+export { CreateOperatorAuditTable1765300000000 as CreateOperatorAuditTable } from './operator-audit/create-operator-audit-table.migration';
 /** The engines the packages run on, and what each needs to know of its engine. */
 export type { DataSourceConfig, SqlDialect, SqlEngine } from './sql-dialect';
 /** The dialect of a DataSource's engine, loaded with its driver on first use. */

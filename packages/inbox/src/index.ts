@@ -39,6 +39,7 @@ export { InboxOperations } from './operations/inbox-operations';
 export { InboxDeadLetters } from './operations/inbox-dead-letters';
 export type {
   DeadLetterMessage,
+  OperatorActionAudit,
   ReplayRequest,
   ReplayResult,
 } from './operations/inbox-dead-letters';

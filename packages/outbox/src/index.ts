@@ -29,6 +29,7 @@ export type {
   AggregateOutboxRow,
   DeadOutboxRow,
   DeadRowFilter,
+  OperatorActionAudit,
   OutboxStats,
   PruneOptions,
 } from './outbox-operations';

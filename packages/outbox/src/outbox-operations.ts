@@ -1,3 +1,8 @@
+import {
+  OperatorAuditRecord,
+  readOperatorAudit,
+  recordOperatorAction,
+} from '@outbox-inbox/database';
 import { DataSource } from 'typeorm';
 import { OutboxError } from './outbox.errors';
 import { OutboxState } from './outbox-state';
@@ -30,6 +35,9 @@ export interface DeadOutboxRow {
   aggregateVersion: number;
   retryCount: number;
   lastError: string | null;
+  /** The first 300 characters of the envelope JSON. */
+  payloadPreview: string;
+  createdAt: string;
   updatedAt: string;
 }
 
@@ -55,6 +63,12 @@ export interface DeadRowFilter {
   aggregateType?: string;
   aggregateId?: string;
   all?: boolean;
+}
+
+/** Who asked for an operator action, and why: what the audit log records beside the action. */
+export interface OperatorActionAudit {
+  who: string;
+  reason?: string | null;
 }
 
 /** Retention settings for `pruneSent`. */
@@ -125,7 +139,7 @@ export class OutboxOperations {
   async listDead(limit = 100, afterId = '0'): Promise<DeadOutboxRow[]> {
     const rows = (await this.dataSource.query(
       `SELECT id, event_key, event_type, aggregate_type, aggregate_id, aggregate_version,
-         retry_count, last_error, updated_at
+         retry_count, last_error, LEFT(payload, 300) AS payload_preview, created_at, updated_at
        FROM t_outbox WHERE status = 'DEAD' AND id > ? ORDER BY id LIMIT ?`,
       [afterId, Math.min(Math.max(1, limit), 1_000)],
     )) as Array<Record<string, string | number | Date | null>>;
@@ -138,6 +152,8 @@ export class OutboxOperations {
       aggregateVersion: Number(r.aggregate_version),
       retryCount: Number(r.retry_count),
       lastError: r.last_error === null ? null : String(r.last_error),
+      payloadPreview: String(r.payload_preview),
+      createdAt: new Date(r.created_at as Date).toISOString(),
       updatedAt: new Date(r.updated_at as Date).toISOString(),
     }));
   }
@@ -169,9 +185,10 @@ export class OutboxOperations {
 
   /**
    * DEAD → NEW, due now, with a fresh retry count; the later events held back behind them
-   * become due now too. Returns the number of rows requeued.
+   * become due now too. Returns the number of rows requeued. With `audit`, the action is
+   * recorded in the operator audit log in the same transaction.
    */
-  async requeueDead(filter: DeadRowFilter): Promise<number> {
+  async requeueDead(filter: DeadRowFilter, audit?: OperatorActionAudit): Promise<number> {
     const clauses: Array<[string, unknown]> = [];
     if (filter.ids?.length) clauses.push(['id IN (?)', filter.ids]);
     if (filter.eventType) clauses.push(['event_type = ?', filter.eventType]);
@@ -195,8 +212,23 @@ export class OutboxOperations {
       const requeued = await OutboxState.requeueDead(manager, condition, params);
       for (const a of aggregates)
         await OutboxState.dueNow(manager, a.aggregate_type, a.aggregate_id);
+      if (audit) {
+        await recordOperatorAction(manager, {
+          area: 'outbox',
+          action: 'outbox.requeue',
+          target: filter,
+          count: requeued,
+          reason: audit.reason ?? null,
+          who: audit.who,
+        });
+      }
       return requeued;
     });
+  }
+
+  /** The latest operator actions on this outbox, newest first. */
+  auditLog(limit = 100): Promise<OperatorAuditRecord[]> {
+    return readOperatorAudit(this.dataSource, 'outbox', Math.min(Math.max(1, limit), 1_000));
   }
 
   /**

@@ -1,3 +1,4 @@
+import { CreateOperatorAuditTable } from '@outbox-inbox/database';
 import { InboxMigrations } from '@outbox-inbox/inbox';
 import { CreateLedgerTables1764800000000 } from './1764800000000-create-ledger-tables';
 
@@ -6,4 +7,5 @@ import { CreateLedgerTables1764800000000 } from './1764800000000-create-ledger-t
 export const AccountingMigrations: Function[] = [
   ...InboxMigrations,
   CreateLedgerTables1764800000000,
+  CreateOperatorAuditTable,
 ];

@@ -1,3 +1,4 @@
+import { CreateOperatorAuditTable } from '@outbox-inbox/database';
 import { InboxMigrations } from '@outbox-inbox/inbox';
 import { OutboxMigrations } from '@outbox-inbox/outbox';
 import { CreateFulfillmentTable1764700000100 } from './1764700000100-create-fulfillment-table';
@@ -10,4 +11,5 @@ export const FulfillmentMigrations: Function[] = [
   ...InboxMigrations,
   CreateFulfillmentTable1764700000100,
   CreateFulfillmentTransitionTable1764900000200,
+  CreateOperatorAuditTable,
 ];

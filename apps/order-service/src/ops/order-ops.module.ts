@@ -5,18 +5,25 @@ import { OrdersRepository } from '../orders/orders.repository';
 import { OrderTimelineHttpController } from '../timeline/order-timeline.http.controller';
 import { OrderTimelineService } from '../timeline/order-timeline.service';
 import { PEER_OPTIONS, PeerOptions } from '../timeline/peer-client';
+import { OpsAuditReader } from './ops-audit';
+import { OpsConsoleHttpController } from './ops-console.http.controller';
 import { OpsPageHttpController } from './ops-page.http.controller';
+import { PeerProxy } from './peer-proxy';
+import { RecentOrdersReader } from './recent-orders';
 import { PipelineHealthReader } from './pipeline-health';
 
 /** The order timeline, the pipeline health and the /ops page, reading the other services. */
 @Module({
-  controllers: [OrderTimelineHttpController, OpsPageHttpController],
+  controllers: [OrderTimelineHttpController, OpsPageHttpController, OpsConsoleHttpController],
   providers: [
     { provide: PEER_OPTIONS, inject: [OrderServiceConfig], useFactory: peerOptionsFromEnv },
     OrdersRepository,
     OrderTransitionsRepository,
     OrderTimelineService,
     PipelineHealthReader,
+    RecentOrdersReader,
+    OpsAuditReader,
+    PeerProxy,
   ],
 })
 export class OrderOpsModule {}
@@ -28,6 +35,7 @@ function peerOptionsFromEnv(config: OrderServiceConfig): PeerOptions {
     accountingUrl: config.ACCOUNTING_SERVICE_URL.replace(/\/+$/, ''),
     couponProviderUrl: config.COUPON_PROVIDER_URL.replace(/\/+$/, ''),
     timeoutMs: config.PEER_TIMEOUT_MS,
-    opsApiToken: config.OPS_API_TOKEN,
+    // With named tokens only, the service reads its peers with the first of them.
+    opsApiToken: config.OPS_API_TOKEN ?? config.OPS_API_TOKENS?.split(',')[0].split(/:(.*)/s)[1],
   };
 }

@@ -29,6 +29,8 @@ export interface TimelineEvent {
     | 'journal';
   title: string;
   detail?: string;
+  /** The event's key on published, dead and received points: what ties a publish to its receives. */
+  eventKey?: string;
 }
 
 /** GET /orders/:id/timeline: every service's records of one order, and them merged in time. */
@@ -126,12 +128,27 @@ function outboxEvents(lane: TimelineLane, rows: OutboxRowView[]): TimelineEvent[
     if (r.sentAt) {
       return [
         written,
-        { at: r.sentAt, lane, kind: 'published', title: `${name} published`, detail: r.status },
+        {
+          at: r.sentAt,
+          lane,
+          kind: 'published',
+          title: `${name} published`,
+          detail: r.status,
+          eventKey: r.eventKey,
+        },
       ];
     }
     if (r.status === 'DEAD') {
       const detail = r.lastError ?? undefined;
-      return [written, { at: r.updatedAt, lane, kind: 'dead', title: `${name} DEAD`, detail }];
+      const dead: TimelineEvent = {
+        at: r.updatedAt,
+        lane,
+        kind: 'dead',
+        title: `${name} DEAD`,
+        detail,
+        eventKey: r.eventKey,
+      };
+      return [written, dead];
     }
     return [written];
   });
@@ -150,6 +167,7 @@ function inboxEvents(lane: TimelineLane, rows: InboxDeliveryView[]): TimelineEve
       kind: 'inbox',
       title: `${r.eventType} received: ${r.outcome}`,
       detail: r.eventKey,
+      eventKey: r.eventKey,
     };
     if (r.duplicateCount === 0 || !r.lastDuplicateAt) return [received];
     const duplicate: TimelineEvent = {

@@ -2,10 +2,11 @@ import { ExecutionContext, HttpException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { DEFERRED_BODY_ERROR } from './deferred-body-error';
 import { OperatorAuthGuard } from './operator-auth.guard';
-import { OperatorToken } from './operator-token';
+import { OperatorTokens } from './operator-tokens';
 import { PublicRoute } from './public-route.decorator';
 
 const TOKEN = 'an-operator-token-of-24-chars';
+const ALICE = 'alices-token-of-24-characters';
 
 class OperatorController {
   stats(): void {}
@@ -17,7 +18,11 @@ class HealthController {
 
 function call(
   guard: OperatorAuthGuard,
-  request: { headers: Record<string, string>; [DEFERRED_BODY_ERROR]?: unknown },
+  request: {
+    headers: Record<string, string>;
+    user?: { name: string };
+    [DEFERRED_BODY_ERROR]?: unknown;
+  },
   route: [controller: object, handler: () => void] = [
     OperatorController,
     OperatorController.prototype.stats,
@@ -50,13 +55,25 @@ function call(
 const health: [object, () => void] = [HealthController, HealthController.prototype.check];
 
 describe('OperatorAuthGuard', () => {
-  const guard = new OperatorAuthGuard(new Reflector(), new OperatorToken(TOKEN));
+  const guard = new OperatorAuthGuard(
+    new Reflector(),
+    OperatorTokens.fromEnv(TOKEN, `alice:${ALICE}`),
+  );
   const basic = (password: string) =>
     `Basic ${Buffer.from(`anyone:${password}`).toString('base64')}`;
 
   it('lets the token in as a bearer token or as a Basic password', () => {
     expect(call(guard, { headers: { authorization: `Bearer ${TOKEN}` } })).toEqual({ status: 200 });
     expect(call(guard, { headers: { authorization: basic(TOKEN) } })).toEqual({ status: 200 });
+  });
+
+  it("names the caller after the token's holder, never after the Basic user name", () => {
+    const bearer = { headers: { authorization: `Bearer ${ALICE}` }, user: undefined };
+    expect(call(guard, bearer)).toEqual({ status: 200 });
+    expect(bearer.user).toEqual({ name: 'alice' });
+    const typed = { headers: { authorization: basic(TOKEN) }, user: undefined };
+    expect(call(guard, typed)).toEqual({ status: 200 });
+    expect(typed.user).toEqual({ name: 'operator' });
   });
 
   it('answers 401 with both challenges without the token, with a wrong one, or a malformed header', () => {

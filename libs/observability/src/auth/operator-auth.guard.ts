@@ -1,14 +1,23 @@
 import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { bodyErrorAsHttp, DEFERRED_BODY_ERROR } from './deferred-body-error';
-import { OperatorToken } from './operator-token';
+import { OperatorTokens } from './operator-tokens';
 import { PUBLIC_ROUTE } from './public-route.decorator';
 
 /** The realm named in the 401's challenges. */
 export const OPERATOR_REALM = 'operator';
 
+/** Who the operator routes' handlers see as the caller: the name of the token presented. */
+export interface AuthenticatedOperator {
+  name: string;
+}
+
+/** The name recorded for callers while OPS_API_INSECURE leaves the routes open. */
+export const INSECURE_OPERATOR_NAME = 'anonymous (OPS_API_INSECURE)';
+
 interface HttpRequest {
   headers: Record<string, string | string[] | undefined>;
+  user?: AuthenticatedOperator;
   [DEFERRED_BODY_ERROR]?: { status?: unknown; message?: unknown };
 }
 interface HttpResponse {
@@ -19,7 +28,8 @@ interface HttpResponse {
  * Every HTTP route needs the operator token unless it is marked @PublicRoute(). The token comes
  * as `Authorization: Bearer <token>` (CLI, scripts, Prometheus) or as the password of
  * `Authorization: Basic` (any user name), which a browser asks for and then sends with the /ops
- * page's own requests. Anything else is 401 with both challenges. `token: null` means
+ * page's own requests. The name of the token (OPS_API_TOKENS) becomes `request.user.name`,
+ * the "who" of the audit log. Anything else is 401 with both challenges. `tokens: null` means
  * OPS_API_INSECURE: every route is open (the module says so in the log). A body the parsers
  * could not read is answered (400/413) only after that, so it never hides the 401.
  */
@@ -27,7 +37,7 @@ interface HttpResponse {
 export class OperatorAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
-    private readonly token: OperatorToken | null,
+    private readonly tokens: OperatorTokens | null,
   ) {}
 
   canActivate(context: ExecutionContext): boolean {
@@ -55,14 +65,20 @@ export class OperatorAuthGuard implements CanActivate {
   }
 
   private authenticated(context: ExecutionContext, request: HttpRequest): boolean {
-    if (this.token === null) return true;
+    if (this.tokens === null) {
+      request.user = { name: INSECURE_OPERATOR_NAME };
+      return true;
+    }
     const isPublic = this.reflector.getAllAndOverride<boolean | undefined>(PUBLIC_ROUTE, [
       context.getHandler(),
       context.getClass(),
     ]);
     if (isPublic) return true;
     const presented = presentedToken(request.headers.authorization);
-    return presented !== undefined && this.token.matches(presented);
+    const name = presented === undefined ? undefined : this.tokens.identify(presented);
+    if (name === undefined) return false;
+    request.user = { name };
+    return true;
   }
 }
 

@@ -17,6 +17,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { fieldErrorsOf, FieldError } from '@outbox-inbox/messaging';
+import { PageLimit } from '@outbox-inbox/messaging/http';
 import { DEAD_LETTER_CODES, DeadLetterCode } from '../inbox.errors';
 
 const AGGREGATE = /^([A-Z][A-Za-z0-9]{1,31}):([A-Za-z0-9_-]{1,64})$/;
@@ -107,6 +108,19 @@ export class ReplayDeadLettersDto {
   @IsOptional()
   @IsBoolean()
   dryRun?: boolean;
+
+  @ApiPropertyOptional({ description: 'why, for the operator audit log', maxLength: 500 })
+  @IsOptional()
+  @IsString()
+  @Length(1, 500)
+  reason?: string;
+}
+
+/** Query of GET /inbox/audit. */
+export class InboxAuditQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
+  @PageLimit(1000)
+  limit = 100;
 }
 
 /** Body of POST /inbox/gaps/skip: the version to skip on purpose, and why. */
@@ -130,7 +144,11 @@ export class SkipVersionDto {
   @Length(3, 500)
   reason!: string;
 
-  @ApiPropertyOptional({ example: 'alice', pattern: '^[A-Za-z0-9._@-]{1,64}$' })
+  @ApiPropertyOptional({
+    description:
+      'who skipped it, for apps without an operator auth guard; behind one, the name of the operator token used',
+    example: 'alice',
+  })
   @IsOptional()
   @Matches(/^[A-Za-z0-9._@-]{1,64}$/)
   skippedBy?: string;

@@ -15,12 +15,14 @@ import {
   ApiTags,
   ApiOperation,
 } from '@nestjs/swagger';
-import { DegradedRead } from '@outbox-inbox/messaging/http';
+import { OperatorAuditRecord } from '@outbox-inbox/database';
+import { DegradedRead, OperatorName, UNNAMED_OPERATOR } from '@outbox-inbox/messaging/http';
 import { InboxError } from '../inbox.errors';
 import { InboxDeliveryRecord } from '../operations/inbox-deliveries';
 import {
   aggregatesOf,
   DeliveriesQuery,
+  InboxAuditQuery,
   inboxInput,
   invalidInboxRequest,
   ReplayDeadLettersDto,
@@ -95,7 +97,11 @@ export class InboxHttpController {
   })
   @HttpCode(200)
   @ApiOkResponse({ description: 'matched, replayed (or, on a dry run, would replay) and skipped' })
-  async replay(@Body(inboxInput) body: ReplayDeadLettersDto): Promise<ReplayResult> {
+  async replay(
+    @Body(inboxInput) body: ReplayDeadLettersDto,
+    @OperatorName() who: string,
+  ): Promise<ReplayResult> {
+    const { reason, ...request } = body;
     const { retryTopic } = this.dead;
     if (body.targetTopic !== undefined && body.targetTopic !== retryTopic) {
       const rule = targetTopicRule(retryTopic);
@@ -105,7 +111,7 @@ export class InboxHttpController {
     }
     let result: ReplayResult;
     try {
-      result = await this.dead.replay(body);
+      result = await this.dead.replay(request, { who, reason });
     } catch (error) {
       if (error instanceof InboxError && error.code === 'INVALID_OPTIONS') {
         throw invalidInboxRequest(error.message, [
@@ -128,15 +134,31 @@ export class InboxHttpController {
   @HttpCode(200)
   @ApiOkResponse({ description: 'the skip recorded and the parked successors it drained' })
   @ApiConflictResponse({ description: 'the version is not the missing one (nothing changed)' })
-  async skip(@Body(inboxInput) body: SkipVersionDto): Promise<SkipVersionResult> {
+  async skip(
+    @Body(inboxInput) body: SkipVersionDto,
+    @OperatorName() who: string,
+  ): Promise<SkipVersionResult> {
     try {
-      return await this.operations.skipVersion(body);
+      // Behind an auth guard, who is the token's name; only an app without one may say.
+      const skippedBy = who === UNNAMED_OPERATOR ? body.skippedBy : who;
+      return await this.operations.skipVersion({ ...body, skippedBy });
     } catch (error) {
       if (error instanceof InboxError && error.code === 'SKIP_REFUSED') {
         throw new ConflictException(error.message);
       }
       throw error;
     }
+  }
+
+  /** The operator actions on this inbox (replays, gap skips), newest first. */
+  @Get('audit')
+  @ApiOperation({
+    summary: 'The operator audit log of this inbox: replays and gap skips, newest first',
+    description:
+      'Each replay (not dry runs) and gap skip taken through this API: when, the selector, how many messages or versions it affected, the reason given, and who (the name of the operator token used). `limit` records, newest first.',
+  })
+  audit(@Query(inboxInput) query: InboxAuditQuery): Promise<OperatorAuditRecord[]> {
+    return this.operations.auditLog(query.limit);
   }
 
   @Post('prune')

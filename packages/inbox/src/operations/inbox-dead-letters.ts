@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { kafkaClient } from '@outbox-inbox/messaging';
+import { recordOperatorAction } from '@outbox-inbox/database';
 import { Kafka } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { DeadLetterHeader, withoutInboxHeaders } from '../dead-letter/dead-letter-headers';
@@ -22,6 +23,8 @@ export interface DeadLetterMessage {
   sourcePartition: number | null;
   sourceOffset: string | null;
   failedAt: string | null;
+  /** The first 300 characters of the message's value. */
+  valuePreview: string | null;
   /** When it was replayed last; null if never. */
   replayedAt: string | null;
 }
@@ -41,6 +44,12 @@ export interface ReplayRequest {
   targetTopic?: string;
   /** List what would be replayed, and publish and record nothing. Default false. */
   dryRun?: boolean;
+}
+
+/** Who asked for an operator action, and why: what the audit log records beside it. */
+export interface OperatorActionAudit {
+  who: string;
+  reason?: string | null;
 }
 
 /** A dead letter named by its place in the dead-letter topic. */
@@ -106,7 +115,27 @@ export class InboxDeadLetters {
     return raw.map((m) => describe(m, null));
   }
 
-  async replay(request: ReplayRequest): Promise<ReplayResult> {
+  /**
+   * Republishes the selected dead letters (see the class); with `audit`, a replay that was not
+   * a dry run is recorded in the operator audit log, with how many it published.
+   */
+  async replay(request: ReplayRequest, audit?: OperatorActionAudit): Promise<ReplayResult> {
+    const result = await this.republish(request);
+    if (audit && !request.dryRun && (result.matched > 0 || result.failed)) {
+      const { dryRun: _dryRun, ...selector } = request;
+      await recordOperatorAction(this.dataSource, {
+        area: 'inbox',
+        action: 'inbox.replay',
+        target: { consumer: this.options.consumer, ...selector },
+        count: result.replayed.length,
+        reason: audit.reason ?? null,
+        who: audit.who,
+      });
+    }
+    return result;
+  }
+
+  private async republish(request: ReplayRequest): Promise<ReplayResult> {
     const { messages, eventType, errorCode, all } = request;
     if (!all && !messages?.length && !eventType && !errorCode) {
       throw new InboxError('INVALID_OPTIONS', 'replay needs messages, eventType, errorCode or all');
@@ -259,6 +288,7 @@ function describe(m: RawDeadLetter, replayedAt: string | null): DeadLetterMessag
     sourcePartition: num(h[DeadLetterHeader.sourcePartition]),
     sourceOffset: h[DeadLetterHeader.sourceOffset] ?? null,
     failedAt: h[DeadLetterHeader.failedAt] ?? null,
+    valuePreview: m.value === null ? null : m.value.toString('utf8', 0, 1200).slice(0, 300),
     replayedAt,
   };
 }

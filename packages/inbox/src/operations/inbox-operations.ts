@@ -1,4 +1,4 @@
-import { affectedRows } from '@outbox-inbox/database';
+import { affectedRows, OperatorAuditRecord, readOperatorAudit } from '@outbox-inbox/database';
 import { DataSource } from 'typeorm';
 import { ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from '../metrics/inbox-metrics';
@@ -37,6 +37,11 @@ export class InboxOperations {
    */
   groupMembership(): { consumer: string; joined: boolean } {
     return { consumer: this.options.consumer, joined: this.metrics.groupJoins > 0 };
+  }
+
+  /** The latest operator actions on this inbox (replays, gap skips), newest first. */
+  auditLog(limit = 100): Promise<OperatorAuditRecord[]> {
+    return readOperatorAudit(this.dataSource, 'inbox', Math.min(Math.max(1, limit), 1_000));
   }
 
   async stats(): Promise<InboxStats> {

@@ -1,4 +1,4 @@
-import { runTransaction } from '@outbox-inbox/database';
+import { recordOperatorAction, runTransaction } from '@outbox-inbox/database';
 import { DataSource, EntityManager } from 'typeorm';
 import { InboxError } from '../inbox.errors';
 
@@ -10,7 +10,7 @@ export interface SkipVersionRequest {
   version: number;
   /** Why it will never come; kept in the audit row. */
   reason: string;
-  /** Who skipped it (an operator's name). Default 'operator'. */
+  /** Who skipped it: the operator token's name. Default 'operator'. */
   skippedBy?: string;
 }
 
@@ -100,6 +100,14 @@ export async function skipVersion(
         drained,
       ],
     );
+    await recordOperatorAction(manager, {
+      area: 'inbox',
+      action: 'inbox.gap-skip',
+      target: { consumer, aggregateType, aggregateId, version },
+      count: 1,
+      reason,
+      who: request.skippedBy ?? 'operator',
+    });
     return {
       aggregateType,
       aggregateId,

@@ -6,3 +6,5 @@ export { PageLimit } from './page-limit';
 /** Operator reads that answer 503 with what the process knows, never 500, during an outage. */
 export { DegradedRead } from './degraded-read';
 export type { DegradedCause, DegradedReadBody, KnownState } from './degraded-read';
+/** The calling operator's name (`request.user.name`, set by the app's guard): the audit's "who". */
+export { OperatorName, UNNAMED_OPERATOR } from './operator-name.decorator';

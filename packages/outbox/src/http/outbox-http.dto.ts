@@ -7,6 +7,7 @@ import {
   IsArray,
   IsInt,
   IsOptional,
+  IsString,
   Length,
   Matches,
   Max,
@@ -47,6 +48,13 @@ export class ListDeadQuery {
   @IsOptional()
   @Matches(/^(0|[1-9]\d{0,19})$/, { message: 'afterId must be a row id' })
   afterId = '0';
+}
+
+/** Query of GET /outbox/audit. */
+export class AuditQuery {
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
+  @PageLimit(1000)
+  limit = 100;
 }
 
 /** Path of GET /outbox/aggregates/:type/:id. */
@@ -99,4 +107,10 @@ export class RequeueDeadDto {
   @IsOptional()
   @Equals(true)
   all?: true;
+
+  @ApiPropertyOptional({ description: 'why, for the operator audit log', maxLength: 500 })
+  @IsOptional()
+  @IsString()
+  @Length(1, 500)
+  reason?: string;
 }

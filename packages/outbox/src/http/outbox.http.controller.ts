@@ -9,10 +9,12 @@ import {
   Query,
 } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DegradedRead } from '@outbox-inbox/messaging/http';
+import { OperatorAuditRecord } from '@outbox-inbox/database';
+import { DegradedRead, OperatorName } from '@outbox-inbox/messaging/http';
 import { OutboxError } from '../outbox.errors';
 import {
   AggregateParams,
+  AuditQuery,
   ListDeadQuery,
   outboxInput,
   PruneOutboxDto,
@@ -55,6 +57,17 @@ export class OutboxHttpController {
     return this.operations.listDead(query.limit, query.afterId);
   }
 
+  /** The operator actions on this outbox (requeues), newest first: when, what, how many, who. */
+  @Get('audit')
+  @ApiOperation({
+    summary: 'The operator audit log of this outbox: requeues, newest first',
+    description:
+      'Each requeue taken through this API: when, the filter, how many rows it requeued, the reason given, and who (the name of the operator token used). `limit` records, newest first.',
+  })
+  audit(@Query(outboxInput) query: AuditQuery): Promise<OperatorAuditRecord[]> {
+    return this.operations.auditLog(query.limit);
+  }
+
   /** The outbox rows of one aggregate, e.g. GET /outbox/aggregates/Parcel/42. */
   @Get('aggregates/:type/:id')
   @ApiOperation({
@@ -79,7 +92,7 @@ export class OutboxHttpController {
     return { deleted: await this.operations.pruneSent({ olderThanMs: body.olderThanMs }) };
   }
 
-  /** DEAD → NEW for the rows the filter selects; 400 without a filter. */
+  /** DEAD → NEW for the rows the filter selects; 400 without a filter. Audited. */
   @Post('dead/requeue')
   @ApiOperation({
     summary: 'Requeue DEAD rows: DEAD → NEW, so the relay publishes them again',
@@ -87,9 +100,13 @@ export class OutboxHttpController {
       "The rows the filter selects (ids, eventType, aggregateType/aggregateId, or `all: true`) go back to NEW with their attempts reset, in their aggregate's order. 400 without a filter. Answers how many rows were requeued.",
   })
   @HttpCode(200)
-  async requeue(@Body(outboxInput) filter: RequeueDeadDto): Promise<{ requeued: number }> {
+  async requeue(
+    @Body(outboxInput) body: RequeueDeadDto,
+    @OperatorName() who: string,
+  ): Promise<{ requeued: number }> {
+    const { reason, ...filter } = body;
     try {
-      return { requeued: await this.operations.requeueDead(filter) };
+      return { requeued: await this.operations.requeueDead(filter, { who, reason }) };
     } catch (error) {
       if (error instanceof OutboxError && error.code === 'OUTBOX_INVALID_FILTER') {
         throw new BadRequestException({

@@ -1,0 +1,55 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { OperatorAuditRecord } from '@outbox-inbox/database';
+import { OutboxOperations } from '@outbox-inbox/outbox';
+import { getPeerJson, PEER_OPTIONS, PeerOptions, PeerSection } from '../timeline/peer-client';
+
+/** An audit record with the service it was taken at. */
+export interface ServiceAuditRecord extends OperatorAuditRecord {
+  service: string;
+}
+
+/** GET /ops/audit: every service's operator actions, newest first, and which could not be read. */
+export interface OpsAudit {
+  records: ServiceAuditRecord[];
+  unavailable: Array<{ service: string; error: string }>;
+}
+
+/** Reads the operator audit logs of the order-service and its peers into one list. */
+@Injectable()
+export class OpsAuditReader {
+  constructor(
+    private readonly outbox: OutboxOperations,
+    @Inject(PEER_OPTIONS) private readonly peers: PeerOptions,
+  ) {}
+
+  async read(limit = 100): Promise<OpsAudit> {
+    const { fulfillmentUrl, accountingUrl, timeoutMs, opsApiToken: token } = this.peers;
+    const peer = { timeoutMs, token };
+    const sections: Array<[string, Promise<PeerSection<OperatorAuditRecord[]>>]> = [
+      ['order-service', this.own(limit)],
+      ['fulfillment-service', getPeerJson(`${fulfillmentUrl}/outbox/audit?limit=${limit}`, peer)],
+      ['fulfillment-service', getPeerJson(`${fulfillmentUrl}/inbox/audit?limit=${limit}`, peer)],
+      ['accounting-service', getPeerJson(`${accountingUrl}/inbox/audit?limit=${limit}`, peer)],
+    ];
+    const audit: OpsAudit = { records: [], unavailable: [] };
+    for (const [service, pending] of sections) {
+      const section = await pending;
+      if (section.status === 'ok') {
+        audit.records.push(...section.data.map((r) => ({ ...r, service })));
+      } else {
+        audit.unavailable.push({ service, error: section.error });
+      }
+    }
+    audit.records.sort((a, b) => b.at.localeCompare(a.at));
+    audit.records.splice(limit);
+    return audit;
+  }
+
+  private async own(limit: number): Promise<PeerSection<OperatorAuditRecord[]>> {
+    try {
+      return { status: 'ok', data: await this.outbox.auditLog(limit) };
+    } catch (error) {
+      return { status: 'unavailable', error: (error as Error).message };
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import { Queryable } from '../statements';
+
+/** Which package's operator API an action went through. */
+export type OperatorAuditArea = 'outbox' | 'inbox';
+
+/** One operator action, as the audit log keeps it. */
+export interface OperatorAuditEntry {
+  area: OperatorAuditArea;
+  /** What was done, e.g. `outbox.requeue`, `inbox.replay`, `inbox.gap-skip`. */
+  action: string;
+  /** What it was asked for: the filter or selector, as JSON-serialisable data. */
+  target: unknown;
+  /** How many rows or messages it changed. */
+  count: number;
+  /** Why, as the operator gave it; null when the action asks for none. */
+  reason: string | null;
+  /** The name of the operator token that called (OPS_API_TOKENS), never what a caller typed. */
+  who: string;
+}
+
+/** An audit entry read back, with when it was recorded. */
+export interface OperatorAuditRecord extends OperatorAuditEntry {
+  id: string;
+  at: string;
+}
+
+/**
+ * Records an operator action in `t_operator_audit`. Pass the action's own transaction manager
+ * when the action changes the database, so the action and its record commit or roll back
+ * together.
+ */
+export async function recordOperatorAction(
+  manager: Queryable,
+  entry: OperatorAuditEntry,
+  at = new Date(),
+): Promise<void> {
+  await manager.query(
+    `INSERT INTO t_operator_audit (area, action, target, affected, reason, who, at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    [
+      entry.area,
+      entry.action,
+      JSON.stringify(entry.target ?? null).slice(0, 4000),
+      entry.count,
+      entry.reason?.slice(0, 500) ?? null,
+      entry.who.slice(0, 64),
+      at,
+    ],
+  );
+}
+
+/** The latest `limit` actions of an area, newest first. */
+export async function readOperatorAudit(
+  queryable: Queryable,
+  area: OperatorAuditArea,
+  limit = 100,
+): Promise<OperatorAuditRecord[]> {
+  const rows = (await queryable.query(
+    `SELECT id, area, action, target, affected, reason, who, at FROM t_operator_audit
+     WHERE area = ? ORDER BY id DESC LIMIT ?`,
+    [area, limit],
+  )) as Array<Record<string, unknown>>;
+  return rows.map((r) => ({
+    id: String(r.id),
+    area: r.area as OperatorAuditArea,
+    action: String(r.action),
+    target: parseTarget(String(r.target)),
+    count: Number(r.affected),
+    reason: r.reason === null ? null : String(r.reason),
+    who: String(r.who),
+    at: new Date(r.at as string | Date).toISOString(),
+  }));
+}
+
+function parseTarget(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text; // cut at 4,000 characters
+  }
+}
