@@ -17,10 +17,42 @@ module.exports = {
       to: { path: FRAMEWORKS },
     },
     {
+      name: 'domain-imports-only-domain',
+      comment:
+        'A domain file depends on other domain files and on the event contracts it records ' +
+        '(the catalogue and the envelope type of the messaging kernel), never on a repository, ' +
+        'a service or the database package: the business rules stay testable as plain code.',
+      severity: 'error',
+      from: { path: '(^|/)domain/', pathNot: '\\.spec\\.ts$' },
+      to: {
+        dependencyTypesNot: ['core'],
+        pathNot: ['(^|/)domain/', '^libs/trading-events/', '^packages/messaging/'],
+      },
+    },
+    {
+      name: 'packages-import-only-packages',
+      comment:
+        'What a team adopts (packages/) ships alone: its sources import other packages and ' +
+        'their npm peers, never an in-house library, an app or a test kit. Their tests may ' +
+        'use the in-house test kit.',
+      severity: 'error',
+      from: { path: '^packages/[^/]+/src/', pathNot: '\\.(int-)?spec\\.ts$' },
+      to: { path: '^(libs|apps|bench|test|scripts|examples|tools)/' },
+    },
+    {
+      name: 'no-circular',
+      comment:
+        'Imports run one way. A circle, even of types only, means two files hold one idea or ' +
+        'a shared type lives in the wrong one.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
       name: 'libs-never-import-apps',
       comment: 'A library is reused by apps; it never reaches back into one, at any depth.',
       severity: 'error',
-      from: { path: '^libs/' },
+      from: { path: '^(libs|packages)/' },
       to: { path: '^apps/' },
     },
     {
@@ -36,51 +68,57 @@ module.exports = {
         "Outside a library, only its entry point (libs/<lib>/src/index.ts, '@app/<lib>') is " +
         'its contract; its other files are private.',
       severity: 'error',
-      from: { pathNot: '^libs/[^/]+/' },
-      to: { path: '^libs/[^/]+/src/', pathNot: '^libs/[^/]+/src/index\\.ts$' },
+      from: { pathNot: '^(libs|packages)/[^/]+/' },
+      to: {
+        path: '^(libs|packages)/[^/]+/src/',
+        pathNot: '^(libs|packages)/[^/]+/src/index\\.ts$',
+      },
     },
     {
       name: 'no-deep-imports-between-libs',
       comment: 'A library uses another library through its entry point only.',
       severity: 'error',
-      from: { path: '^(libs/[^/]+)/' },
-      to: { path: '^libs/[^/]+/src/', pathNot: ['^$1/', '^libs/[^/]+/src/index\\.ts$'] },
+      from: { path: '^((?:libs|packages)/[^/]+)/' },
+      to: {
+        path: '^(libs|packages)/[^/]+/src/',
+        pathNot: ['^$1/', '^(libs|packages)/[^/]+/src/index\\.ts$'],
+      },
     },
     {
       name: 'lib-tests-are-private',
       comment:
-        "A library's test/ folder serves its own tests; shared kits live in libs/testing " +
+        "A library's test/ folder serves its own tests; shared kits live in libs/test-kit " +
         '(bench, apps and other libraries take them from there).',
       severity: 'error',
-      from: { pathNot: '^(libs/[^/]+)/' },
-      to: { path: '^libs/[^/]+/test/' },
+      from: { pathNot: '^((?:libs|packages)/[^/]+)/' },
+      to: { path: '^(libs|packages)/[^/]+/test/' },
     },
     {
       name: 'lib-tests-are-private-between-libs',
       comment: "One library's tests never import another library's test files.",
       severity: 'error',
-      from: { path: '^(libs/[^/]+)/' },
-      to: { path: '^libs/[^/]+/test/', pathNot: '^$1/' },
+      from: { path: '^((?:libs|packages)/[^/]+)/' },
+      to: { path: '^(libs|packages)/[^/]+/test/', pathNot: '^$1/' },
     },
     {
       name: 'kernel-imports-no-catalogue',
       comment:
         'The messaging kernel, the outbox and the inbox are generic: they know no business ' +
         'event catalogue (the registry and the topic mapping are options), directly or through ' +
-        'another module. Their tests too: they use the neutral Parcel events of libs/testing.',
+        'another module. Their tests too: they use the neutral Parcel events of libs/test-kit.',
       severity: 'error',
-      from: { path: '^libs/(messaging|outbox|inbox)/' },
+      from: { path: '^packages/(messaging|outbox|inbox)/' },
       to: { path: '^libs/trading-events/', reachable: true },
     },
     {
       name: 'generic-test-kit-imports-no-catalogue',
       comment:
-        "libs/testing is the kit of the generic libraries' tests: it loads no business " +
-        'catalogue, directly or through the trading kit (libs/trading-testing), so those tests ' +
+        "libs/test-kit is the kit of the generic libraries' tests: it loads no business " +
+        'catalogue, directly or through the trading kit (libs/trading-test-kit), so those tests ' +
         'never load the trading events.',
       severity: 'error',
-      from: { path: '^libs/testing/' },
-      to: { path: '^libs/(trading-events|trading-testing)/' },
+      from: { path: '^libs/test-kit/' },
+      to: { path: '^libs/(trading-events|trading-test-kit)/' },
     },
     {
       name: 'not-to-unresolvable',

@@ -35,7 +35,7 @@ export default tseslint.config(
     // Affected rows are read in one place (affectedRows of @outbox-inbox/database), which knows
     // every shape a driver answers a write with. The raw bench baselines restate SQL on purpose.
     files: ['**/*.ts'],
-    ignores: ['libs/database/src/**', 'bench/e2e/raw-*.ts'],
+    ignores: ['packages/database/src/**', 'bench/e2e/raw-*.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -20,10 +20,10 @@ const esmOnly = ['@nestjs/terminus', '@nestjs/config'];
 const swcEsm = ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }];
 
 const moduleNameMapper = {
-  '^@app/(trading-events|config|runtime|testing|trading-testing|coupon-client|invariants|observability)$':
+  '^@app/(trading-events|config|service-bootstrap|test-kit|trading-test-kit|coupon-client|trading-checker|observability)$':
     '<rootDir>/libs/$1/src',
-  // The libraries published as packages (libs/<name>/package.json), by their package names.
-  '^@outbox-inbox/(messaging|database|outbox|inbox)$': '<rootDir>/libs/$1/src',
+  // The libraries published as packages (packages/<name>/package.json), by their package names.
+  '^@outbox-inbox/(messaging|database|outbox|inbox)$': '<rootDir>/packages/$1/src',
 };
 
 const common = {
@@ -39,6 +39,7 @@ const common = {
   roots: [
     '<rootDir>/apps',
     '<rootDir>/libs',
+    '<rootDir>/packages',
     '<rootDir>/test',
     '<rootDir>/scripts',
     '<rootDir>/bench',

@@ -13,7 +13,7 @@
 import 'reflect-metadata';
 import { InboxMigrations } from '@outbox-inbox/inbox';
 import { openMysqlDataSource } from '@outbox-inbox/database';
-import { startTestEnvironment } from '@app/testing';
+import { startTestEnvironment } from '@app/test-kit';
 import {
   CONCURRENCY,
   EVENTS,

@@ -9,7 +9,7 @@
  * every figure is the median of BENCH_ROUNDS (default 5) alternating rounds.
  */
 import 'reflect-metadata';
-import { insertSentHistory, openOutboxDatabase, startTestEnvironment } from '@app/testing';
+import { insertSentHistory, openOutboxDatabase, startTestEnvironment } from '@app/test-kit';
 import { BenchResult, percentile, ratioResult, writeResults } from './lib/results';
 import { minimalRelayRate, naiveRelayRate, rawProduceRate } from './relay/baselines';
 import {

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveInfrastructure } from '@app/testing';
+import { resolveInfrastructure } from '@app/test-kit';
 import { describeEnvironment } from './lib/environment';
 import { markdownTable } from './lib/markdown';
 import { progress } from './lib/progress';

@@ -10,7 +10,7 @@ cd "$root"
 bash tools/kafka-mock/build.sh
 
 stamp=dist/.build-stamp
-sources=(apps libs scripts nest-cli.json tsconfig.json tsconfig.build.json package-lock.json)
+sources=(apps libs packages scripts nest-cli.json tsconfig.json tsconfig.build.json package-lock.json)
 if [ -f "$stamp" ] && [ -z "$(find "${sources[@]}" -newer "$stamp" -type f -print -quit)" ]; then
   exit 0
 fi

@@ -7,7 +7,7 @@
  * Exit 0 when all hold, 1 on a violation, 2 on a usage or connection error.
  */
 import { parseArgs } from 'node:util';
-import { checkInvariants, formatInvariantReport, invariantTargets } from '@app/invariants';
+import { checkInvariants, formatInvariantReport, invariantTargets } from '@app/trading-checker';
 
 const USAGE = `usage: npm run check:invariants -- [--quiescent] [--json]
   --quiescent  the deployment is at rest: anything still in flight is a violation

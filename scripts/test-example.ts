@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestEnvironment } from '@app/testing';
+import { startTestEnvironment } from '@app/test-kit';
 
 const root = join(__dirname, '..');
 const repoModules = join(root, 'node_modules');

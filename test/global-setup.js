@@ -1,7 +1,7 @@
 // Once per `npm test`: when neither MYSQL_URL nor KAFKA_BROKERS is given and a Docker engine
 // answers, start MySQL 8 and Apache Kafka with testcontainers and export their addresses to
 // every test worker. Without Docker, each test file uses the local MariaDB and spawns its own
-// tools/kafka-mock (see libs/testing/src/infrastructure.ts).
+// tools/kafka-mock (see libs/test-kit/src/infrastructure.ts).
 const { existsSync } = require('node:fs');
 const { connect } = require('node:net');
 

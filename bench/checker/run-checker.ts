@@ -4,7 +4,7 @@
  * deployment named by MYSQL_URL, KAFKA_BROKERS, DATABASE_PREFIX and TOPIC_PREFIX, and prints
  * one JSON line: seconds, peak RSS in MB, and the report's counts.
  */
-import { checkInvariants } from '@app/invariants';
+import { checkInvariants } from '@app/trading-checker';
 
 async function main(): Promise<void> {
   const started = process.hrtime.bigint();

@@ -10,8 +10,8 @@ import {
   OnEventBatch,
   resolveInboxOptions,
 } from '@outbox-inbox/inbox';
-import { TestEnvironment, toMessage } from '@app/testing';
-import { orderEvent } from '@app/trading-testing';
+import { TestEnvironment, toMessage } from '@app/test-kit';
+import { orderEvent } from '@app/trading-test-kit';
 import { Controller, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, Payload } from '@nestjs/microservices';

@@ -10,7 +10,7 @@ export interface WriteResult {
 
 /**
  * One transaction on one raw mysql2 connection, with the round trips the services make:
- * START TRANSACTION travels with the first statement (libs/database deferred-begin.ts), and a
+ * START TRANSACTION travels with the first statement (packages/database deferred-begin.ts), and a
  * statement text may hold several statements (the inbox row with its version gate).
  */
 export class RawTransaction {

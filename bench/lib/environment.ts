@@ -1,7 +1,7 @@
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { Infrastructure } from '@app/testing';
+import { Infrastructure } from '@app/test-kit';
 import { createConnection } from 'mysql2/promise';
 import { withBenchAdmin } from './topics';
 

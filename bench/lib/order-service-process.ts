@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { TestEnvironment } from '@app/testing';
+import { TestEnvironment } from '@app/test-kit';
 import { migrate, serviceMain, ServiceProcess } from '../../scripts/stack/service-process';
 import { freePort } from '../../test/support/free-port';
 import { cpuProfileEnv } from './cpu-profile-env';

@@ -1,6 +1,6 @@
 import { OrderCreatedV1 } from '@app/trading-events';
-import { TestEnvironment } from '@app/testing';
-import { orderCreated } from '@app/trading-testing';
+import { TestEnvironment } from '@app/test-kit';
+import { orderCreated } from '@app/trading-test-kit';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {

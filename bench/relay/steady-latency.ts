@@ -10,7 +10,7 @@ import {
 import { percentile } from '../lib/results';
 import { Bench, round, sleep, unsentCount, warmRelay } from './relay-bench-kit';
 import { purged } from '../lib/purged';
-import { orderCreated } from '@app/trading-testing';
+import { orderCreated } from '@app/trading-test-kit';
 
 export const STEADY_RATE = 1_000;
 const STEADY_SECONDS = 10;

@@ -1,6 +1,6 @@
 import { createConnection } from 'mysql2/promise';
 import { topicForAggregate } from '@app/trading-events';
-import { checkInvariants, invariantTargets } from '@app/invariants';
+import { checkInvariants, invariantTargets } from '@app/trading-checker';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DemoSettings, demoUserPrefix } from './demo-settings';
 import { republishCopies } from './republish';

@@ -1,4 +1,4 @@
-import type { InvariantReport } from '@app/invariants';
+import type { InvariantReport } from '@app/trading-checker';
 import { DEMO_CONSUMERS, orderInFlight, RunState, tallyConsumer } from './run-state';
 
 /** One promise the demo checks, and what broke it ('' when it held). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { consumerChannels, topicForAggregate } from '@app/trading-events';
-import { KafkaMock } from '@app/testing';
+import { KafkaMock } from '@app/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { migrate, portVariable, ServiceProcess, ServiceSpec } from './service-process';
 

@@ -1,6 +1,6 @@
 import { Kafka, logLevel, Producer } from 'kafkajs';
 import { consumerChannels } from '@app/trading-events';
-import { KafkaApiKey, KafkaErrorCode, waitFor } from '@app/testing';
+import { KafkaApiKey, KafkaErrorCode, waitFor } from '@app/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { ServiceProcess } from '../../scripts/stack/service-process';
 import { stackTopics } from '../../scripts/stack/start-stack';

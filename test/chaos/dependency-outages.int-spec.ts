@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
-import { TcpProxy, waitFor } from '@app/testing';
+import { TcpProxy, waitFor } from '@app/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { requestJson } from '../../scripts/demo/http-json';
 import { sampleValue } from '../e2e/prometheus-text';

@@ -1,7 +1,7 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { createConnection } from 'mysql2/promise';
 import { readWholeTopic } from '@outbox-inbox/inbox';
-import { waitFor } from '@app/testing';
+import { waitFor } from '@app/test-kit';
 import { MYSQL_URL, TradingStack } from '../support/trading-stack';
 
 /**

@@ -1,4 +1,4 @@
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import { startTestEnvironment, TestEnvironment, waitFor } from '@app/test-kit';
 import { Kafka } from 'kafkajs';
 
 async function committedTotal(kafka: Kafka, groupId: string, topic: string): Promise<number> {

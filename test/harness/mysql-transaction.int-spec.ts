@@ -1,5 +1,5 @@
 import { openMysqlDataSource, runTransaction } from '@outbox-inbox/database';
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
+import { startTestEnvironment, TestEnvironment, waitFor } from '@app/test-kit';
 import { DataSource } from 'typeorm';
 
 describe('MySQL harness', () => {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { checkInvariants, invariantTargets, InvariantTargets } from '@app/invariants';
+import { checkInvariants, invariantTargets, InvariantTargets } from '@app/trading-checker';
 import { EventHeader } from '@outbox-inbox/messaging';
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/testing';
-import { seedDeployment } from '@app/trading-testing';
+import { startTestEnvironment, TestEnvironment, waitFor } from '@app/test-kit';
+import { seedDeployment } from '@app/trading-test-kit';
 import { createConnection } from 'mysql2/promise';
 import { AccountingMigrations } from '../../apps/accounting-service/src/migrations';
 import { CouponMigrations } from '../../apps/coupon-provider/src/migrations';

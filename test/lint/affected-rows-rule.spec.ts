@@ -30,7 +30,7 @@ describe('the lint rule on reading affected rows', () => {
 
   it("leaves the raw bench baselines and the database library's own reader alone", async () => {
     expect(await lintAs('bench/e2e/raw-planted.ts', PLANTED)).toEqual([]);
-    expect(await lintAs('libs/database/src/planted.ts', PLANTED)).toEqual([]);
+    expect(await lintAs('packages/database/src/planted.ts', PLANTED)).toEqual([]);
   });
 
   it('accepts the read through affectedRows()', async () => {

@@ -4,7 +4,7 @@ import { consumerChannels, TRADING_EVENTS, topicForAggregate } from '@app/tradin
 
 const ROOT = join(__dirname, '..', '..');
 /** The generic libraries: they must not know the trading chain, tests and docs included. */
-const GENERIC_LIBS = ['libs/messaging', 'libs/outbox', 'libs/inbox'];
+const GENERIC_LIBS = ['packages/messaging', 'packages/outbox', 'packages/inbox'];
 const SKIPPED_DIRS = new Set(['node_modules', 'dist']);
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -80,7 +80,7 @@ describe('the generic libraries name no trading event or topic', () => {
     ]);
   });
 
-  it('reads the sources, tests and docs of libs/messaging, libs/outbox and libs/inbox', () => {
+  it('reads the sources, tests and docs of packages/messaging, packages/outbox and packages/inbox', () => {
     const read = (lib: string) => files.filter((f) => f.startsWith(join(ROOT, lib, '/'))).length;
     expect(GENERIC_LIBS.map(read).every((n) => n > 5)).toBe(true);
     expect(files.some((f) => f.endsWith('.int-spec.ts'))).toBe(true);

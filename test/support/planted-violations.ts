@@ -1,6 +1,6 @@
 import { createEnvelope, envelopeHeaders } from '@outbox-inbox/messaging';
 import { OrderCreatedV1 } from '@app/trading-events';
-import { waitFor } from '@app/testing';
+import { waitFor } from '@app/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { TradingStack } from './trading-stack';
 

@@ -7,8 +7,8 @@ import {
   InvariantReport,
   invariantTargets,
   InvariantTargets,
-} from '@app/invariants';
-import { waitFor } from '@app/testing';
+} from '@app/trading-checker';
+import { waitFor } from '@app/test-kit';
 import { mapConcurrently, requestJson } from '../../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
 import { portVariable, serviceMain, ServiceProcess } from '../../scripts/stack/service-process';

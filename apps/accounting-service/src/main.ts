@@ -1,4 +1,4 @@
-import { bootstrapService } from '@app/runtime';
+import { bootstrapService } from '@app/service-bootstrap';
 import { AccountingMigrations } from './migrations';
 import { AccountingServiceConfig } from './accounting-service.config';
 import { AccountingServiceModule } from './accounting-service.module';

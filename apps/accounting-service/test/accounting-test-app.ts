@@ -1,8 +1,8 @@
-import { TEST_OPS_API_TOKEN } from '@app/testing';
+import { TEST_OPS_API_TOKEN } from '@app/test-kit';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { serviceConfig } from '@app/config';
-import { serviceRoot } from '@app/runtime';
+import { serviceRoot } from '@app/service-bootstrap';
 import { envelopeHeaders, EventEnvelope } from '@outbox-inbox/messaging';
 import { Kafka, Message } from 'kafkajs';
 import { DataSource } from 'typeorm';

@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { configureHttp } from '@app/runtime';
+import { configureHttp } from '@app/service-bootstrap';
 
 /** The coupon-provider's HTTP surface: 16 kB bodies, strict validation, /docs. */
 export function configureCouponProviderHttp(app: INestApplication): void {

@@ -1,4 +1,4 @@
-import { bootstrapService } from '@app/runtime';
+import { bootstrapService } from '@app/service-bootstrap';
 import { CouponMigrations } from './migrations';
 import { CouponProviderConfig } from './coupon-provider.config';
 import { configureCouponProviderHttp } from './coupon-provider.http';

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { InboxTransport } from '@outbox-inbox/inbox';
-import { configureHttp } from '@app/runtime';
+import { configureHttp } from '@app/service-bootstrap';
 
 /**
  * What the service adds to the Nest app before it starts: the OpenAPI document at /docs and

@@ -1,4 +1,4 @@
-import { bootstrapService } from '@app/runtime';
+import { bootstrapService } from '@app/service-bootstrap';
 import { FulfillmentMigrations } from './migrations';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
 import { FulfillmentServiceModule } from './fulfillment-service.module';

@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
 import { serviceConfig } from '@app/config';
-import { serviceRoot } from '@app/runtime';
+import { serviceRoot } from '@app/service-bootstrap';
 import {
   createEnvelope,
   envelopeHeaders,
@@ -16,7 +16,7 @@ import {
   OrderPaymentStartedV1,
 } from '@app/trading-events';
 import { CouponProviderClient } from '@app/coupon-client';
-import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/testing';
+import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/test-kit';
 import { Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {

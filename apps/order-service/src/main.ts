@@ -1,4 +1,4 @@
-import { bootstrapService } from '@app/runtime';
+import { bootstrapService } from '@app/service-bootstrap';
 import { OrderMigrations } from './migrations';
 import { OrderServiceConfig } from './order-service.config';
 import { configureOrderServiceHttp } from './order-service.http';

@@ -1,5 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { configureHttp } from '@app/runtime';
+import { configureHttp } from '@app/service-bootstrap';
 import { PAY_CALLBACK_PATH } from './payments/payments.http.controller';
 
 /** The order-service's HTTP surface: 16 kB bodies, raw bytes for the pay callback, /docs. */

@@ -10,7 +10,7 @@ import {
   TopicBatch,
 } from '@outbox-inbox/outbox';
 import { topicForAggregate } from '@app/trading-events';
-import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/testing';
+import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/test-kit';
 import { DataSource } from 'typeorm';
 import { OrderMigrations } from './migrations';
 import { OrderServiceConfig } from './order-service.config';

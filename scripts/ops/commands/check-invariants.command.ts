@@ -1,4 +1,4 @@
-import { checkInvariants, formatInvariantReport, invariantTargets } from '@app/invariants';
+import { checkInvariants, formatInvariantReport, invariantTargets } from '@app/trading-checker';
 import { Command, Option } from 'nest-commander';
 import { EXIT, invalidArgument, UsageError } from '../ops-errors';
 import { OpsCommand } from './ops-command';

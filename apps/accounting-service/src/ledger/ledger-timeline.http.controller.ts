@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AggregateSelector, InboxDeliveryRecord, InboxOperations } from '@outbox-inbox/inbox';
-import { validInput } from '@app/runtime';
+import { validInput } from '@app/service-bootstrap';
 import { LedgerQueries, OrderLedgerView } from './ledger.queries';
 import { LedgerTimelineQuery } from './ledger-timeline.dto';
 import { OrderIdPipe } from './order-id.pipe';

@@ -6,7 +6,7 @@ import {
   JournalView,
   OrderLedgerView,
 } from './ledger.queries';
-import { Mismatch, MismatchKind, ReconciliationReport } from './reconciliation.service';
+import { Mismatch, MismatchKind, ReconciliationReport } from './reconciliation-report';
 
 // Response shapes for the OpenAPI document. Money is a decimal string of minor units, since
 // sums of BIGINT columns can exceed what a JSON number holds exactly; ids are strings.

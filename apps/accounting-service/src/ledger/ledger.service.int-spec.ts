@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { openMysqlDataSource, runTransaction } from '@outbox-inbox/database';
-import { startTestEnvironment, TestEnvironment } from '@app/testing';
+import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
 import { DataSource, EntityManager } from 'typeorm';
 import {
   fulfillmentDone,

@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import type { Mismatch } from './reconciliation.service';
+import type { Mismatch } from './reconciliation-report';
 
 /** The version at the end of an event key (eventType:aggregateId:version), as SQL. */
 const versionOf = (column: string) => `CAST(SUBSTRING_INDEX(${column}, ':', -1) AS UNSIGNED)`;

@@ -22,7 +22,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { PublicRoute } from '@app/observability';
-import { invalidRequest } from '@app/runtime';
+import { invalidRequest } from '@app/service-bootstrap';
 import { FaultInjectionInterceptor } from '../faults/fault-injection.interceptor';
 import { CouponView, GrantCouponDto, GrantStats } from './coupon.dto';
 import { CouponsService } from './coupons.service';

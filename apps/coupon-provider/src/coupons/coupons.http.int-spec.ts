@@ -1,5 +1,5 @@
 import { CouponProviderClient, GrantRequest } from '@app/coupon-client';
-import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/testing';
+import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/test-kit';
 import {
   RunningCouponProvider,
   startCouponProvider,

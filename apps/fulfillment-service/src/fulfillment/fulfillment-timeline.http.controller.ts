@@ -1,6 +1,6 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { validInput } from '@app/runtime';
+import { validInput } from '@app/service-bootstrap';
 import { FulfillmentTimeline, FulfillmentTimelineReader } from './fulfillment-timeline';
 import { OrderIdParams } from './fulfillments-http.dto';
 

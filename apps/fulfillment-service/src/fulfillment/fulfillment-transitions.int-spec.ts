@@ -4,7 +4,7 @@ import {
   Infrastructure,
   resolveInfrastructure,
   TestDatabase,
-} from '@app/testing';
+} from '@app/test-kit';
 import { DataSource } from 'typeorm';
 import { FulfillmentMigrations } from '../migrations';
 import { markGranted, markGrantFailed } from './domain/fulfillment';

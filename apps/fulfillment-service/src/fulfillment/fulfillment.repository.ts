@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { affectedRows, runStatements, Statement } from '@outbox-inbox/database';
+import { affectedRows, compareAndSet, runStatements, Statement } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { FulfillmentState, FulfillmentStatus } from './domain/fulfillment';
 
@@ -121,30 +121,24 @@ export class FulfillmentRepository {
     now: Date,
   ): Statement<unknown>[] {
     return [
-      {
-        sql: `UPDATE t_fulfillment SET status = ?, version = ?, event_version = ?, coupon_code = ?,
-         attempts = ?, next_attempt_at = ?, last_error = ?, updated_at = ?
-       WHERE id = ? AND version = ?`,
-        params: [
-          next.status,
-          next.version,
-          next.eventVersion,
-          next.couponCode,
-          next.attempts,
-          next.nextAttemptAt,
-          next.lastError,
-          now,
-          previous.id,
-          previous.version,
-        ],
-        read: (result) => {
-          if (affectedRows(result) !== 1) {
-            throw new StaleFulfillmentError(
-              `fulfillment ${previous.id} changed under version ${previous.version}`,
-            );
-          }
+      compareAndSet({
+        table: 't_fulfillment',
+        set: {
+          status: next.status,
+          version: next.version,
+          event_version: next.eventVersion,
+          coupon_code: next.couponCode,
+          attempts: next.attempts,
+          next_attempt_at: next.nextAttemptAt,
+          last_error: next.lastError,
+          updated_at: now,
         },
-      },
+        expected: { id: previous.id, version: previous.version },
+        lost: () =>
+          new StaleFulfillmentError(
+            `fulfillment ${previous.id} changed under version ${previous.version}`,
+          ),
+      }),
       transitionStatement(
         previous.id,
         next.version,

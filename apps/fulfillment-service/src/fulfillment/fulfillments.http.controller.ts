@@ -2,7 +2,7 @@ import { Controller, Get, NotFoundException, Param, Query } from '@nestjs/common
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { FulfillmentState } from './domain/fulfillment';
-import { validInput } from '@app/runtime';
+import { validInput } from '@app/service-bootstrap';
 import { FulfillmentRepository } from './fulfillment.repository';
 import { OrderIdParams, StuckQuery } from './fulfillments-http.dto';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { affectedRows, runStatements, Statement } from '@outbox-inbox/database';
+import { compareAndSet, runStatements, Statement } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { OrderConcurrentUpdateError } from './domain/order.errors';
 import { NewOrder, Order, OrderStatus } from './domain/order';
@@ -78,28 +78,21 @@ export class OrdersRepository {
    * there first.
    */
   updateStatement(next: Order, expectedVersion: number): Statement {
-    return {
-      sql: `UPDATE t_order
-          SET status = ?, version = ?, pay_order_id = ?, settled_by_notify_id = ?,
-              close_reason = ?, updated_at = ?, paid_at = ?, cancelled_at = ?
-        WHERE id = ? AND version = ?`,
-      params: [
-        next.status,
-        next.version,
-        next.payOrderId,
-        next.settledByNotifyId,
-        next.closeReason,
-        next.updatedAt,
-        next.paidAt,
-        next.cancelledAt,
-        next.id,
-        expectedVersion,
-      ],
-      read: (result) => {
-        if (affectedRows(result) !== 1)
-          throw new OrderConcurrentUpdateError(next.id, expectedVersion);
+    return compareAndSet({
+      table: 't_order',
+      set: {
+        status: next.status,
+        version: next.version,
+        pay_order_id: next.payOrderId,
+        settled_by_notify_id: next.settledByNotifyId,
+        close_reason: next.closeReason,
+        updated_at: next.updatedAt,
+        paid_at: next.paidAt,
+        cancelled_at: next.cancelledAt,
       },
-    };
+      expected: { id: next.id, version: expectedVersion },
+      lost: () => new OrderConcurrentUpdateError(next.id, expectedVersion),
+    });
   }
 }
 

@@ -1,4 +1,4 @@
-import { startTestEnvironment, TestEnvironment } from '@app/testing';
+import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
 import {
   JsonResponse,
   outboxRowsOf,

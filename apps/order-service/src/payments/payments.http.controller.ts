@@ -24,7 +24,7 @@ import {
 } from '@nestjs/swagger';
 import { PublicRoute } from '@app/observability';
 import { validatePlain } from '@outbox-inbox/messaging';
-import { invalidRequest } from '@app/runtime';
+import { invalidRequest } from '@app/service-bootstrap';
 import { PayCallbackAnswer, PayCallbackDto } from './pay-callback.dto';
 import { PayCallbackService } from './pay-callback.service';
 import { PayCallbackHeader, verifyPayCallbackSignature } from './pay-callback.signature';

@@ -4,7 +4,7 @@ import { HttpException } from '@nestjs/common';
  * Where the body parsers leave a body they could not read (malformed JSON 400, too large 413,
  * bad charset 415), instead of answering at once: the operator guard first authenticates the
  * request, so a caller without the token gets 401 whatever its body, and only then answers
- * this error. configureHttp (in @app/runtime) sets it.
+ * this error. configureHttp (in @app/service-bootstrap) sets it.
  */
 export const DEFERRED_BODY_ERROR = Symbol('deferred-body-error');
 

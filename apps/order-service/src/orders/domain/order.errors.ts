@@ -1,4 +1,4 @@
-import type { OrderAction, OrderStatus } from './order';
+import type { OrderAction, OrderStatus } from './order-state';
 
 /**
  * Why the order refused a command. These are expected outcomes, returned as values by the

@@ -6,12 +6,9 @@ import type {
   OrderPaymentStartedV1Payload,
 } from '@app/trading-events';
 import type { OrderRejection } from './order.errors';
+import type { OrderAction, OrderStatus } from './order-state';
 
-/** Where an order is in its life. PAID and CANCELLED are final. */
-export type OrderStatus = 'CREATED' | 'PAYING' | 'PAID' | 'CANCELLED' | 'PAYMENT_FAILED';
-
-/** The commands an order accepts, named in rejections. */
-export type OrderAction = 'startPayment' | 'confirmPayment' | 'failPayment' | 'cancel';
+export type { OrderAction, OrderStatus } from './order-state';
 
 /**
  * The order aggregate as plain, immutable data. `version` is both the row's compare-and-set

@@ -1,0 +1,25 @@
+/** How many rows a write changed, whatever shape the driver answered it in. */
+export { affectedRows } from './affected-rows';
+export { backoffDelay, delay } from './backoff';
+export type { BackoffPolicy } from './backoff';
+export { databaseConfigFromEnv } from './database-env';
+export type { DatabaseEnv } from './database-env';
+export { ensureDatabase } from './ensure-database';
+export {
+  allowsMultipleStatements,
+  mysqlDataSourceOptions,
+  openMysqlDataSource,
+} from './mysql-data-source';
+export type { MysqlDataSourceConfig } from './mysql-data-source';
+export { DEFAULT_TRANSACTION_RETRY, runTransaction } from './run-transaction';
+export type { TransactionRetryPolicy } from './run-transaction';
+export { isDuplicateKeyError, isTransientDbError } from './transient-error';
+/** A DataSource named by instance, TypeORM name or injection token, as a module's provider. */
+export { dataSourceProvider } from './data-source-ref';
+export type { DataSourceRef } from './data-source-ref';
+/** A compare-and-set UPDATE as a statement: writes only while the expected version holds. */
+export { compareAndSet } from './compare-and-set';
+export type { CompareAndSet } from './compare-and-set';
+/** Several statements in one round trip, each with its own result. */
+export { runStatements } from './statements';
+export type { Queryable, Statement } from './statements';

@@ -1,0 +1,25 @@
+/** The base of the packages' typed errors: a `code` from a closed union and a `cause`. */
+export { CodedError } from './coded-error';
+/** Builds a validated envelope from an event definition; validates one read from a row or Kafka. */
+export { createEnvelope, validateEnvelope, validateEnvelopeOnly } from './create-envelope';
+export type { NewEvent } from './create-envelope';
+/** The envelope every event travels in, its W3C trace context and its idempotency key. */
+export { EventEnvelope, eventKeyOf, TraceContext } from './envelope';
+/** Declares a versioned event type: name, aggregate type, schema version, payload class. */
+export { defineEvent } from './event-definition';
+export type { EventDefinition, PayloadClass, PayloadOf } from './event-definition';
+/** The event types a process knows, by type and schema version. */
+export { EventRegistry } from './event-registry';
+/** The envelope's fields as Kafka headers, and Kafka headers read back as strings. */
+export { envelopeHeaders, EventHeader, readHeaders } from './kafka-headers';
+/** class-validator checks of plain objects, with every failing field by path. */
+export { EventValidationError, fieldErrorsOf, validatePlain } from './validation';
+export type { FieldError, ValidateOptions } from './validation';
+/** Kafka client settings (brokers, clientId, ssl, sasl) or an application's own kafkajs client. */
+export { kafkaClient, kafkaConnectionProblems } from './kafka-client';
+export type { KafkaConnection } from './kafka-client';
+/** Mounts a module's operator endpoints on, off (`http: false`) or behind given guards. */
+export { operatorControllers } from './operator-routes';
+export type { OperatorRoutes } from './operator-routes';
+/** The validation of a list route's optional `limit` query parameter. */
+export { PageLimit } from './page-limit';

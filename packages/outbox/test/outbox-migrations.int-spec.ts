@@ -1,0 +1,78 @@
+import { mysqlDataSourceOptions } from '@outbox-inbox/database';
+import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
+import { DataSource } from 'typeorm';
+import { CreateOutboxTable1764700000000 } from '../src/create-outbox-table.migration';
+import { CLAIM_EXPIRED_SQL, OutboxMigrations } from '../src';
+
+/**
+ * Upgrading a table that holds rows: SingleStatusIndex1765000000000 drops two indexes and moves
+ * each SENDING row's lease expiry into next_retry_at, so a lease taken before the upgrade is
+ * neither lost nor stolen early.
+ */
+describe('outbox migrations', () => {
+  let env: TestEnvironment;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    env = await startTestEnvironment();
+    const { url } = await env.createDatabase('outbox_migrations');
+    dataSource = new DataSource(
+      mysqlDataSourceOptions({ url, migrations: [CreateOutboxTable1764700000000] }),
+    );
+    await dataSource.initialize();
+    await dataSource.runMigrations({ transaction: 'each' });
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await env.stop();
+  });
+
+  it('keeps leases taken before the upgrade and leaves one status index', async () => {
+    // Leased by a relay of the earlier version: due a minute ago, lease valid for a minute more
+    // (row 1), or already expired (row 2).
+    for (const [key, leaseSeconds] of [
+      ['ParcelRegistered:m1:1', 60],
+      ['ParcelRegistered:m2:1', -1],
+    ] as const) {
+      await dataSource.query(
+        `INSERT INTO t_outbox (aggregate_type, aggregate_id, aggregate_version, event_type,
+           event_key, event_id, payload, headers, status, next_retry_at, lease_owner, lease_token,
+           lease_until, created_at, updated_at)
+         VALUES ('Parcel', ?, 1, 'ParcelRegistered', ?, UUID(), '{}', '{}', 'SENDING',
+           UTC_TIMESTAMP(3) - INTERVAL 1 MINUTE, 'old-relay', UUID(),
+           UTC_TIMESTAMP(3) + INTERVAL ? SECOND, UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))`,
+        [key.split(':')[1], key, leaseSeconds],
+      );
+    }
+    const upgraded = new DataSource({
+      ...dataSource.options,
+      migrations: OutboxMigrations,
+    } as typeof dataSource.options);
+    await upgraded.initialize();
+    try {
+      await upgraded.runMigrations({ transaction: 'each' });
+      const expired = (await upgraded.query(CLAIM_EXPIRED_SQL, [10])) as Array<{
+        event_key: string;
+      }>;
+      expect(expired.map((r) => r.event_key)).toEqual(['ParcelRegistered:m2:1']);
+      const [leased] = (await upgraded.query(
+        `SELECT next_retry_at = lease_until AS same FROM t_outbox WHERE event_key = ?`,
+        ['ParcelRegistered:m1:1'],
+      )) as Array<{ same: number | string }>;
+      expect(Number(leased.same)).toBe(1);
+      const indexes = (await upgraded.query(
+        `SELECT DISTINCT INDEX_NAME AS name FROM information_schema.STATISTICS
+         WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 't_outbox'`,
+      )) as Array<{ name: string }>;
+      expect(indexes.map((i) => i.name).sort()).toEqual([
+        'PRIMARY',
+        'idx_status_retry',
+        'uk_aggregate_version',
+        'uk_event_key',
+      ]);
+    } finally {
+      await upgraded.destroy();
+    }
+  });
+});

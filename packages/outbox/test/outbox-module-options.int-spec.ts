@@ -1,0 +1,201 @@
+import { DynamicModule, Global, INestApplication, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database';
+import { ObservabilityModule } from '@app/observability';
+import {
+  openOutboxDatabase,
+  ParcelShippedV1,
+  startTestEnvironment,
+  TEST_OPS_API_TOKEN,
+  TestEnvironment,
+  waitFor,
+} from '@app/test-kit';
+import { Kafka, logLevel } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import {
+  OutboxMigrations,
+  OutboxModule,
+  OutboxModuleOptions,
+  OutboxRelay,
+  OutboxWriter,
+} from '../src';
+import { consumeUntil } from './outbox-test-kit';
+
+const PARCELS_DB = Symbol('PARCELS_DB');
+
+/** Every form in which OutboxModule takes its DataSource, its Kafka client and its routes. */
+describe('OutboxModule options', () => {
+  let env: TestEnvironment;
+  let outboxDb: DataSource;
+  let outboxDbUrl: string;
+  let app: INestApplication | undefined;
+
+  beforeAll(async () => {
+    env = await startTestEnvironment();
+    outboxDbUrl = (await env.createDatabase('outbox_options')).url;
+    outboxDb = await openOutboxDatabase(outboxDbUrl, 4);
+  });
+
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+  });
+
+  afterAll(async () => {
+    await outboxDb?.destroy();
+    await env.stop();
+  });
+
+  const kafkaSettings = () => ({
+    brokers: env.infra.kafkaBrokers,
+    clientId: 'options-test',
+    logLevel: logLevel.NOTHING,
+  });
+
+  async function options(base: string): Promise<OutboxModuleOptions & { topic: string }> {
+    const topic = await env.createTopic(base, 1);
+    return { kafka: kafkaSettings(), topicFor: () => topic, topic };
+  }
+
+  async function start(imports: Array<DynamicModule | typeof Object>): Promise<INestApplication> {
+    @Module({ imports: imports as DynamicModule[] })
+    class AppModule {}
+    app = await NestFactory.create(AppModule, { logger: false, abortOnError: false });
+    await app.listen(0, '127.0.0.1');
+    return app;
+  }
+
+  /** Writes one ParcelShipped in `dataSource` through the app's writer; returns its key. */
+  async function writeParcel(started: INestApplication, dataSource: DataSource, id: string) {
+    const writer = started.get(OutboxWriter);
+    const envelope = await dataSource.transaction((manager) =>
+      writer.add(manager, ParcelShippedV1, {
+        aggregateId: id,
+        aggregateVersion: 1,
+        payload: {
+          parcelId: id,
+          carrier: 'c-1',
+          weightGrams: 1_200,
+          declaredValue: 1_000,
+          currency: 'EUR',
+          service: 'STANDARD',
+          shippedAt: '2026-12-01T10:00:00.000Z',
+        },
+      }),
+    );
+    return envelope.eventKey;
+  }
+
+  /** The event keys on `topic`, read back by a consumer of the test's own. */
+  async function published(topic: string): Promise<string[]> {
+    const messages = await consumeUntil(env.kafka, topic, (m) => m.length >= 1);
+    return messages.map((m) => m.eventKey);
+  }
+
+  /** Waits until the app's relay has published `key` from `dataSource` (its row SENT). */
+  async function relayed(started: INestApplication, dataSource: DataSource, key: string) {
+    await waitFor(async () => {
+      const rows = (await dataSource.query('SELECT status FROM t_outbox WHERE event_key = ?', [
+        key,
+      ])) as Array<{ status: string }>;
+      return rows[0]?.status === 'SENT' && started.get(OutboxRelay).counts().published >= 1;
+    });
+  }
+
+  it('takes its DataSource as an instance, with no TypeOrmModule in the app', async () => {
+    const { topic, ...rest } = await options('outbox.opt.instance');
+    const started = await start([OutboxModule.forRoot({ ...rest, dataSource: outboxDb })]);
+    const key = await writeParcel(started, outboxDb, 'inst-1');
+    await relayed(started, outboxDb, key);
+    expect(await published(topic)).toEqual([key]);
+  });
+
+  it('takes its DataSource by TypeORM name, beside a default DataSource that has no t_outbox', async () => {
+    const otherDb = await env.createDatabase('outbox_options_other');
+    const { topic: _topic, ...rest } = await options('outbox.opt.named');
+    const started = await start([
+      TypeOrmModule.forRoot(mysqlDataSourceOptions({ url: otherDb.url })),
+      TypeOrmModule.forRoot({
+        ...mysqlDataSourceOptions({ url: outboxDbUrl, migrations: OutboxMigrations }),
+        name: 'outbox',
+      }),
+      OutboxModule.forRoot({ ...rest, dataSource: 'outbox' }),
+    ]);
+    const key = await writeParcel(started, outboxDb, 'named-1');
+    await relayed(started, outboxDb, key);
+  });
+
+  it('takes its DataSource by injection token, and its options from forRootAsync', async () => {
+    @Global()
+    @Module({
+      providers: [{ provide: PARCELS_DB, useFactory: () => openOutboxDatabase(outboxDbUrl, 4) }],
+      exports: [PARCELS_DB],
+    })
+    class ParcelsDbModule {}
+    const { topic: _topic, ...rest } = await options('outbox.opt.token');
+    const started = await start([
+      ParcelsDbModule as unknown as DynamicModule,
+      OutboxModule.forRootAsync({
+        dataSource: PARCELS_DB,
+        useFactory: () => Promise.resolve(rest),
+      }),
+    ]);
+    const parcelsDb = started.get<DataSource>(PARCELS_DB);
+    try {
+      const key = await writeParcel(started, parcelsDb, 'token-1');
+      await relayed(started, parcelsDb, key);
+    } finally {
+      await started.close();
+      app = undefined;
+      await parcelsDb.destroy();
+    }
+  });
+
+  it('publishes through a kafkajs client of the application', async () => {
+    const { topic, topicFor } = await options('outbox.opt.client');
+    const client = new Kafka({ ...kafkaSettings(), clientId: 'apps-own-client' });
+    const started = await start([
+      OutboxModule.forRoot({ kafka: { client }, topicFor, dataSource: outboxDb }),
+    ]);
+    const key = await writeParcel(started, outboxDb, 'client-1');
+    await relayed(started, outboxDb, key);
+    expect(await published(topic)).toEqual([key]);
+  });
+
+  it('refuses kafka settings without brokers or a client, at wiring time', async () => {
+    const { topicFor } = await options('outbox.opt.nokafka');
+    expect(() =>
+      OutboxModule.forRoot({ kafka: { clientId: 'x' }, topicFor, dataSource: outboxDb }),
+    ).toThrow(/kafka\.brokers/);
+  });
+
+  it('mounts no route with http: false (404), and the routes otherwise', async () => {
+    const { topic: _topic, ...rest } = await options('outbox.opt.http');
+    const off = await start([OutboxModule.forRoot({ ...rest, dataSource: outboxDb, http: false })]);
+    expect((await fetch(`${await off.getUrl()}/outbox/stats`)).status).toBe(404);
+    await off.close();
+    app = undefined;
+    const on = await start([OutboxModule.forRoot({ ...rest, dataSource: outboxDb })]);
+    expect((await fetch(`${await on.getUrl()}/outbox/stats`)).status).toBe(200);
+  });
+
+  it("puts the routes behind the operator token of the app's ObservabilityModule", async () => {
+    const { topic: _topic, ...rest } = await options('outbox.opt.auth');
+    const started = await start([
+      ObservabilityModule.forRoot({
+        service: 'options-test',
+        logLevel: 'error',
+        operatorAuth: { token: TEST_OPS_API_TOKEN },
+      }),
+      TypeOrmModule.forRoot(mysqlDataSourceOptions({ url: outboxDbUrl })),
+      OutboxModule.forRoot(rest),
+    ]);
+    const url = `${await started.getUrl()}/outbox/stats`;
+    expect((await fetch(url)).status).toBe(401);
+    const authorized = await fetch(url, {
+      headers: { authorization: `Bearer ${TEST_OPS_API_TOKEN}` },
+    });
+    expect(authorized.status).toBe(200);
+  });
+});

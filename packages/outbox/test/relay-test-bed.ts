@@ -1,0 +1,46 @@
+import { openOutboxDatabase, startTestEnvironment, TestEnvironment } from '@app/test-kit';
+import { logLevel } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { OutboxRelay, OutboxRelayConfig } from '../src';
+import { CapturingLogger, FAST_RELAY } from './outbox-test-kit';
+
+/** What the relay's integration test files share: the broker, a database per test, relays. */
+export interface RelayTestBed {
+  env: TestEnvironment;
+  /** The running test's own outbox database. */
+  dataSource: DataSource;
+  /** A relay with FAST_RELAY timing that sends every row to `topic`; `extra` overrides. */
+  relay(topic: string, extra?: Partial<OutboxRelayConfig>): OutboxRelay;
+}
+
+/**
+ * Registers the file's hooks: starts the test environment once, creates a fresh outbox
+ * database `name` (pool of `poolSize`) before each test and closes it after; stops the
+ * environment at the end. The returned object is filled in before each test runs.
+ */
+export function useRelayTestBed(name: string, clientId: string, poolSize = 10): RelayTestBed {
+  const bed = {
+    relay: (topic, extra = {}) =>
+      new OutboxRelay({
+        ...FAST_RELAY,
+        dataSource: bed.dataSource,
+        kafka: { brokers: bed.env.infra.kafkaBrokers, clientId, logLevel: logLevel.NOTHING },
+        topicFor: () => topic,
+        logger: new CapturingLogger(),
+        ...extra,
+      }),
+  } as RelayTestBed;
+  beforeAll(async () => {
+    bed.env = await startTestEnvironment();
+  });
+  beforeEach(async () => {
+    bed.dataSource = await openOutboxDatabase((await bed.env.createDatabase(name)).url, poolSize);
+  });
+  afterEach(async () => {
+    await bed.dataSource?.destroy();
+  });
+  afterAll(async () => {
+    await bed.env?.stop();
+  });
+  return bed;
+}
