@@ -55,9 +55,7 @@ async function main(): Promise<boolean> {
   }
   try {
     const settings = settingsOf(stack);
-    process.stdout.write(
-      `Kafka: ${stack.kafkaBrokers.join(',')}${stack.kafkaMock ? ' (librdkafka mock)' : ''}\n`,
-    );
+    process.stdout.write(`Kafka: ${stack.kafkaBrokers.join(',')} (${stack.kafka.label})\n`);
     const outcome = await runDemo(settings, {
       runId,
       orders,

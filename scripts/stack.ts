@@ -7,9 +7,7 @@ import { startStack } from './stack/start-stack';
 async function main(): Promise<void> {
   process.stdout.write('starting the trading stack…\n');
   const stack = await startStack({ log: (line) => process.stdout.write(`${line}\n`) });
-  process.stdout.write(
-    `\nKafka: ${stack.kafkaBrokers.join(',')}${stack.kafkaMock ? ' (librdkafka mock)' : ''}\n`,
-  );
+  process.stdout.write(`\nKafka: ${stack.kafkaBrokers.join(',')} (${stack.kafka.label})\n`);
   for (const service of Object.values(stack.services)) {
     process.stdout.write(
       `${service.spec.name.padEnd(20)} ${service.url}  (docs: ${service.url}/docs)\n`,

@@ -61,11 +61,9 @@ async function main(): Promise<void> {
 
     const database = await env.createDatabase('minimal_app');
     const topic = await env.createTopic('minimal.ticket.events', 3);
-    // The consumer's dead-letter and retry topics, by their default names; a real broker
-    // would let the inbox create them, the mock cannot.
-    for (const name of ['ticket-notifier.dlq', 'ticket-notifier.retry']) {
-      await env.infra.kafkaMock?.createTopic(name, 1);
-    }
+    // The consumer's dead-letter and retry topics, by their default names: topics exist
+    // before anyone subscribes or produces.
+    await env.infra.kafka.createTopics({ 'ticket-notifier.dlq': 1, 'ticket-notifier.retry': 1 });
     run('node', ['--test', '--test-force-exit', '--test-reporter=spec', 'build/test/'], app, {
       NODE_PATH: repoModules,
       DATABASE_URL: database.url,

@@ -1,9 +1,15 @@
-// Once per `npm test`: when neither MYSQL_URL nor KAFKA_BROKERS is given and a Docker engine
-// answers, start MySQL 8 and Apache Kafka with testcontainers and export their addresses to
-// every test worker. Without Docker, each test file uses the local MariaDB and spawns its own
-// tools/kafka-mock (see libs/test-kit/src/infrastructure.ts).
-const { existsSync } = require('node:fs');
+// Once per `npm test` (the integration project), by the KAFKA switch (libs/test-kit/src/kafka):
+// - KAFKA_BROKERS set: that cluster, nothing is started;
+// - KAFKA=apache: one Apache Kafka cluster of KAFKA_NODES (1 or 3) nodes on free loopback ports
+//   for the whole run, exported to every worker as KAFKA_BROKERS, with KAFKA_CLUSTER_STATE
+//   naming its state file so tests may stop and start its nodes; stopped in the teardown;
+// - KAFKA unset and a Docker engine answering: Apache Kafka (and MySQL, when MYSQL_URL is
+//   unset) with testcontainers, at the pins test/deploy/pinned-images.spec.ts checks;
+// - otherwise each test file spawns its own tools/kafka-mock.
+const { existsSync, mkdtempSync } = require('node:fs');
 const { connect } = require('node:net');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
 
 function dockerReachable() {
   const host = process.env.DOCKER_HOST;
@@ -18,21 +24,47 @@ function dockerReachable() {
   });
 }
 
+async function startApacheKafka() {
+  const { ApacheKafkaCluster } = require('../libs/test-kit/src/apache-kafka');
+  const nodes = Number(process.env.KAFKA_NODES || 1);
+  process.stderr.write(`\nstarting an Apache Kafka cluster of ${nodes} node(s) for this run…\n`);
+  const cluster = await ApacheKafkaCluster.start({
+    nodes,
+    dir: mkdtempSync(join(tmpdir(), 'jest-apache-kafka-')),
+  });
+  // Should jest end without its teardown (Ctrl-C), the detached JVMs must not outlive it.
+  const pids = cluster.state.nodes.map((n) => n.pid);
+  process.once('exit', () => {
+    if (!existsSync(cluster.stateFile)) return; // the teardown stopped it
+    for (const node of cluster.state.nodes) {
+      try {
+        if (node.pid) process.kill(node.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+  process.env.KAFKA_BROKERS = cluster.brokers.join(',');
+  process.env.KAFKA_CLUSTER_STATE = cluster.stateFile;
+  process.stderr.write(`Apache Kafka: ${process.env.KAFKA_BROKERS} (pids ${pids.join(', ')})\n`);
+  globalThis.__APACHE_KAFKA__ = cluster;
+}
+
 module.exports = async function globalSetup() {
+  if (!process.env.KAFKA_BROKERS && process.env.KAFKA === 'apache') await startApacheKafka();
   if (process.env.MYSQL_URL && process.env.KAFKA_BROKERS) return;
   if (process.env.TESTCONTAINERS === 'off' || !(await dockerReachable())) return;
+  const { startApacheKafka: startKafkaContainer, startMariaDb } = require('./testcontainers');
   const containers = [];
   if (!process.env.MYSQL_URL) {
-    const { MySqlContainer } = require('@testcontainers/mysql');
-    const mysql = await new MySqlContainer('mysql:8.4').withRootPassword('test').start();
-    containers.push(mysql);
-    process.env.MYSQL_URL = `mysql://root:test@${mysql.getHost()}:${mysql.getPort()}`;
+    const mariadb = await startMariaDb();
+    containers.push(mariadb.container);
+    process.env.MYSQL_URL = mariadb.url;
   }
-  if (!process.env.KAFKA_BROKERS) {
-    const { KafkaContainer } = require('@testcontainers/kafka');
-    const kafka = await new KafkaContainer('confluentinc/cp-kafka:7.9.0').withKraft().start();
-    containers.push(kafka);
-    process.env.KAFKA_BROKERS = `${kafka.getHost()}:${kafka.getMappedPort(9093)}`;
+  if (!process.env.KAFKA_BROKERS && !process.env.KAFKA) {
+    const kafka = await startKafkaContainer();
+    containers.push(kafka.container);
+    process.env.KAFKA_BROKERS = kafka.brokers;
   }
   globalThis.__TESTCONTAINERS__ = containers;
 };

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { consumerChannels, topicForAggregate } from '@app/trading-events';
-import { KafkaMock } from '@app/test-kit';
-import { Kafka, logLevel } from 'kafkajs';
+import { KafkaBroker, KafkaMock, startKafka } from '@app/test-kit';
 import { migrate, portVariable, ServiceProcess, ServiceSpec } from './service-process';
 
 type ServiceName = ServiceSpec['name'];
@@ -10,8 +9,19 @@ type ServiceName = ServiceSpec['name'];
 export interface StackOptions {
   /** MySQL/MariaDB server URL without a database. Default: $MYSQL_URL or root@127.0.0.1:3306. */
   mysqlUrl?: string;
-  /** Kafka bootstrap servers. Default: $KAFKA_BROKERS, else a spawned tools/kafka-mock. */
+  /**
+   * Kafka bootstrap servers. Default: what the KAFKA switch names (kafkaChoice):
+   * $KAFKA_BROKERS, else an Apache Kafka cluster started for the stack (KAFKA=apache), else a
+   * spawned tools/kafka-mock.
+   */
   kafkaBrokers?: string[];
+  /**
+   * The stack's Kafka will be taken down or slowed (`Stack.kafka.faults`): it gets one of its
+   * own even when KAFKA_BROKERS names a shared cluster of this machine.
+   */
+  kafkaFaults?: boolean;
+  /** A mock whatever KAFKA says: the stack's test injects protocol errors only it can. */
+  kafkaMockOnly?: boolean;
   /** Prefix of the four database names, so that tests get their own. Default $DATABASE_PREFIX or ''. */
   databasePrefix?: string;
   /** Prefix of the topics, consumer groups and dead-letter topics. Default $TOPIC_PREFIX or 'trading.'. */
@@ -34,7 +44,10 @@ export interface Stack {
   mysqlUrl: string;
   databasePrefix: string;
   kafkaBrokers: string[];
+  /** Present when Kafka is the mock: its request-error pushes (mock-only faults). */
   kafkaMock?: KafkaMock;
+  /** The broker: faults and node controls where this stack started it. */
+  kafka: KafkaBroker;
   topicPrefix: string;
   payCallbackSecret: string;
   /** The operator token: `Authorization: Bearer <opsApiToken>` on operator routes. */
@@ -86,14 +99,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dbPrefix = options.databasePrefix ?? process.env.DATABASE_PREFIX ?? '';
   const ports = { ...DEFAULT_PORTS, ...portsFromEnv(), ...options.ports };
 
-  let kafkaMock: KafkaMock | undefined;
-  let kafkaBrokers = options.kafkaBrokers ?? process.env.KAFKA_BROKERS?.split(',').filter(Boolean);
-  if (!kafkaBrokers?.length) {
-    kafkaMock = await KafkaMock.start({ topics: stackTopics(topicPrefix) });
-    kafkaBrokers = kafkaMock.brokers;
-  } else {
-    await createTopics(kafkaBrokers, stackTopics(topicPrefix));
-  }
+  const kafka = await startKafka({
+    topics: stackTopics(topicPrefix),
+    faults: options.kafkaFaults,
+    mockOnly: options.kafkaMockOnly,
+    env: options.kafkaBrokers
+      ? { ...process.env, KAFKA_BROKERS: options.kafkaBrokers.join(',') }
+      : process.env,
+  });
+  const kafkaBrokers = kafka.brokers;
 
   const common = {
     KAFKA_BROKERS: kafkaBrokers.join(','),
@@ -162,14 +176,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await Promise.all(Object.values(services).map((s) => s.waitHealthy()));
   } catch (error) {
     await Promise.all(Object.values(services).map((s) => s.stop()));
-    await kafkaMock?.stop();
+    await kafka.stop();
     throw error;
   }
 
   return {
     services,
     kafkaBrokers,
-    kafkaMock,
+    kafkaMock: kafka.mock,
+    kafka,
     mysqlUrl,
     databasePrefix: dbPrefix,
     topicPrefix,
@@ -177,7 +192,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     opsApiToken,
     async stop() {
       await Promise.all(Object.values(services).map((s) => s.stop()));
-      await kafkaMock?.stop();
+      await kafka.stop();
     },
   };
 }
@@ -189,21 +204,4 @@ function portsFromEnv(): Partial<Record<ServiceName, number>> {
     if (value) ports[name] = Number(value);
   }
   return ports;
-}
-
-async function createTopics(brokers: string[], topics: Record<string, number>): Promise<void> {
-  const admin = new Kafka({ clientId: 'stack', brokers, logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  try {
-    const existing = new Set(await admin.listTopics());
-    const missing = Object.entries(topics).filter(([topic]) => !existing.has(topic));
-    if (missing.length > 0) {
-      await admin.createTopics({
-        topics: missing.map(([topic, numPartitions]) => ({ topic, numPartitions })),
-        waitForLeaders: true,
-      });
-    }
-  } finally {
-    await admin.disconnect();
-  }
 }

@@ -30,8 +30,10 @@ describe('The invariant checker and a version skipped on purpose', () => {
       databasePrefix: prefix,
       topicPrefix: prefix.replace(/_/g, '.'),
     });
-    for (const topic of [targets.topics.order, targets.topics.fulfillment])
-      await env.infra.kafkaMock?.createTopic(topic, 2);
+    await env.infra.kafka.createTopics({
+      [targets.topics.order]: 2,
+      [targets.topics.fulfillment]: 2,
+    });
     const migrations = {
       order: OrderMigrations,
       fulfillment: FulfillmentMigrations,
@@ -116,7 +118,7 @@ describe('The invariant checker and a version skipped on purpose', () => {
   it("counts a replay on a consumer's retry topic as in flight until its group has consumed it", async () => {
     const fulfillment = targets.consumers.find((c) => c.name === 'fulfillment-service')!;
     const retryTopic = fulfillment.retryTopic!;
-    await env.infra.kafkaMock?.createTopic(retryTopic, 1);
+    await env.infra.kafka.createTopics({ [retryTopic]: 1 });
     const replayed = 'OrderCancelled:3:4'; // a replay of an event fulfillment never took in
     const producer = env.kafka.producer();
     await producer.connect();

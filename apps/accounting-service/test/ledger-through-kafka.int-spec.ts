@@ -53,20 +53,7 @@ describe('accounting-service fed through Kafka', () => {
   });
 
   async function createExactTopic(topic: string, partitions: number): Promise<void> {
-    if (env.infra.kafkaMock) {
-      await env.infra.kafkaMock.createTopic(topic, partitions);
-      return;
-    }
-    const admin = env.kafka.admin();
-    await admin.connect();
-    try {
-      await admin.createTopics({
-        topics: [{ topic, numPartitions: partitions }],
-        waitForLeaders: true,
-      });
-    } finally {
-      await admin.disconnect();
-    }
+    await env.infra.kafka.createTopics({ [topic]: partitions });
   }
 
   function start(): Promise<AccountingTestApp> {

@@ -53,14 +53,12 @@ describe('fulfillment-service', () => {
       operatorToken: TEST_OPS_API_TOKEN,
     });
     prefix = `f${randomBytes(3).toString('hex')}.`;
-    for (const [topic, partitions] of [
-      [`${prefix}order.events`, 3],
-      [`${prefix}fulfillment.events`, 3],
-      [`${prefix}dlq`, 1],
-      [`${prefix}fulfillment-service.retry`, 1],
-    ] as const) {
-      await env.infra.kafkaMock!.createTopic(topic, partitions);
-    }
+    await env.infra.kafka.createTopics({
+      [`${prefix}order.events`]: 3,
+      [`${prefix}fulfillment.events`]: 3,
+      [`${prefix}dlq`]: 1,
+      [`${prefix}fulfillment-service.retry`]: 1,
+    });
     const database = await env.createDatabase('fulfillment');
     const config = await serviceConfig(FulfillmentServiceConfig, {
       DATABASE_URL: database.url,

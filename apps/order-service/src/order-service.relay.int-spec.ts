@@ -16,18 +16,8 @@ describe('order-service with its outbox relay', () => {
 
   beforeAll(async () => {
     env = await startTestEnvironment();
-    // The topic the service derives from TOPIC_PREFIX; the mock cannot create topics on demand.
-    if (env.infra.kafkaMock) {
-      await env.infra.kafkaMock.createTopic(topic, 3);
-    } else {
-      const admin = env.kafka.admin();
-      await admin.connect();
-      try {
-        await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
-      } finally {
-        await admin.disconnect();
-      }
-    }
+    // The topic the service derives from TOPIC_PREFIX: topics exist before anyone produces.
+    await env.infra.kafka.createTopics({ [topic]: 3 });
     service = await startOrderService(env, { outboxRelay: true, topicPrefix: prefix });
   });
 

@@ -43,3 +43,6 @@ export type {
   NodeState,
   PartitionPlacement,
 } from './apache-kafka';
+/** The KAFKA switch and the broker it starts: mock, Apache Kafka, or KAFKA_BROKERS. */
+export { createTopics, kafkaChoice, startKafka } from './kafka';
+export type { KafkaBroker, KafkaChoice, KafkaFaults, StartKafkaOptions } from './kafka';

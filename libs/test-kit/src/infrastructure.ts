@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { createConnection } from 'mysql2/promise';
 import { KafkaMock, KAFKA_MOCK_BINARY } from './kafka-mock';
+import { KafkaBroker, kafkaChoice, startKafka } from './kafka';
 
 /** Where a test's database server and Kafka brokers come from. */
 export type InfrastructureSource = 'environment' | 'testcontainers' | 'local';
@@ -13,8 +14,10 @@ export interface Infrastructure {
   kafkaBrokers: string[];
   mysqlSource: InfrastructureSource;
   kafkaSource: InfrastructureSource;
-  /** Present when Kafka is the local mock: the handle for fault injection. */
+  /** Present when Kafka is the local mock: its request-error pushes (mock-only faults). */
   kafkaMock?: KafkaMock;
+  /** The broker: topics, and its faults and node controls where this machine runs it. */
+  kafka: KafkaBroker;
   stop(): Promise<void>;
 }
 
@@ -24,14 +27,17 @@ const MARIADB_START = 'start-stop-daemon --start --oknodo --background --exec /u
 /**
  * Resolves the database and the broker, each in this order:
  *   1. MYSQL_URL / KAFKA_BROKERS in the environment (set by the jest global setup when it
- *      started testcontainers, or by you for an existing deployment);
- *   2. the local MariaDB on 127.0.0.1:3306 / a spawned tools/kafka-mock, one per test file;
+ *      started an Apache Kafka cluster or testcontainers, or by you for a deployment);
+ *   2. the local MariaDB on 127.0.0.1:3306 / the Kafka that KAFKA names (kafkaChoice): a
+ *      spawned tools/kafka-mock by default, one per test file;
  *   3. otherwise fail at once, saying what is missing and how to provide it.
- * Testcontainers (a Docker engine) is tried once per run by the global setup, which then
- * exports MYSQL_URL and KAFKA_BROKERS; see jest.global-setup.ts.
+ * With `kafkaFaults`, the file gets a Kafka of its own whose brokers it may take down or slow
+ * (`kafka.faults`): a mock, or a one-node Apache Kafka behind TCP proxies. With
+ * `kafkaMockOnly`, a mock whatever KAFKA says, for protocol errors only it can inject. See
+ * test/global-setup.js.
  */
 export async function resolveInfrastructure(
-  options: { topics?: Record<string, number> } = {},
+  options: { topics?: Record<string, number>; kafkaFaults?: boolean; kafkaMockOnly?: boolean } = {},
 ): Promise<Infrastructure> {
   const problems: string[] = [];
 
@@ -47,36 +53,35 @@ export async function resolveInfrastructure(
       );
   }
 
-  let kafkaBrokers = process.env.KAFKA_BROKERS?.split(',').filter(Boolean);
-  let kafkaSource: InfrastructureSource = 'environment';
-  let kafkaMock: KafkaMock | undefined;
-  if (!kafkaBrokers?.length) {
-    kafkaSource = 'local';
-    if (existsSync(KAFKA_MOCK_BINARY)) {
-      kafkaMock = await KafkaMock.start({ topics: options.topics });
-      kafkaBrokers = kafkaMock.brokers;
-    } else {
-      problems.push(
-        `no Kafka: KAFKA_BROKERS is unset, no Docker engine answered, and ${KAFKA_MOCK_BINARY} ` +
-          `is not built. Run "npm ci && npm run build:kafka-mock" or set KAFKA_BROKERS=host:port.`,
-      );
-    }
+  const choice = kafkaChoice();
+  let kafka: KafkaBroker | undefined;
+  if ((choice.kind === 'mock' || options.kafkaMockOnly) && !existsSync(KAFKA_MOCK_BINARY)) {
+    problems.push(
+      `no Kafka: KAFKA_BROKERS is unset, KAFKA is not "apache", and ${KAFKA_MOCK_BINARY} ` +
+        `is not built. Run "npm ci && npm run build:kafka-mock", set KAFKA=apache (Java 17 ` +
+        `and Maven), or set KAFKA_BROKERS=host:port.`,
+    );
+  } else if (problems.length === 0) {
+    kafka = await startKafka({
+      topics: options.topics,
+      faults: options.kafkaFaults,
+      mockOnly: options.kafkaMockOnly,
+    });
   }
 
-  if (problems.length > 0 || !mysqlUrl || !kafkaBrokers) {
-    await kafkaMock?.stop();
+  if (problems.length > 0 || !mysqlUrl || !kafka) {
+    await kafka?.stop();
     throw new Error(`Test infrastructure is missing:\n  - ${problems.join('\n  - ')}`);
   }
-  const mock = kafkaMock;
+  const broker = kafka;
   return {
     mysqlUrl: mysqlUrl.replace(/\/+$/, ''),
-    kafkaBrokers,
+    kafkaBrokers: broker.brokers,
     mysqlSource,
-    kafkaSource,
-    kafkaMock: mock,
-    stop: async () => {
-      await mock?.stop();
-    },
+    kafkaSource: broker.kind === 'external' ? 'environment' : 'local',
+    kafkaMock: broker.mock,
+    kafka: broker,
+    stop: () => broker.stop(),
   };
 }
 

@@ -9,6 +9,7 @@ import { createConnection, createServer, Server, Socket } from 'node:net';
 export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   private server?: Server;
+  private latencyMs = 0;
 
   private constructor(
     private readonly target: { host: string; port: number },
@@ -51,6 +52,14 @@ export class TcpProxy {
     if (!this.server) await this.listen();
   }
 
+  /**
+   * Holds every reply (server → client bytes) for `ms` before passing it on, in order: a slow
+   * network or a slow server. 0 passes replies straight through again.
+   */
+  setLatency(ms: number): void {
+    this.latencyMs = ms;
+  }
+
   /** Stops the proxy for good. */
   stop(): Promise<void> {
     return this.cut();
@@ -82,6 +91,27 @@ export class TcpProxy {
       });
     }
     client.pipe(upstream);
-    upstream.pipe(client);
+    this.relayReplies(upstream, client);
+  }
+
+  /**
+   * Passes the server's bytes to the client, each chunk after the latency in force when it
+   * arrived, and never before an earlier chunk: a latency lowered mid-flight must not reorder
+   * the stream.
+   */
+  private relayReplies(upstream: Socket, client: Socket): void {
+    const queue: Array<{ chunk: Buffer; at: number }> = [];
+    let timer: NodeJS.Timeout | undefined;
+    const release = () => {
+      timer = undefined;
+      while (queue.length > 0 && queue[0].at <= Date.now()) client.write(queue.shift()!.chunk);
+      if (queue.length > 0) timer = setTimeout(release, queue[0].at - Date.now());
+    };
+    upstream.on('data', (chunk: Buffer) => {
+      if (this.latencyMs === 0 && queue.length === 0) return void client.write(chunk);
+      queue.push({ chunk, at: Date.now() + this.latencyMs });
+      if (!timer) timer = setTimeout(release, queue[0].at - Date.now());
+    });
+    client.on('close', () => clearTimeout(timer));
   }
 }

@@ -10,7 +10,11 @@ export interface TestEnvironment {
   kafka: Kafka;
   /** A fresh, empty database (new name on every call). */
   createDatabase(label: string): Promise<TestDatabase>;
-  /** Creates a topic with a unique name and returns that name. */
+  /**
+   * Creates a topic named `base` plus a random suffix, and returns that name: test files share
+   * an Apache Kafka cluster, so a fixed name would be another file's topic too. Group ids
+   * derived from the topic's name are then the file's own as well.
+   */
   createTopic(base: string, partitions: number): Promise<string>;
   stop(): Promise<void>;
 }
@@ -19,8 +23,10 @@ export interface TestEnvironment {
  * Resolves the infrastructure (see resolveInfrastructure) and tracks what the file creates,
  * dropping it in `stop()`. Call in `beforeAll`, stop in `afterAll`.
  */
-export async function startTestEnvironment(): Promise<TestEnvironment> {
-  const infra = await resolveInfrastructure();
+export async function startTestEnvironment(
+  options: { kafkaFaults?: boolean; kafkaMockOnly?: boolean } = {},
+): Promise<TestEnvironment> {
+  const infra = await resolveInfrastructure(options);
   const kafka = new Kafka({
     clientId: 'test',
     brokers: infra.kafkaBrokers,
@@ -38,20 +44,7 @@ export async function startTestEnvironment(): Promise<TestEnvironment> {
     },
     async createTopic(base, partitions) {
       const topic = `${base}.${randomBytes(4).toString('hex')}`;
-      if (infra.kafkaMock) {
-        await infra.kafkaMock.createTopic(topic, partitions);
-      } else {
-        const admin = kafka.admin();
-        await admin.connect();
-        try {
-          await admin.createTopics({
-            topics: [{ topic, numPartitions: partitions }],
-            waitForLeaders: true,
-          });
-        } finally {
-          await admin.disconnect();
-        }
-      }
+      await infra.kafka.createTopics({ [topic]: partitions });
       return topic;
     },
     async stop() {

@@ -117,7 +117,7 @@ describe('Poison rows, requeue and retention', () => {
         'GhostNoted:g1:1',
       ]);
 
-      await env.infra.kafkaMock!.createTopic(ghosts, 1);
+      await env.infra.kafka.createTopics({ [ghosts]: 1 });
       expect(await operations.requeueDead({ aggregateType: 'Ghost' })).toBe(1);
       await waitFor(async () => (await statusCounts(dataSource)).SENT === 42, {
         description: 'the requeued ghost event and the one held behind it SENT',

@@ -1,0 +1,144 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApacheKafkaCluster } from '../apache-kafka';
+import { KafkaMock } from '../kafka-mock';
+import { TcpProxy } from '../tcp-proxy';
+import { createTopics } from './create-topics';
+import { KafkaChoice, kafkaChoice } from './kafka-choice';
+import { KafkaFaults, mockFaults, proxyFaults } from './kafka-faults';
+
+/** The Kafka an entry point or a test file talks to; `stop()` ends what was started for it. */
+export interface KafkaBroker {
+  kind: KafkaChoice['kind'];
+  /** What it is, for a person: "librdkafka mock", "Apache Kafka, 3 nodes", … */
+  label: string;
+  /** Bootstrap servers, `host:port` each. */
+  brokers: string[];
+  /** The mock, when that is the broker: its request-error pushes are mock-only faults. */
+  mock?: KafkaMock;
+  /** The Apache Kafka cluster, when it is one this machine runs: node faults, placement. */
+  cluster?: ApacheKafkaCluster;
+  /** Present when asked for (`faults: true`) and the broker was started for this caller. */
+  faults?: KafkaFaults;
+  /** Creates the missing topics (name → partitions), their leaders elected. */
+  createTopics(topics: Record<string, number>): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Options for `startKafka`. */
+export interface StartKafkaOptions {
+  /** Topics to create at once, name → partitions. */
+  topics?: Record<string, number>;
+  /**
+   * The caller will take every broker down or slow them (`KafkaBroker.faults`), so it needs a
+   * Kafka of its own: a mock, or an Apache Kafka cluster of one node behind TCP proxies, even
+   * when a shared cluster is at KAFKA_BROKERS. Throws for an outside cluster, which is not
+   * this machine's to break.
+   */
+  faults?: boolean;
+  /**
+   * The caller injects protocol errors that only the mock can (its request-error pushes), so
+   * it gets a mock whatever KAFKA says. Such tests are listed in docs/development.md with
+   * their real-cluster counterparts.
+   */
+  mockOnly?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Starts (or finds) the Kafka that `kafkaChoice` names: KAFKA_BROKERS as it is, else an
+ * Apache Kafka cluster on free loopback ports in a folder of its own (KAFKA=apache), else the
+ * mock.
+ */
+export async function startKafka(options: StartKafkaOptions = {}): Promise<KafkaBroker> {
+  const choice = kafkaChoice(options.env);
+  const broker = await (options.mockOnly
+    ? startMock()
+    : options.faults
+      ? startFaultable(choice)
+      : startShared(choice));
+  try {
+    if (options.topics) await broker.createTopics(options.topics);
+  } catch (error) {
+    await broker.stop();
+    throw error;
+  }
+  return broker;
+}
+
+async function startShared(choice: KafkaChoice): Promise<KafkaBroker> {
+  if (choice.kind === 'external') {
+    const file = choice.clusterStateFile;
+    return {
+      kind: 'external',
+      label: file ? 'Apache Kafka of this machine (KAFKA_BROKERS)' : 'KAFKA_BROKERS',
+      brokers: choice.brokers,
+      cluster: file ? ApacheKafkaCluster.attach(file) : undefined,
+      createTopics: (topics) => createTopics(choice.brokers, topics),
+      stop: async () => undefined,
+    };
+  }
+  if (choice.kind === 'apache') return startApache(choice.nodes);
+  return startMock();
+}
+
+async function startFaultable(choice: KafkaChoice): Promise<KafkaBroker> {
+  if (choice.kind === 'mock') return startMock();
+  // A cluster this machine runs (KAFKA=apache, or the jest run's): the fault gets its own.
+  if (choice.kind === 'apache' || choice.clusterStateFile) return startApache(1, true);
+  throw new Error(
+    'faults need a Kafka of this machine: KAFKA=apache or KAFKA=mock, not KAFKA_BROKERS',
+  );
+}
+
+async function startMock(): Promise<KafkaBroker> {
+  const mock = await KafkaMock.start();
+  return {
+    kind: 'mock',
+    label: 'librdkafka mock',
+    brokers: mock.brokers,
+    mock,
+    faults: mockFaults(mock),
+    createTopics: async (topics) => {
+      for (const [topic, partitions] of Object.entries(topics))
+        await mock.createTopic(topic, partitions);
+    },
+    stop: () => mock.stop(),
+  };
+}
+
+async function startApache(nodes: number, proxied = false): Promise<KafkaBroker> {
+  const proxies: TcpProxy[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'apache-kafka-'));
+  const stopProxies = () => Promise.all(proxies.map((p) => p.stop()));
+  let cluster: ApacheKafkaCluster;
+  try {
+    cluster = await ApacheKafkaCluster.start({
+      nodes,
+      dir,
+      advertise: proxied
+        ? async (_id, port) => {
+            const proxy = await TcpProxy.start({ host: '127.0.0.1', port });
+            proxies.push(proxy);
+            return proxy.port;
+          }
+        : undefined,
+    });
+  } catch (error) {
+    await stopProxies();
+    throw error;
+  }
+  return {
+    kind: 'apache',
+    label: `Apache Kafka, ${nodes} node${nodes > 1 ? 's' : ''}${proxied ? ' behind TCP proxies' : ''}`,
+    brokers: cluster.brokers,
+    cluster,
+    faults: proxied ? proxyFaults(proxies) : undefined,
+    createTopics: (topics) => createTopics(cluster.brokers, topics),
+    stop: async () => {
+      await cluster.stop();
+      await stopProxies();
+    },
+  };
+}
