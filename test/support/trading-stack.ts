@@ -94,6 +94,8 @@ export class TradingStack {
       log?: (line: string) => void;
       /** `host:port` a service reaches the database server through (a TcpProxy), per service. */
       databaseVia?: Partial<Record<ServiceName, string>>;
+      /** A Kafka the caller runs (and may break), instead of the one the KAFKA switch names. */
+      kafkaBrokers?: string[];
     } = {},
   ): Promise<TradingStack> {
     for (const name of SERVICES) {
@@ -125,6 +127,7 @@ export class TradingStack {
         topicPrefix: prefix.replace(/_/g, '.'),
         ports,
         env,
+        kafkaBrokers: options.kafkaBrokers,
         log: (line) => {
           log.line(line);
           options.log?.(line);

@@ -1,0 +1,117 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as pause } from 'node:timers/promises';
+import { ApacheKafkaCluster } from '@app/test-kit';
+import { StackOptions } from '../../../scripts/stack/start-stack';
+import { TradingStack } from '../../support/trading-stack';
+import { OrderTraffic } from './order-traffic';
+import { ReadinessProbe } from './readiness-probe';
+
+/** Orders each fault test drives: BROKER_FAULT_ORDERS, 300 by default (CI sets 100). */
+export const BROKER_FAULT_ORDERS = Number(process.env.BROKER_FAULT_ORDERS || 300);
+
+/** Small heaps: three brokers run beside the four services on two shared cores. */
+const BROKER_HEAP = { max: '320m', initial: '128m' };
+
+/**
+ * A three-node Apache Kafka cluster of the test file's own (replication factor 3,
+ * min.insync.replicas=2; the relay produces with acks=-1), the four services on it, and the
+ * faults the tests inject into its brokers. It knows which brokers are up (running and not
+ * paused), so that readiness can be judged against it.
+ */
+export class BrokerFaultBed {
+  private readonly paused = new Set<number>();
+
+  private constructor(
+    readonly cluster: ApacheKafkaCluster,
+    readonly chain: TradingStack,
+  ) {}
+
+  /** `env`: extra environment per service, over the fast test timings of TradingStack. */
+  static async start(env: StackOptions['env'] = {}): Promise<BrokerFaultBed> {
+    const cluster = await ApacheKafkaCluster.start({
+      nodes: 3,
+      dir: mkdtempSync(join(tmpdir(), 'broker-faults-')),
+      heap: BROKER_HEAP,
+    });
+    try {
+      const chain = await TradingStack.start({ kafkaBrokers: cluster.brokers, env });
+      return new BrokerFaultBed(cluster, chain);
+    } catch (error) {
+      await cluster.stop();
+      throw error;
+    }
+  }
+
+  /** The topic of the order events, which the relay of the order-service fills. */
+  get orderTopic(): string {
+    return this.chain.targets().topics.order;
+  }
+
+  /** Brokers that run and are not paused. */
+  brokersUp(): number {
+    return this.cluster.nodeIds.filter((id) => this.cluster.isRunning(id) && !this.paused.has(id))
+      .length;
+  }
+
+  /** Traffic through the whole chain, its coupon provider dropping replies. */
+  traffic(): OrderTraffic {
+    return new OrderTraffic(this.chain);
+  }
+
+  /** Polls /health/ready of the order, fulfillment and accounting services until stopped. */
+  probeReadiness(): ReadinessProbe {
+    const probe = new ReadinessProbe(() => this.brokersUp());
+    for (const name of ['order-service', 'fulfillment-service', 'accounting-service'] as const)
+      probe.watch(name, this.chain.url(name));
+    return probe;
+  }
+
+  async kill(id: number): Promise<void> {
+    await this.cluster.killNode(id);
+  }
+
+  async terminate(id: number): Promise<void> {
+    await this.cluster.stopNode(id);
+  }
+
+  /** Starts node `id` again and waits until it is registered. */
+  async restart(id: number): Promise<void> {
+    await this.cluster.startNode(id);
+  }
+
+  pause(id: number): void {
+    this.cluster.pauseNode(id);
+    this.paused.add(id);
+  }
+
+  resume(id: number): void {
+    this.cluster.resumeNode(id);
+    this.paused.delete(id);
+  }
+
+  /** Every partition of the order and fulfillment topics led and fully in sync. */
+  async waitForFullIsr(): Promise<void> {
+    const topics = this.chain.targets().topics;
+    await this.cluster.waitForFullIsr(topics.order, 300_000);
+    await this.cluster.waitForFullIsr(topics.fulfillment, 300_000);
+  }
+
+  async stop(): Promise<void> {
+    for (const id of this.paused) this.resume(id);
+    try {
+      await this.chain.stop();
+    } finally {
+      await this.cluster.stop();
+    }
+  }
+}
+
+/**
+ * Holds a fault for the length the issue names (10 s, 30 s, 60 s), counted from `since`: the
+ * fault itself, not a wait for a condition.
+ */
+export async function holdFault(since: number, ms: number): Promise<void> {
+  await pause(Math.max(0, since + ms - Date.now()));
+}
