@@ -26,20 +26,17 @@ export class BrokerFaultBed {
   private constructor(
     readonly cluster: ApacheKafkaCluster,
     readonly chain: TradingStack,
+    private readonly ownsCluster: boolean,
   ) {}
 
   /** `env`: extra environment per service, over the fast test timings of TradingStack. */
   static async start(env: StackOptions['env'] = {}): Promise<BrokerFaultBed> {
-    const cluster = await ApacheKafkaCluster.start({
-      nodes: 3,
-      dir: mkdtempSync(join(tmpdir(), 'broker-faults-')),
-      heap: BROKER_HEAP,
-    });
+    const { cluster, owned } = await threeNodeCluster();
     try {
       const chain = await TradingStack.start({ kafkaBrokers: cluster.brokers, env });
-      return new BrokerFaultBed(cluster, chain);
+      return new BrokerFaultBed(cluster, chain, owned);
     } catch (error) {
-      await cluster.stop();
+      if (owned) await cluster.stop();
       throw error;
     }
   }
@@ -81,6 +78,12 @@ export class BrokerFaultBed {
     await this.cluster.startNode(id);
   }
 
+  /** Starts every node that is down, at once (one alone has no controller quorum), and waits. */
+  async restartAll(): Promise<void> {
+    for (const id of this.cluster.nodeIds) await this.cluster.startNode(id, { wait: false });
+    await this.cluster.waitUntilRegistered(300_000);
+  }
+
   pause(id: number): void {
     this.cluster.pauseNode(id);
     this.paused.add(id);
@@ -98,14 +101,35 @@ export class BrokerFaultBed {
     await this.cluster.waitForFullIsr(topics.fulfillment, 300_000);
   }
 
+  /** Stops the services; stops the cluster it started, or leaves a shared one whole. */
   async stop(): Promise<void> {
     for (const id of this.paused) this.resume(id);
     try {
       await this.chain.stop();
     } finally {
-      await this.cluster.stop();
+      if (this.ownsCluster) await this.cluster.stop();
+      else for (const id of this.cluster.nodeIds) await this.cluster.startNode(id);
     }
   }
+}
+
+/**
+ * The jest run's cluster when it has three nodes (KAFKA=apache KAFKA_NODES=3: one cluster for
+ * every file, which each test leaves whole), else one started for the caller (`owned`).
+ */
+export async function threeNodeCluster(): Promise<{
+  cluster: ApacheKafkaCluster;
+  owned: boolean;
+}> {
+  const stateFile = process.env.KAFKA_CLUSTER_STATE;
+  const shared = stateFile ? ApacheKafkaCluster.attach(stateFile) : undefined;
+  if (shared?.nodeIds.length === 3) return { cluster: shared, owned: false };
+  const cluster = await ApacheKafkaCluster.start({
+    nodes: 3,
+    dir: mkdtempSync(join(tmpdir(), 'broker-faults-')),
+    heap: BROKER_HEAP,
+  });
+  return { cluster, owned: true };
 }
 
 /**
