@@ -19,7 +19,9 @@ afterAll(async () => {
 async function ready(instance: ServiceProcess): Promise<void> {
   await waitFor(
     async () =>
-      (await fetch(`${instance.url}/health/ready`).then((r) => r.status).catch(() => 0)) === 200,
+      (await fetch(`${instance.url}/health/ready`)
+        .then((r) => r.status)
+        .catch(() => 0)) === 200,
     { timeoutMs: 120_000, description: `${instance.spec.name} on ${instance.url} ready` },
   );
 }

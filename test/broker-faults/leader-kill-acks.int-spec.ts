@@ -82,7 +82,8 @@ interface Outcome {
  * of them elected leader; then which events marked SENT the topic still holds.
  */
 async function leaderKilledWhileFollowersPaused(acks: 1 | -1): Promise<Outcome> {
-  const topic = `acks-test.${randomBytes(3).toString('hex')}.acks${acks === 1 ? 1 : 'all'}`;
+  const run = randomBytes(3).toString('hex');
+  const topic = `acks-test.${run}.acks${acks === 1 ? 1 : 'all'}`;
   await createTopics(cluster.brokers, { [topic]: 1 });
   await cluster.waitForFullIsr(topic);
   const relay = new OutboxRelay({
@@ -90,7 +91,13 @@ async function leaderKilledWhileFollowersPaused(acks: 1 | -1): Promise<Outcome> 
     topicFor: () => topic,
     ...(acks === 1
       ? { publisher: new AcksOnePublisher(cluster.brokers, REQUEST_TIMEOUT_MS) }
-      : { kafka: { brokers: cluster.brokers, clientId: 'acks-all-relay', logLevel: logLevel.NOTHING } }),
+      : {
+          kafka: {
+            brokers: cluster.brokers,
+            clientId: 'acks-all-relay',
+            logLevel: logLevel.NOTHING,
+          },
+        }),
     pollIntervalMs: 50,
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
     backoff: { baseDelayMs: 100, maxDelayMs: 1_000 },
@@ -99,7 +106,7 @@ async function leaderKilledWhileFollowersPaused(acks: 1 | -1): Promise<Outcome> 
   relay.start();
   try {
     // A first event, sent with every replica in sync: the relay is connected and knows the leader.
-    const warmUp = await addEvents(`${topic}-warm-up`, 1);
+    const warmUp = await addEvents(`w${run}`, 1);
     await waitFor(async () => (await sentAmong(warmUp)).length === 1, {
       description: 'the warm-up event SENT',
     });
@@ -107,7 +114,7 @@ async function leaderKilledWhileFollowersPaused(acks: 1 | -1): Promise<Outcome> 
     const followers = replicas.filter((id) => id !== leader);
 
     followers.forEach((id) => cluster.pauseNode(id));
-    const keys = await addEvents(topic, EVENTS);
+    const keys = await addEvents(`p${run}`, EVENTS);
     await waitFor(() => nodeLogHolds(cluster, leader, topic, 0, keys), {
       description: `node ${leader} (the leader) has appended the ${EVENTS} events`,
     });

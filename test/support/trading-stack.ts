@@ -96,6 +96,8 @@ export class TradingStack {
       databaseVia?: Partial<Record<ServiceName, string>>;
       /** A Kafka the caller runs (and may break), instead of the one the KAFKA switch names. */
       kafkaBrokers?: string[];
+      /** How long each service may take to answer /health after it starts. Default 60 s. */
+      startTimeoutMs?: number;
     } = {},
   ): Promise<TradingStack> {
     for (const name of SERVICES) {
@@ -128,6 +130,7 @@ export class TradingStack {
         ports,
         env,
         kafkaBrokers: options.kafkaBrokers,
+        startTimeoutMs: options.startTimeoutMs,
         log: (line) => {
           log.line(line);
           options.log?.(line);

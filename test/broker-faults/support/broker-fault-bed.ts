@@ -11,6 +11,12 @@ import { ReadinessProbe } from './readiness-probe';
 /** Orders each fault test drives: BROKER_FAULT_ORDERS, 300 by default (CI sets 100). */
 export const BROKER_FAULT_ORDERS = Number(process.env.BROKER_FAULT_ORDERS || 300);
 
+/**
+ * Each service answers /health only once its consumer has joined its group (issue 27), and
+ * here four of them start beside three JVMs on two shared cores: 60 s was seen to fall short.
+ */
+const SERVICE_START_TIMEOUT_MS = 180_000;
+
 /** Small heaps: three brokers run beside the four services on two shared cores. */
 const BROKER_HEAP = { max: '320m', initial: '128m' };
 
@@ -33,7 +39,11 @@ export class BrokerFaultBed {
   static async start(env: StackOptions['env'] = {}): Promise<BrokerFaultBed> {
     const { cluster, owned } = await threeNodeCluster();
     try {
-      const chain = await TradingStack.start({ kafkaBrokers: cluster.brokers, env });
+      const chain = await TradingStack.start({
+        kafkaBrokers: cluster.brokers,
+        env,
+        startTimeoutMs: SERVICE_START_TIMEOUT_MS,
+      });
       return new BrokerFaultBed(cluster, chain, owned);
     } catch (error) {
       if (owned) await cluster.stop();

@@ -75,7 +75,9 @@ async function orderEffects(chain: TradingStack, orders: string[]): Promise<Orde
       orders,
     ]);
     return new Map(
-      rows.map((r) => [String(r.order_id), Number(r.n)] as const).sort(([a], [b]) => (a < b ? -1 : 1)),
+      rows
+        .map((r) => [String(r.order_id), Number(r.n)] as const)
+        .sort(([a], [b]) => (a < b ? -1 : 1)),
     );
   };
   const paid = await chain.query<{ id: string | number }>(
