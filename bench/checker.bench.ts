@@ -55,8 +55,10 @@ async function main(): Promise<void> {
         databasePrefix: prefix,
         topicPrefix,
       });
-      for (const topic of [targets.topics.order, targets.topics.fulfillment])
-        await env.infra.kafkaMock?.createTopic(topic, 4);
+      await env.infra.kafka.createTopics({
+        [targets.topics.order]: 4,
+        [targets.topics.fulfillment]: 4,
+      });
       try {
         progress(`checker: seeding ${size.toLocaleString('en')} orders`);
         const seeding = Date.now();

@@ -3,12 +3,14 @@
  * timers never disturb the next), with progress lines, then one table of all results.
  * Writes bench/results/environment.json first and bench/results/summary.md last.
  * `npm run bench -- http e2e` runs only the named parts. The service parts (http, e2e) run
- * dist/: `npm run bench` builds first.
+ * dist/: `npm run bench` builds first. With KAFKA=apache (KAFKA_NODES=1|3) one Apache Kafka
+ * cluster is started for the whole run and every part measures on it (through KAFKA_BROKERS);
+ * the mock stays the default.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveInfrastructure } from '@app/test-kit';
+import { kafkaChoice, resolveInfrastructure, startKafka } from '@app/test-kit';
 import { describeEnvironment } from './lib/environment';
 import { markdownTable } from './lib/markdown';
 import { progress } from './lib/progress';
@@ -34,6 +36,21 @@ async function main(): Promise<void> {
     throw new Error(`unknown part(s) ${unknown.join(', ')}; known: ${PARTS.join(', ')}`);
   const parts = asked.length > 0 ? PARTS.filter((p) => asked.includes(p)) : [...PARTS];
 
+  // One cluster for every part: each part's process finds it through KAFKA_BROKERS.
+  const cluster = kafkaChoice().kind === 'apache' ? await startKafka() : undefined;
+  try {
+    if (cluster) {
+      process.env.KAFKA_BROKERS = cluster.brokers.join(',');
+      if (cluster.cluster) process.env.KAFKA_CLUSTER_STATE = cluster.cluster.stateFile;
+      progress(`Kafka: ${process.env.KAFKA_BROKERS} (${cluster.label})`);
+    }
+    await runParts(parts);
+  } finally {
+    await cluster?.stop();
+  }
+}
+
+async function runParts(parts: string[]): Promise<void> {
   const infra = await resolveInfrastructure();
   try {
     const environment = await describeEnvironment(infra);

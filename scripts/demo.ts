@@ -1,7 +1,8 @@
 /**
  * `npm run demo [-- --orders N] [-- --keep]`: the whole trading chain on this machine without
  * Docker, in a run of its own. The four services run against the local MySQL/MariaDB (and the
- * librdkafka mock unless KAFKA_BROKERS is set) under database and topic names of this run; the
+ * Kafka the KAFKA switch names: KAFKA_BROKERS, else Apache Kafka with KAFKA=apache, else the
+ * librdkafka mock) under database and topic names of this run; the
  * driver pays orders with duplicated, late and reordered callbacks, crashes a consumer, redelivers
  * events on Kafka, waits until the run is at rest and judges it with the invariant checker.
  * The last line is `demo: PASS ...` or `demo: FAIL <check>: <what>`, and the exit code matches.

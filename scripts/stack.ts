@@ -1,6 +1,7 @@
 /**
- * `npm run stack`: migrations, then the four services (and the Kafka mock when KAFKA_BROKERS
- * is unset) until Ctrl-C, then a clean stop.
+ * `npm run stack`: migrations, then the four services (and the Kafka the KAFKA switch names:
+ * KAFKA_BROKERS, else Apache Kafka with KAFKA=apache, else the mock) until Ctrl-C, then a
+ * clean stop.
  */
 import { startStack } from './stack/start-stack';
 

@@ -1,7 +1,7 @@
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { Infrastructure } from '@app/test-kit';
+import { Infrastructure, pinnedApacheKafkaVersion } from '@app/test-kit';
 import { createConnection } from 'mysql2/promise';
 import { withBenchAdmin } from './topics';
 
@@ -64,6 +64,12 @@ async function describeBroker(infra: Infrastructure): Promise<BenchEnvironment['
     };
   }
   const cluster = await withBenchAdmin(infra, (admin) => admin.describeCluster());
+  if (infra.kafka.cluster)
+    return {
+      kind: 'Apache Kafka (tools/apache-kafka), KRaft, combined broker+controller nodes on loopback',
+      version: `Apache Kafka ${pinnedApacheKafkaVersion()}`,
+      brokers: cluster.brokers.length,
+    };
   return {
     kind: `Kafka at ${infra.kafkaBrokers.join(',')}`,
     version: 'not reported by the Kafka protocol to kafkajs',

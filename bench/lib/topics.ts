@@ -24,16 +24,5 @@ export async function createNamedTopics(
   infra: Infrastructure,
   topics: Record<string, number>,
 ): Promise<void> {
-  if (infra.kafkaMock) {
-    for (const [topic, partitions] of Object.entries(topics)) {
-      await infra.kafkaMock.createTopic(topic, partitions);
-    }
-    return;
-  }
-  await withBenchAdmin(infra, (admin) =>
-    admin.createTopics({
-      topics: Object.entries(topics).map(([topic, numPartitions]) => ({ topic, numPartitions })),
-      waitForLeaders: true,
-    }),
-  );
+  await infra.kafka.createTopics(topics);
 }

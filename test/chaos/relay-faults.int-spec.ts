@@ -31,7 +31,10 @@ describe('chaos: the relay killed, the brokers down, produce timeouts', () => {
   };
 
   beforeAll(async () => {
+    // The brokers go down and slow down: a Kafka of this file's own (the mock, or Apache Kafka
+    // behind TCP proxies that every service's connection runs through).
     chain = await TradingStack.start({
+      kafkaFaults: true,
       env: {
         // A short lease so that a new relay takes over a dead one's rows within seconds; the
         // lease must outlast a whole send: 1 000 ms x (1 retry + 1).
@@ -54,16 +57,16 @@ describe('chaos: the relay killed, the brokers down, produce timeouts', () => {
   });
 
   it('a relay killed after its claim, before its send: a new relay publishes the rows once the lease expires', async () => {
-    const mock = chain.stack.kafkaMock!;
+    const faults = chain.stack.kafka.faults!;
     // With every broker down the claimed rows cannot leave the process: kill it mid-send.
-    await mock.brokerDown('all');
+    await faults.allDown();
     const orders = await chain.openOrders(4);
     let claimed: string[] = [];
     await waitFor(async () => (claimed = await outboxIds('SENDING')).length > 0, {
       description: 'rows claimed (SENDING) by the relay',
     });
     await chain.stack.services['order-service'].stop('SIGKILL');
-    await mock.brokerUp('all');
+    await faults.allUp();
     await restartOrderService();
 
     await chain.pay(orders);
@@ -75,10 +78,10 @@ describe('chaos: the relay killed, the brokers down, produce timeouts', () => {
   });
 
   it('a relay killed after its send, before marking SENT: the rows are sent again, the effects stay single', async () => {
-    const mock = chain.stack.kafkaMock!;
+    const faults = chain.stack.kafka.faults!;
     // Slow produce replies (below the request timeout) keep rows SENDING long enough for a test
     // transaction to lock them: the relay's send completes, its mark waits on our locks.
-    await mock.setRtt('all', 400);
+    await faults.setLatency(400);
     const locker = await createConnection({ uri: `${MYSQL_URL}/${chain.prefix}order_service` });
     let stranded: Array<{ id: string; event_key: string }> = [];
     try {
@@ -110,7 +113,7 @@ describe('chaos: the relay killed, the brokers down, produce timeouts', () => {
       for (const { id } of waiting as Array<{ id: number }>) await locker.query(`KILL ${id}`);
       expect((waiting as unknown[]).length).toBeGreaterThan(0);
       await locker.query('ROLLBACK');
-      await mock.setRtt('all', 0);
+      await faults.setLatency(0);
       await restartOrderService();
       await chain.pay(orders);
       paid += orders.length;
@@ -126,8 +129,8 @@ describe('chaos: the relay killed, the brokers down, produce timeouts', () => {
   });
 
   it('all brokers down past the request timeout: the backlog grows, nothing is lost, it drains when they return', async () => {
-    const mock = chain.stack.kafkaMock!;
-    await mock.brokerDown('all');
+    const faults = chain.stack.kafka.faults!;
+    await faults.allDown();
     const orders = await chain.openOrders(5);
     await chain.pay(orders);
     paid += orders.length;
@@ -147,16 +150,16 @@ describe('chaos: the relay killed, the brokers down, produce timeouts', () => {
     expect(backlog).toBeGreaterThanOrEqual(orders.length);
     expect(await outboxIds('DEAD')).toEqual([]);
 
-    await mock.brokerUp('all');
+    await faults.allUp();
     await chain.settled(paid);
     await chain.expectInvariantsHold();
   });
 
   it('produce requests time out after the broker wrote them: the relay resends, the topic holds duplicates, effects stay single', async () => {
-    const mock = chain.stack.kafkaMock!;
+    const faults = chain.stack.kafka.faults!;
     const before = (await chain.invariants()).observations.duplicateDeliveries;
     // Replies slower than the 1 s request timeout: each write lands, its outcome is unknown.
-    await mock.setRtt('all', 1_300);
+    await faults.setLatency(1_300);
     const orders = await chain.openOrders(3, 3);
     await waitFor(
       async () =>
@@ -166,7 +169,7 @@ describe('chaos: the relay killed, the brokers down, produce timeouts', () => {
         )) > 0,
       { description: 'a produce timed out' },
     );
-    await mock.setRtt('all', 0);
+    await faults.setLatency(0);
     await chain.pay(orders);
     paid += orders.length;
     await chain.settled(paid);

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
-import { waitFor } from '@app/test-kit';
+import { KAFKA_STARTUP_MS, waitFor } from '@app/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { portVariable, ServiceProcess } from '../../scripts/stack/service-process';
 import { Stack } from '../../scripts/stack/start-stack';
@@ -54,6 +54,8 @@ describe('observability, end to end', () => {
       HEALTH_CHECK_TIMEOUT_MS: '1000',
     };
     chain = await TradingStack.start({
+      // A test takes the broker down: a Kafka of this file's own.
+      kafkaFaults: true,
       env: {
         'order-service': { ...telemetry, HEALTH_OUTBOX_MAX_AGE_MS: '1000' },
         'fulfillment-service': telemetry,
@@ -72,7 +74,7 @@ describe('observability, end to end', () => {
     });
     stack = chain.stack;
     prefix = chain.prefix;
-  });
+  }, KAFKA_STARTUP_MS);
 
   afterAll(async () => {
     await chain?.stop();
@@ -233,7 +235,7 @@ describe('observability, end to end', () => {
     expect(await ready('coupon-provider')).toBe(200);
     expect((await fetch(`${url('order-service')}/health/live`)).status).toBe(200);
 
-    await stack.kafkaMock!.brokerDown('all');
+    await stack.kafka.faults!.allDown();
     try {
       const created = await requestJson<{ id: string }>(`${url('order-service')}/orders`, {
         body: { userId: 'obs-down', amount: 700, currency: 'EUR' },
@@ -270,7 +272,7 @@ describe('observability, end to end', () => {
       expect(sampleValue(backedUp, 'outbox_oldest_unsent_age_seconds')).toBeGreaterThan(1);
       expect(sampleValue(backedUp, 'kafka_broker_up')).toBe(0);
     } finally {
-      await stack.kafkaMock!.brokerUp('all');
+      await stack.kafka.faults!.allUp();
     }
 
     await waitFor(async () => (await details('order-service')).status === 'ok', {

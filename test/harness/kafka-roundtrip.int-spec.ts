@@ -1,4 +1,4 @@
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/test-kit';
+import { KAFKA_STARTUP_MS, startTestEnvironment, TestEnvironment, waitFor } from '@app/test-kit';
 import { Kafka } from 'kafkajs';
 
 async function committedTotal(kafka: Kafka, groupId: string, topic: string): Promise<number> {
@@ -80,7 +80,7 @@ describe('Kafka harness, every broker down', () => {
 
   beforeAll(async () => {
     env = await startTestEnvironment({ kafkaFaults: true });
-  });
+  }, KAFKA_STARTUP_MS);
 
   afterAll(async () => {
     await env?.stop();

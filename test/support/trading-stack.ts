@@ -94,6 +94,10 @@ export class TradingStack {
       log?: (line: string) => void;
       /** `host:port` a service reaches the database server through (a TcpProxy), per service. */
       databaseVia?: Partial<Record<ServiceName, string>>;
+      /** The test takes every broker down or slows them (`stack.kafka.faults`). */
+      kafkaFaults?: boolean;
+      /** The test injects protocol errors only the mock can: a mock whatever KAFKA says. */
+      kafkaMockOnly?: boolean;
       /** A Kafka the caller runs (and may break), instead of the one the KAFKA switch names. */
       kafkaBrokers?: string[];
       /** How long each service may take to answer /health after it starts. Default 60 s. */
@@ -129,6 +133,8 @@ export class TradingStack {
         topicPrefix: prefix.replace(/_/g, '.'),
         ports,
         env,
+        kafkaFaults: options.kafkaFaults,
+        kafkaMockOnly: options.kafkaMockOnly,
         kafkaBrokers: options.kafkaBrokers,
         startTimeoutMs: options.startTimeoutMs,
         log: (line) => {

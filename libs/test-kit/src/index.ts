@@ -4,6 +4,8 @@ export { KafkaApiKey, KafkaErrorCode, KafkaMock } from './kafka-mock';
 export type { KafkaMockOptions } from './kafka-mock';
 export { createTestDatabase } from './test-database';
 export type { TestDatabase } from './test-database';
+/** A throwaway PostgreSQL database per test file, on POSTGRES_URL or the local server. */
+export { createPostgresTestDatabase, postgresServerUrl } from './postgres-test-database';
 export { startTestEnvironment } from './test-environment';
 export type { TestEnvironment } from './test-environment';
 export { waitFor } from './wait-for';
@@ -36,7 +38,11 @@ export {
 export { openOutboxDatabase } from './outbox-database';
 export { insertSentHistory } from './sent-history';
 /** A local Apache Kafka cluster (tools/apache-kafka): start, node faults, placement, ISR. */
-export { ApacheKafkaCluster, ensureApacheKafkaInstalled } from './apache-kafka';
+export {
+  ApacheKafkaCluster,
+  ensureApacheKafkaInstalled,
+  pinnedApacheKafkaVersion,
+} from './apache-kafka';
 export type {
   ApacheKafkaClusterOptions,
   ClusterState,
@@ -44,5 +50,5 @@ export type {
   PartitionPlacement,
 } from './apache-kafka';
 /** The KAFKA switch and the broker it starts: mock, Apache Kafka, or KAFKA_BROKERS. */
-export { createTopics, kafkaChoice, startKafka } from './kafka';
+export { createTopics, KAFKA_STARTUP_MS, kafkaChoice, startKafka } from './kafka';
 export type { KafkaBroker, KafkaChoice, KafkaFaults, StartKafkaOptions } from './kafka';

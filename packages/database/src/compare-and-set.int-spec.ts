@@ -1,7 +1,7 @@
 import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
 import { DataSource } from 'typeorm';
 import { compareAndSet } from './compare-and-set';
-import { openMysqlDataSource } from './mysql-data-source';
+import { openMysqlDataSource } from './mysql/mysql-data-source';
 import { runTransaction } from './run-transaction';
 import { runStatements } from './statements';
 

@@ -1,4 +1,4 @@
-import { MysqlDataSourceConfig } from './mysql-data-source';
+import { MysqlDataSourceConfig } from './mysql/mysql-data-source';
 
 /** The variables naming a service's own database (declared and validated in libs/config). */
 export interface DatabaseEnv {

@@ -1,6 +1,6 @@
 import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
 import { DataSource } from 'typeorm';
-import { openMysqlDataSource } from './mysql-data-source';
+import { openMysqlDataSource } from './mysql/mysql-data-source';
 import { runTransaction } from './run-transaction';
 import { runStatements, Statement } from './statements';
 

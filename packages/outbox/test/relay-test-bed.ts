@@ -1,4 +1,9 @@
-import { openOutboxDatabase, startTestEnvironment, TestEnvironment } from '@app/test-kit';
+import {
+  KAFKA_STARTUP_MS,
+  openOutboxDatabase,
+  startTestEnvironment,
+  TestEnvironment,
+} from '@app/test-kit';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { OutboxRelay, OutboxRelayConfig } from '../src';
@@ -16,9 +21,15 @@ export interface RelayTestBed {
 /**
  * Registers the file's hooks: starts the test environment once, creates a fresh outbox
  * database `name` (pool of `poolSize`) before each test and closes it after; stops the
- * environment at the end. The returned object is filled in before each test runs.
+ * environment at the end. The returned object is filled in before each test runs. `kafka`
+ * asks for a Kafka of the file's own (see startTestEnvironment).
  */
-export function useRelayTestBed(name: string, clientId: string, poolSize = 10): RelayTestBed {
+export function useRelayTestBed(
+  name: string,
+  clientId: string,
+  poolSize = 10,
+  kafka: { kafkaFaults?: boolean; kafkaMockOnly?: boolean } = {},
+): RelayTestBed {
   const bed = {
     relay: (topic, extra = {}) =>
       new OutboxRelay({
@@ -31,8 +42,8 @@ export function useRelayTestBed(name: string, clientId: string, poolSize = 10): 
       }),
   } as RelayTestBed;
   beforeAll(async () => {
-    bed.env = await startTestEnvironment();
-  });
+    bed.env = await startTestEnvironment(kafka);
+  }, KAFKA_STARTUP_MS);
   beforeEach(async () => {
     bed.dataSource = await openOutboxDatabase((await bed.env.createDatabase(name)).url, poolSize);
   });

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** tools/apache-kafka: the pinned broker (pom.xml), its resolved jars and its logging setup. */
@@ -40,4 +41,12 @@ export function javaArgs(mainClass: string, heap: { max: string; initial: string
     APACHE_KAFKA_CLASSPATH,
     mainClass,
   ];
+}
+
+/** The Apache Kafka release tools/apache-kafka/pom.xml pins (its `kafka.version`). */
+export function pinnedApacheKafkaVersion(): string {
+  const pom = readFileSync(join(APACHE_KAFKA_TOOL_DIR, 'pom.xml'), 'utf8');
+  const version = /<kafka\.version>([^<]+)<\/kafka\.version>/.exec(pom)?.[1];
+  if (!version) throw new Error('tools/apache-kafka/pom.xml names no <kafka.version>');
+  return version;
 }

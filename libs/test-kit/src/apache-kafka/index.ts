@@ -1,4 +1,4 @@
 export { ApacheKafkaCluster } from './apache-kafka-cluster';
 export type { ApacheKafkaClusterOptions, PartitionPlacement } from './apache-kafka-cluster';
 export type { ClusterState, NodeState } from './cluster-state';
-export { ensureApacheKafkaInstalled } from './broker-install';
+export { ensureApacheKafkaInstalled, pinnedApacheKafkaVersion } from './broker-install';

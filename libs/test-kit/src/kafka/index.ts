@@ -1,6 +1,6 @@
 export { createTopics } from './create-topics';
 export { kafkaChoice } from './kafka-choice';
 export type { KafkaChoice } from './kafka-choice';
-export { startKafka } from './kafka-broker';
+export { KAFKA_STARTUP_MS, startKafka } from './kafka-broker';
 export type { KafkaBroker, StartKafkaOptions } from './kafka-broker';
 export type { KafkaFaults } from './kafka-faults';

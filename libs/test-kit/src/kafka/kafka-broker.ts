@@ -142,3 +142,9 @@ async function startApache(nodes: number, proxied = false): Promise<KafkaBroker>
     },
   };
 }
+
+/**
+ * How long a jest hook may take that starts a Kafka of its own (`faults`): a liveness bound
+ * for formatting and starting an Apache Kafka JVM on two busy cores, not a performance figure.
+ */
+export const KAFKA_STARTUP_MS = 180_000;

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, isTransientDbError } from './transient-error';
+import { isDuplicateKeyError, isTransientDbError } from '../transient-error';
 
 /** A TypeORM QueryFailedError's shape: the driver's error under `driverError`. */
 const wrapped = (driverError: object) => Object.assign(new Error('query failed'), { driverError });

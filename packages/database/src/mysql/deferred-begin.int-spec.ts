@@ -1,7 +1,7 @@
 import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
 import { DataSource, QueryRunner } from 'typeorm';
 import { openMysqlDataSource } from './mysql-data-source';
-import { runTransaction } from './run-transaction';
+import { runTransaction } from '../run-transaction';
 
 /** The packets a query runner's connection writes to the server. */
 async function countWrites(runner: QueryRunner): Promise<{ writes: number }> {

@@ -1,7 +1,7 @@
 import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
 import { DataSource } from 'typeorm';
 import { openMysqlDataSource } from './mysql-data-source';
-import { runTransaction } from './run-transaction';
+import { runTransaction } from '../run-transaction';
 
 describe('openMysqlDataSource({ lockWaitTimeoutS })', () => {
   let env: TestEnvironment;

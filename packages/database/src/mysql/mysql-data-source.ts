@@ -1,32 +1,11 @@
 import * as mysql2 from 'mysql2';
-import { DataSource, DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import type { DataSourceConfig } from '../sql-dialect';
 import { deferBegin, DeferrableConnection } from './deferred-begin';
 import { PromiseWrappable, reusePromiseWrapper } from './reuse-promise-wrapper';
 
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-type EntityList = MixedList<Function | string | EntitySchema>;
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-type MigrationList = MixedList<Function | string>;
-
 /** What a service needs to reach its own MySQL/MariaDB database. */
-export interface MysqlDataSourceConfig {
-  /** mysql://user:password@host:port/database */
-  url: string;
-  entities?: EntityList;
-  migrations?: MigrationList;
-  /** Connections in the pool (mysql2 `connectionLimit`). */
-  poolSize?: number;
-  /** Longest wait for a free pooled connection before the query fails, in ms. */
-  acquireTimeoutMs?: number;
-  /** Prefix of the migrations table name, so each service keeps its own history. */
-  migrationsTableName?: string;
-  /**
-   * `innodb_lock_wait_timeout` of every pooled connection, in seconds (server default when
-   * absent): how long one statement waits for a row lock before failing with 1205, which
-   * `runTransaction` and the inbox answer by retrying the whole transaction.
-   */
-  lockWaitTimeoutS?: number;
-}
+export type MysqlDataSourceConfig = DataSourceConfig;
 
 /**
  * DataSource options shared by every service: UTC, bigints as strings (ids leave the process

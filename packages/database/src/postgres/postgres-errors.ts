@@ -1,0 +1,49 @@
+import { errorChain } from '../error-chain';
+
+/** PostgreSQL SQLSTATEs after which the whole transaction can be retried safely. */
+const TRANSIENT_SQLSTATES = new Set([
+  '40001', // serialization_failure
+  '40P01', // deadlock_detected
+  '55P03', // lock_not_available: lock_timeout ran out (the transaction is aborted)
+  '57P01', // admin_shutdown, also what pg_terminate_backend() sends
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: the server is starting or in recovery
+  '53300', // too_many_connections
+  '08000', // connection_exception
+  '08001', // sqlclient_unable_to_establish_sqlconnection
+  '08003', // connection_does_not_exist
+  '08004', // sqlserver_rejected_establishment_of_sqlconnection
+  '08006', // connection_failure
+  '25006', // read_only_sql_transaction: a primary demoted during a failover
+]);
+
+/** Socket errors node-postgres passes on as they are. */
+const TRANSIENT_SOCKET_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+/** node-postgres's own words for a connection that died or never came. */
+const TRANSIENT_MESSAGES =
+  /Connection terminated unexpectedly|Connection terminated due to connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable/i;
+
+/** True when a node-postgres error (or a TypeORM error wrapping one) may be retried whole. */
+export function isTransientPostgresError(error: unknown): boolean {
+  for (const e of errorChain(error)) {
+    if (typeof e.code === 'string' && TRANSIENT_SQLSTATES.has(e.code)) return true;
+    if (typeof e.code === 'string' && TRANSIENT_SOCKET_CODES.has(e.code)) return true;
+    if (TRANSIENT_MESSAGES.test(String(e.message ?? ''))) return true;
+  }
+  return false;
+}
+
+/** True when a unique key refused the write (unique_violation). */
+export function isPostgresDuplicateKey(error: unknown): boolean {
+  for (const e of errorChain(error)) if (e.code === '23505') return true;
+  return false;
+}

@@ -1,0 +1,56 @@
+import type { DataSourceOptions, EntitySchema, MixedList } from 'typeorm';
+import type { Queryable, Statement } from './statements';
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+type EntityList = MixedList<Function | string | EntitySchema>;
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+type MigrationList = MixedList<Function | string>;
+
+/** The SQL engines the packages run on: MySQL or MariaDB, and PostgreSQL. */
+export type SqlEngine = 'mysql' | 'postgres';
+
+/** What a service needs to reach its own database, on either engine. */
+export interface DataSourceConfig {
+  /** mysql://user:password@host:port/database or postgres://user:password@host:port/database */
+  url: string;
+  entities?: EntityList;
+  migrations?: MigrationList;
+  /** Connections in the pool. */
+  poolSize?: number;
+  /** Longest wait for a free pooled connection before the query fails, in ms. */
+  acquireTimeoutMs?: number;
+  /** Prefix of the migrations table name, so each service keeps its own history. */
+  migrationsTableName?: string;
+  /**
+   * How long one statement waits for a row lock before it fails, in seconds: MySQL's
+   * `innodb_lock_wait_timeout`, PostgreSQL's `lock_timeout`. The failure is transient, and
+   * `runTransaction` and the inbox answer it by retrying the whole transaction.
+   */
+  lockWaitTimeoutS?: number;
+}
+
+/**
+ * Everything the packages need to know of their engine, in one place: how to open a
+ * DataSource, create its database, run several statements in the caller's transaction, count
+ * what a write changed, and classify errors. Each engine's dialect lives under its own subpath
+ * and loads its own driver; `sqlDialectOf` loads the one a DataSource needs.
+ */
+export interface SqlDialect {
+  readonly engine: SqlEngine;
+  /** TypeORM DataSource options: UTC, bigints as strings, no `synchronize`, a bounded pool. */
+  dataSourceOptions(config: DataSourceConfig): DataSourceOptions;
+  /** Creates the database named in `url` when it does not exist yet. */
+  ensureDatabase(url: string): Promise<void>;
+  /**
+   * Runs `statements` in order in the caller's transaction, stopping at the first that fails:
+   * in one round trip where the engine allows it (MySQL's multi-statement mode), one by one
+   * where it does not (PostgreSQL's extended protocol takes one statement per query).
+   */
+  runStatements(queryable: Queryable, statements: Statement<unknown>[]): Promise<unknown[]>;
+  /** How many rows a write changed, from what the driver answered. */
+  affectedRows(result: unknown): number;
+  /** True when the transaction did not take effect and may be retried whole. */
+  isTransient(error: unknown): boolean;
+  /** True when a unique key refused the write. */
+  isDuplicateKey(error: unknown): boolean;
+}
