@@ -65,13 +65,17 @@ module.exports = {
     {
       name: 'no-deep-imports-into-libs',
       comment:
-        "Outside a library, only its entry point (libs/<lib>/src/index.ts, '@app/<lib>') is " +
-        'its contract; its other files are private.',
+        "Outside a library, only its entry points (libs/<lib>/src/index.ts, '@app/<lib>'; a " +
+        "package's subpaths packages/<pkg>/src/{http,testing}/index.ts) are its contract; its " +
+        'other files are private.',
       severity: 'error',
       from: { pathNot: '^(libs|packages)/[^/]+/' },
       to: {
         path: '^(libs|packages)/[^/]+/src/',
-        pathNot: '^(libs|packages)/[^/]+/src/index\\.ts$',
+        pathNot: [
+          '^(libs|packages)/[^/]+/src/index\\.ts$',
+          '^packages/[^/]+/src/(http|testing)/index\\.ts$',
+        ],
       },
     },
     {
@@ -81,7 +85,11 @@ module.exports = {
       from: { path: '^((?:libs|packages)/[^/]+)/' },
       to: {
         path: '^(libs|packages)/[^/]+/src/',
-        pathNot: ['^$1/', '^(libs|packages)/[^/]+/src/index\\.ts$'],
+        pathNot: [
+          '^$1/',
+          '^(libs|packages)/[^/]+/src/index\\.ts$',
+          '^packages/[^/]+/src/(http|testing)/index\\.ts$',
+        ],
       },
     },
     {

@@ -24,6 +24,8 @@ const moduleNameMapper = {
     '<rootDir>/libs/$1/src',
   // The libraries published as packages (packages/<name>/package.json), by their package names.
   '^@outbox-inbox/(messaging|database|outbox|inbox)$': '<rootDir>/packages/$1/src',
+  // Their subpaths: the operator routes (`/http`) and the contract suites (`/testing`).
+  '^@outbox-inbox/(messaging|outbox|inbox)/(http|testing)$': '<rootDir>/packages/$1/src/$2',
 };
 
 const common = {

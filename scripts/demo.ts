@@ -1,14 +1,17 @@
 /**
- * `npm run demo [-- --orders N] [-- --keep]`: the whole trading chain on this machine without
+ * `npm run demo [-- --orders N] [-- --keep] [-- --help]`: the whole trading chain on this machine without
  * Docker, in a run of its own. The four services run against the local MySQL/MariaDB (and the
  * Kafka the KAFKA switch names: KAFKA_BROKERS, else Apache Kafka with KAFKA=apache, else the
  * librdkafka mock) under database and topic names of this run; the
  * driver pays orders with duplicated, late and reordered callbacks, crashes a consumer, redelivers
  * events on Kafka, waits until the run is at rest and judges it with the invariant checker.
  * The last line is `demo: PASS ...` or `demo: FAIL <check>: <what>`, and the exit code matches.
+ * The options are read before anything is built, so `--help` answers at once.
  */
-import { parseArgs } from 'node:util';
-import { newRunId } from './demo/demo-settings';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { DEMO_HELP, parseDemoOptions } from './demo/demo-options';
+import { DemoSettings, newRunId } from './demo/demo-settings';
 import { removeEarlierRuns } from './demo/earlier-runs';
 import { crashAndRestart } from './demo/crash';
 import { runDemo } from './demo/driver';
@@ -18,12 +21,13 @@ import { settingsOf } from './demo/stack-settings';
 import { startStack, Stack } from './stack/start-stack';
 
 async function main(): Promise<boolean> {
-  const { values: flags } = parseArgs({
-    options: { orders: { type: 'string' }, keep: { type: 'boolean' } },
-  });
-  const orders = Number(flags.orders ?? process.env.DEMO_ORDERS ?? 50);
-  if (!Number.isInteger(orders) || orders < 1 || orders > 10_000)
-    throw new Error(`--orders must be a whole number from 1 to 10000, got ${flags.orders}`);
+  const options = parseDemoOptions(process.argv.slice(2));
+  if (options.help) {
+    process.stdout.write(DEMO_HELP);
+    return true;
+  }
+  const { orders, keep } = options;
+  buildIfStale();
   const runId = newRunId();
   const databasePrefix = `${process.env.DATABASE_PREFIX ?? ''}demo_${runId}_`;
   const topicPrefix = `${process.env.TOPIC_PREFIX ?? 'trading.'}demo.${runId}.`;
@@ -68,21 +72,42 @@ async function main(): Promise<boolean> {
     for (const c of outcome.checks.filter((x) => x.what))
       process.stdout.write(`  failed ${c.check}: ${c.what}\n`);
     const line = verdictLine(outcome.checks, orders);
-    if (flags.keep) {
-      process.stdout.write(
-        `${line}\nthe stack keeps running for ${opsUrl} (the browser asks for a user name, any, and\n` +
-          `the operator token as password: ${stack.opsApiToken}); Ctrl-C stops it\n`,
-      );
+    if (keep) process.stdout.write(keepLines(settings, opsUrl, stack.opsApiToken));
+    // Printed once, and last: with --keep too, the verdict stays the last line.
+    process.stdout.write(`${line}\n`);
+    if (keep) {
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
     }
-    process.stdout.write(`${line}\n`);
     return line.startsWith('demo: PASS');
   } finally {
     await stack.stop();
   }
+}
+
+/** The services' bundles, built when missing or older than the sources (scripts/build-if-stale.sh). */
+function buildIfStale(): void {
+  const build = spawnSync('bash', [join(__dirname, 'build-if-stale.sh')], { stdio: 'inherit' });
+  if (build.status !== 0)
+    throw new Error(`the build failed (exit ${build.status ?? build.signal})`);
+}
+
+/** What --keep prints: where every service answers, and how to reach them from a shell. */
+function keepLines(settings: DemoSettings, opsUrl: string, token: string): string {
+  const { urls } = settings;
+  return [
+    'the stack keeps running until Ctrl-C:',
+    `  order-service        ${urls.order}   (operator page: ${opsUrl})`,
+    `  fulfillment-service  ${urls.fulfillment}`,
+    `  accounting-service   ${urls.accounting}`,
+    `  coupon-provider      ${urls.coupon}`,
+    'the browser asks for a user name (any) and the operator token as password; for the CLI:',
+    `  export OPS_API_TOKEN=${token}`,
+    `  npm run ops -- inbox:stats --service ${urls.fulfillment}`,
+    '',
+  ].join('\n');
 }
 
 function firstLine(error: unknown): string {

@@ -4,12 +4,14 @@ import { orderCreated } from '@app/trading-test-kit';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {
-  CLAIM_DUE_NEW_SQL,
   DEFAULT_RELAY_OPTIONS,
   KafkaOutboxPublisher,
+  createOutboxRelay,
   OutboxRelay,
+  OutboxRelayConfig,
   OutboxWriter,
 } from '@outbox-inbox/outbox';
+import { CLAIM_DUE_NEW_SQL } from '@outbox-inbox/outbox/testing';
 import { purged } from '../lib/purged';
 
 /** Events in the throughput runs (BENCH_RELAY_EVENTS: fewer for a quick check of the script). */
@@ -92,7 +94,7 @@ export async function unsentCount(dataSource: DataSource): Promise<number> {
 /** A relay whose producer is connected and topic metadata loaded, so timings exclude start-up. */
 export async function warmRelay(
   bench: Bench,
-  extra: Partial<ConstructorParameters<typeof OutboxRelay>[0]> = {},
+  extra: Partial<OutboxRelayConfig> = {},
 ): Promise<OutboxRelay> {
   const publisher =
     extra.publisher ??
@@ -108,7 +110,7 @@ export async function warmRelay(
   await publisher.publish([
     { topic: bench.topic, messages: [{ key: 'warm-up', value: '{}', headers: {} }] },
   ]);
-  return new OutboxRelay({
+  return createOutboxRelay({
     dataSource: bench.dataSource,
     publisher,
     topicFor: () => bench.topic,

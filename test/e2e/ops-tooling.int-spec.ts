@@ -266,7 +266,7 @@ describe('ops tooling against the running stack', () => {
         code: 0,
         stdout: expect.stringContaining(`ops ${subcommands[i]}`),
       });
-      expect(help.stdout).toContain(i < 8 ? '--service <url>' : '--kafka-brokers <list>');
+      expect(help.stdout).toContain(i < 8 ? '--service <name|url>' : '--kafka-brokers <list>');
     }
 
     const service = ['--service', url('order-service')];
@@ -282,7 +282,7 @@ describe('ops tooling against the running stack', () => {
     expect(bad.map((r) => r.code)).toEqual([64, 64, 64, 64, 64, 64, 64]);
     expect(bad.map((r) => r.stderr)).toEqual([
       expect.stringContaining("unknown command 'explode'"),
-      expect.stringContaining("required option '-s, --service <url>' not specified"),
+      expect.stringContaining("required option '-s, --service <name|url>' not specified"),
       expect.stringContaining('must be a number from 1 to 1000'),
       expect.stringContaining('outbox:requeue needs --id'),
       expect.stringContaining('must be PARTITION:OFFSET'),
@@ -291,6 +291,54 @@ describe('ops tooling against the running stack', () => {
         'must be one of NOT_JSON, INVALID_EVENT, UNKNOWN_EVENT_TYPE, NON_RETRYABLE, RETRIES_EXHAUSTED',
       ),
     ]);
+  });
+
+  it('ops CLI: a service by name, a table by default, JSON with --json, and a clear answer where a service has no inbox or outbox', async () => {
+    // Names resolve through the variables the stack and docker compose set.
+    const byName = (...args: string[]) =>
+      runScript('scripts/ops.ts', args, {
+        ...opsEnv,
+        ORDER_SERVICE_URL: url('order-service'),
+        FULFILLMENT_SERVICE_URL: url('fulfillment-service'),
+        ACCOUNTING_SERVICE_URL: url('accounting-service'),
+      });
+    const json = await byName('inbox:stats', '--service', 'fulfillment', '--json');
+    expect(json.code).toBe(0);
+    const stats = JSON.parse(json.stdout) as {
+      inbox: { applied: number };
+      sinceStart: { applied: number };
+    };
+    expect(stats.inbox.applied).toBeGreaterThan(0);
+    const table = await byName('inbox:stats', '--service', 'fulfillment');
+    expect(table.code).toBe(0);
+    const lines = table.stdout.split('\n');
+    expect(lines[0]).toMatch(/^inbox of consumer \S*fulfillment/);
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^outcome\s+in the inbox table\s+since this process started$/),
+    );
+    // The same figures as the JSON, each under its label.
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^applied\\s+${stats.inbox.applied}\\s+${stats.sinceStart.applied}$`),
+      ),
+    );
+
+    const orderInbox = await byName('inbox:stats', '--service', 'order');
+    expect(orderInbox).toMatchObject({
+      code: 64,
+      stdout: '',
+      stderr: expect.stringContaining(
+        'order-service has no inbox (the inbox runs in fulfillment-service, accounting-service)',
+      ),
+    });
+    // Given as a URL, the service answers 404: the CLI says what that means.
+    const accountingOutbox = await byName('outbox:stats', '--service', url('accounting-service'));
+    expect(accountingOutbox).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringContaining(`${url('accounting-service')} has no outbox`),
+    });
+    expect(accountingOutbox.stderr).not.toContain('Cannot GET');
   });
 
   it('a DEAD row shows on /ops; ops requeue refuses without --yes, requeues with it, and both consumers absorb the redelivery', async () => {
@@ -323,7 +371,7 @@ describe('ops tooling against the running stack', () => {
       expect(await healthCell(page, 'inbox-health', consumer, 'parked').textContent()).toBe('0');
     }
 
-    const dead = await runOps('outbox:dead', ...service);
+    const dead = await runOps('outbox:dead', ...service, '--json');
     expect(dead.code).toBe(0);
     expect(JSON.parse(dead.stdout)).toEqual([
       expect.objectContaining({
@@ -343,7 +391,14 @@ describe('ops tooling against the running stack', () => {
     );
     expect(still.status).toBe('DEAD');
 
-    const requeued = await runOps('outbox:requeue', ...service, '--id', String(row.id), '--yes');
+    const requeued = await runOps(
+      'outbox:requeue',
+      ...service,
+      '--id',
+      String(row.id),
+      '--yes',
+      '--json',
+    );
     expect(requeued.code).toBe(0);
     expect(JSON.parse(requeued.stdout)).toEqual({ requeued: 1 });
 
@@ -366,7 +421,7 @@ describe('ops tooling against the running stack', () => {
     const { body } = await timeline();
     expect(body.sections.order.outbox.find((r) => r.eventKey === paidKey)?.status).toBe('SENT');
     expect(body.sections.accounting.data.ledger.journals).toHaveLength(2);
-    const stats = JSON.parse((await runOps('outbox:stats', ...service)).stdout);
+    const stats = JSON.parse((await runOps('outbox:stats', ...service, '--json')).stdout);
     expect(stats).toMatchObject({ dead: 0, backlog: { NEW: 0, SENDING: 0, DEAD: 0 } });
 
     await page.reload();
@@ -435,7 +490,7 @@ describe('ops tooling against the running stack', () => {
     }
     const fulfillment = ['--service', url('fulfillment-service')];
     const dlq = async () =>
-      JSON.parse((await runOps('dlq:list', ...fulfillment)).stdout) as Array<{
+      JSON.parse((await runOps('dlq:list', ...fulfillment, '--json')).stdout) as Array<{
         partition: number;
         offset: string;
         errorCode: string;
@@ -459,7 +514,7 @@ describe('ops tooling against the running stack', () => {
 
     const ref = `${letter.partition}:${letter.offset}`;
     expect((await runOps('dlq:replay', ...fulfillment, '--message', ref)).code).toBe(64);
-    const replay = await runOps('dlq:replay', ...fulfillment, '--message', ref, '--yes');
+    const replay = await runOps('dlq:replay', ...fulfillment, '--message', ref, '--yes', '--json');
     expect(replay.code).toBe(0);
     expect(JSON.parse(replay.stdout)).toEqual({
       matched: 1,
@@ -472,7 +527,7 @@ describe('ops tooling against the running stack', () => {
       description: 'the replayed copy dead-lettered again',
     });
     expect((await dlq()).find((m) => m.offset === letter.offset)?.replayedAt).not.toBeNull();
-    const again = await runOps('dlq:replay', ...fulfillment, '--message', ref, '--yes');
+    const again = await runOps('dlq:replay', ...fulfillment, '--message', ref, '--yes', '--json');
     expect(JSON.parse(again.stdout)).toEqual({
       matched: 1,
       replayed: [],

@@ -163,16 +163,20 @@ describe('trading chain, end to end', () => {
 
     // The operator's view agrees: nothing dead-lettered, nothing DEAD, nothing parked.
     for (const service of ['fulfillment-service', 'accounting-service'] as const) {
-      const list = await ops('dlq:list', '--service', url(service));
+      const list = await ops('dlq:list', '--service', url(service), '--json');
       expect(list).toEqual({ code: 0, stdout: expect.any(String) });
       expect(JSON.parse(list.stdout)).toEqual([]);
-      const stats = JSON.parse((await ops('inbox:stats', '--service', url(service))).stdout);
+      const stats = JSON.parse(
+        (await ops('inbox:stats', '--service', url(service), '--json')).stdout,
+      );
       expect(stats).toMatchObject({ parkedNow: 0, openGaps: [] });
     }
     for (const service of ['order-service', 'fulfillment-service'] as const) {
       await waitFor(
         async () => {
-          const stats = JSON.parse((await ops('outbox:stats', '--service', url(service))).stdout);
+          const stats = JSON.parse(
+            (await ops('outbox:stats', '--service', url(service), '--json')).stdout,
+          );
           return stats.backlog.NEW === 0 && stats.backlog.SENDING === 0 && stats.dead === 0;
         },
         { description: `${service}'s outbox fully sent, nothing DEAD` },

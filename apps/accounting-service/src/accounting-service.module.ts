@@ -2,12 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { consumerChannels, topicForAggregate, tradingEventRegistry } from '@app/trading-events';
 import { databaseConfigFromEnv, mysqlDataSourceOptions } from '@outbox-inbox/database';
-import {
-  groupTimingFromEnv,
-  inboxOptionsFromEnv,
-  InboxModule,
-  InboxModuleOptions,
-} from '@outbox-inbox/inbox';
+import { InboxModule, InboxModuleOptions } from '@outbox-inbox/inbox';
+import { groupTimingFromEnv, InboxHttpModule, inboxOptionsFromEnv } from '@outbox-inbox/inbox/http';
 import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
 import { AccountingServiceConfig } from './accounting-service.config';
 import { LedgerModule } from './ledger/ledger.module';
@@ -69,6 +65,7 @@ export class AccountingServiceModule {
             ...inbox,
           }),
         }),
+        InboxHttpModule.register(),
         LedgerModule,
       ],
     };

@@ -1,5 +1,6 @@
 import { ConfigError, validateEnv } from '@app/config';
-import { inboxOptionsFromEnv, resolveInboxOptions } from '@outbox-inbox/inbox';
+import { resolveInboxOptions } from '@outbox-inbox/inbox';
+import { inboxOptionsFromEnv } from '@outbox-inbox/inbox/http';
 import { tradingEventRegistry } from '@app/trading-events';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
 

@@ -2,13 +2,10 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { consumerChannels, topicForAggregate, tradingEventRegistry } from '@app/trading-events';
 import { databaseConfigFromEnv, mysqlDataSourceOptions } from '@outbox-inbox/database';
-import {
-  groupTimingFromEnv,
-  inboxOptionsFromEnv,
-  InboxModule,
-  InboxModuleOptions,
-} from '@outbox-inbox/inbox';
-import { OutboxModule, OutboxModuleOptions, relayOptionsFromEnv } from '@outbox-inbox/outbox';
+import { InboxModule, InboxModuleOptions } from '@outbox-inbox/inbox';
+import { groupTimingFromEnv, InboxHttpModule, inboxOptionsFromEnv } from '@outbox-inbox/inbox/http';
+import { OutboxModule, OutboxModuleOptions } from '@outbox-inbox/outbox';
+import { OutboxHttpModule, relayOptionsFromEnv } from '@outbox-inbox/outbox/http';
 import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
 import { FulfillmentModule } from './fulfillment/fulfillment.module';
@@ -73,6 +70,8 @@ export class FulfillmentServiceModule {
             };
           },
         }),
+        OutboxHttpModule.register(),
+        InboxHttpModule.register(),
         FulfillmentModule,
       ],
     };

@@ -2,7 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { topicForAggregate } from '@app/trading-events';
 import { databaseConfigFromEnv, mysqlDataSourceOptions } from '@outbox-inbox/database';
-import { OutboxModule, relayOptionsFromEnv } from '@outbox-inbox/outbox';
+import { OutboxModule } from '@outbox-inbox/outbox';
+import { OutboxHttpModule, relayOptionsFromEnv } from '@outbox-inbox/outbox/http';
 import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
 import { OrderServiceConfig } from './order-service.config';
 import { OrderMigrations } from './migrations';
@@ -58,6 +59,7 @@ export class OrderServiceModule {
             },
           }),
         }),
+        OutboxHttpModule.register(),
         OrderOpsModule,
       ],
       controllers: [OrdersHttpController, PaymentsHttpController],

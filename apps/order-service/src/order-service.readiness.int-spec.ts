@@ -6,6 +6,7 @@ import { openMysqlDataSource } from '@outbox-inbox/database';
 import {
   OutboxCommitNotifier,
   OutboxPublisher,
+  createOutboxRelay,
   OutboxRelay,
   TopicBatch,
 } from '@outbox-inbox/outbox';
@@ -67,7 +68,7 @@ describe('order-service readiness with a stuck relay', () => {
       .useFactory({
         inject: [DataSource, OutboxCommitNotifier],
         factory: (dataSource: DataSource, notifier: OutboxCommitNotifier) =>
-          new OutboxRelay({
+          createOutboxRelay({
             dataSource,
             notifier,
             publisher,

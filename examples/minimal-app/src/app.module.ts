@@ -2,8 +2,10 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { mysqlDataSourceOptions } from '@outbox-inbox/database';
 import { InboxModule } from '@outbox-inbox/inbox';
+import { InboxHttpModule } from '@outbox-inbox/inbox/http';
 import { EventRegistry } from '@outbox-inbox/messaging';
 import { OutboxModule } from '@outbox-inbox/outbox';
+import { OutboxHttpModule } from '@outbox-inbox/outbox/http';
 import { migrations } from './migrations';
 import { TicketOpenedConsumer } from './ticket-opened.consumer';
 import { Ticket } from './ticket.entity';
@@ -26,6 +28,8 @@ const kafka = { brokers: KAFKA_BROKERS.split(','), clientId: 'minimal-app' };
       topics: [TICKET_TOPIC],
       registry: new EventRegistry([TicketOpenedV1]),
     }),
+    OutboxHttpModule.register(), // the /outbox operator endpoints (optional)
+    InboxHttpModule.register(), // the /inbox operator endpoints (optional)
   ],
   controllers: [TicketOpenedConsumer],
   providers: [TicketsService],

@@ -23,3 +23,5 @@ export { PublicRoute } from './auth/public-route.decorator';
 export { DEFERRED_BODY_ERROR } from './auth/deferred-body-error';
 /** The realm of the operator token's 401 challenges, and its OpenAPI security scheme name. */
 export { OPERATOR_REALM } from './auth/operator-auth.guard';
+/** What is secret in a log line (headers, query parameters, credentials in text), defined once. */
+export { isSecretName, redactText, SECRET_HEADERS } from './logging/secrets';

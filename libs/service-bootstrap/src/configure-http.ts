@@ -6,7 +6,7 @@ import {
   ValidationPipe,
 } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { DEFERRED_BODY_ERROR, OPERATOR_REALM } from '@app/observability';
 import { ClientErrorFilter } from './client-error.filter';
 
@@ -96,7 +96,15 @@ export function serveOpenApi(
   app: INestApplication,
   options: Pick<HttpSurfaceOptions, 'title' | 'description'>,
 ): void {
-  const document = SwaggerModule.createDocument(
+  SwaggerModule.setup('docs', app, openApiDocument(app, options));
+}
+
+/** The OpenAPI document of an app's routes, as /docs-json serves it. */
+export function openApiDocument(
+  app: INestApplication,
+  options: Pick<HttpSurfaceOptions, 'title' | 'description'>,
+): OpenAPIObject {
+  return SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
       .setTitle(options.title)
@@ -108,7 +116,6 @@ export function serveOpenApi(
       .addSecurityRequirements(OPERATOR_REALM)
       .build(),
   );
-  SwaggerModule.setup('docs', app, document);
 }
 
 /** A 400 whose body names every failing field. */

@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { dataSourceProvider } from '@outbox-inbox/database';
-import { operatorControllers } from '@outbox-inbox/messaging';
 import {
   INBOX_ASYNC_OPTIONS_TYPE,
   INBOX_MODULE_OPTIONS,
@@ -13,14 +12,14 @@ import { INBOX_DATA_SOURCE, INBOX_OPTIONS } from './inbox.tokens';
 import { inboxPipelineProviders } from './inbox-pipeline.factory';
 import { InboxDeadLetters } from './operations/inbox-dead-letters';
 import { InboxOperations } from './operations/inbox-operations';
-import { InboxHttpController } from './operations/inbox.http.controller';
 import { InboxMetrics } from './metrics/inbox-metrics';
 import { InboxTransport } from './transport/inbox-transport';
 
 export type { InboxModuleExtras } from './inbox.module-definition';
 
 /**
- * Provides the InboxTransport, InboxOperations, InboxDeadLetters and the /inbox HTTP API. Works on the app's
+ * Provides the InboxTransport, InboxOperations and InboxDeadLetters (the /inbox HTTP API is
+ * InboxHttpModule, from `@outbox-inbox/inbox/http`). Works on the app's
  * TypeORM DataSource (or the one `dataSource` names). Options are validated at start:
  * `forRoot(options)` when it is called, `forRootAsync({ useFactory, inject, imports })` when
  * the factory has run.
@@ -41,7 +40,6 @@ function withInbox(definition: DynamicModule, extras: InboxModuleExtras): Dynami
   return {
     ...definition,
     global: true,
-    controllers: operatorControllers([InboxHttpController], extras.http),
     providers: [
       ...(definition.providers ?? []),
       dataSourceProvider(INBOX_DATA_SOURCE, extras.dataSource),

@@ -1,4 +1,4 @@
-/** Nest module: InboxModule.forRoot / forRootAsync provide the transport, operations and HTTP API. */
+/** Nest module: InboxModule.forRoot / forRootAsync provide the transport and operations. */
 export { InboxModule } from './inbox.module';
 export type { InboxModuleExtras } from './inbox.module';
 /** Options of InboxModule.forRoot, their resolved form, retry policy and test hooks. */
@@ -10,10 +10,6 @@ export type {
   InboxRetryPolicy,
   ResolvedInboxOptions,
 } from './inbox.options';
-/** Group timing from a service's KAFKA_SESSION_TIMEOUT_MS / KAFKA_HEARTBEAT_INTERVAL_MS. */
-export { groupTimingFromEnv } from './group-timing-env';
-/** Dedup window and blocked backoff from INBOX_DEDUP_WINDOW_MS / INBOX_BLOCKED_BACKOFF_MAX_MS. */
-export { inboxOptionsFromEnv } from './group-timing-env';
 /** The default failure classifier (permanent / transient / retry), to wrap in your own. */
 export { classifyFailure } from './classify-failure';
 export type { FailureClassifier, FailureKind } from './classify-failure';
@@ -52,8 +48,6 @@ export type { AggregateSelector, InboxDeliveryRecord } from './operations/inbox-
 export type { SkipVersionRequest, SkipVersionResult } from './operations/skip-version';
 /** Shapes of GET /inbox/stats. */
 export type { InboxStats, OpenGap } from './operations/inbox-stats';
-/** The /inbox HTTP controller (registered by InboxModule). */
-export { InboxHttpController } from './operations/inbox.http.controller';
 /** Counters of this process since start. */
 export { InboxMetrics } from './metrics/inbox-metrics';
 /** Reads a whole topic up to its end when the read began (dead-letter listing, invariant checks). */

@@ -5,6 +5,7 @@ import { mysqlDataSourceOptions } from '@outbox-inbox/database';
 import { parcelEvent, parcelEventRegistry, toMessage, waitFor } from '@app/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { InboxModule, InboxModuleOptions, InboxTransport } from '../src';
+import { InboxHttpModule } from '../src/http';
 import { useInboxTestBed } from './fixtures/inbox-test-app';
 import { TEST_BEHAVIOUR, TestBehaviour, TestConsumer } from './fixtures/test-consumer.controller';
 
@@ -112,16 +113,17 @@ describe('InboxModule options', () => {
     ).rejects.toThrow(/registry must be an EventRegistry/);
   });
 
-  it('mounts no route with http: false (404), and the routes otherwise', async () => {
+  it('mounts the routes only with InboxHttpModule (404 without it)', async () => {
     const options = await inboxOptions('http');
-    const off = await start([
-      InboxModule.forRoot({ ...options, dataSource: bed.dataSource, http: false }),
-    ]);
+    const off = await start([InboxModule.forRoot({ ...options, dataSource: bed.dataSource })]);
     expect((await fetch(`${await off.getUrl()}/inbox/stats`)).status).toBe(404);
     await off.close();
     app = undefined;
     const onOptions = await inboxOptions('http-on');
-    const on = await start([InboxModule.forRoot({ ...onOptions, dataSource: bed.dataSource })]);
+    const on = await start([
+      InboxModule.forRoot({ ...onOptions, dataSource: bed.dataSource }),
+      InboxHttpModule.register(),
+    ]);
     expect((await fetch(`${await on.getUrl()}/inbox/stats`)).status).toBe(200);
   });
 });

@@ -18,8 +18,3 @@ export type { FieldError, ValidateOptions } from './validation';
 /** Kafka client settings (brokers, clientId, ssl, sasl) or an application's own kafkajs client. */
 export { kafkaClient, kafkaConnectionProblems } from './kafka-client';
 export type { KafkaConnection } from './kafka-client';
-/** Mounts a module's operator endpoints on, off (`http: false`) or behind given guards. */
-export { operatorControllers } from './operator-routes';
-export type { OperatorRoutes } from './operator-routes';
-/** The validation of a list route's optional `limit` query parameter. */
-export { PageLimit } from './page-limit';

@@ -1,11 +1,19 @@
-/** Nest module wiring writer, relay, operations and the /outbox endpoints (forRoot, forRootAsync). */
+/** Nest module wiring writer, relay, operations and retention (forRoot, forRootAsync). */
 export { OutboxModule } from './outbox.module';
 export type { OutboxModuleExtras, OutboxModuleOptions } from './outbox.module';
 /** Adds events to t_outbox in the caller's transaction. */
 export { OutboxWriter } from './outbox-writer';
-/** The multi-instance relay from t_outbox to Kafka (Nest provider, or standalone). */
+/** The multi-instance relay loop from t_outbox to Kafka (a Nest provider of OutboxModule). */
 export { OutboxRelay } from './outbox-relay';
-export type { OutboxRelayConfig, OutboxRelayCounters, OutboxRelayHeartbeat } from './outbox-relay';
+export type { OutboxRelayCounters, OutboxRelayHeartbeat, OutboxRelayParts } from './outbox-relay';
+/** A standalone relay on MySQL/MariaDB and Kafka, wired as OutboxModule wires it. */
+export { createOutboxRelay } from './create-outbox-relay';
+export type { OutboxRelayConfig } from './create-outbox-relay';
+/** The ports the relay claims from and records outcomes to, and what a claim holds. */
+export type { Claim, OutboxClaims, OutboxOutcomes } from './outbox-store.port';
+export type { ClaimedRow } from './outbox-row';
+/** The connections a relay's claimer and finalizer work on. */
+export type { RelayConnections } from './relay-connections';
 /** Trace context of the active span, as stored with a new outbox row. */
 export { activeTraceContext } from './outbox-tracing';
 /** Relay options with their defaults and validation. */
@@ -15,9 +23,6 @@ export {
   resolveRelayOptions,
 } from './outbox-relay.options';
 export type { DeadEventPolicy } from './outbox-relay.options';
-/** The relay option from a service's OUTBOX_* environment variables. */
-export { relayOptionsFromEnv } from './relay-env';
-export type { OutboxRelayEnv } from './relay-env';
 /** Stats, DEAD listing and requeue, retention. */
 export { OutboxOperations } from './outbox-operations';
 export type {
@@ -30,8 +35,6 @@ export type {
 /** Deletes old SENT rows on a timer (registered by OutboxModule). */
 export { DEFAULT_RETENTION, OutboxRetention } from './outbox-retention';
 export type { OutboxRetentionOptions } from './outbox-retention';
-/** The /outbox HTTP endpoints (registered by OutboxModule). */
-export { OutboxHttpController } from './outbox.http.controller';
 /** Wakes the in-process relay when a transaction holding outbox rows commits. */
 export { OutboxCommitNotifier } from './outbox-commit-notifier';
 /** Where the relay publishes; implement it to replace Kafka in tests. */
@@ -48,5 +51,3 @@ export { OutboxStatus } from './outbox-status';
 /** Typed outbox error with a `code`, and every code as a list. */
 export { OUTBOX_ERROR_CODES, OutboxError } from './outbox.errors';
 export type { OutboxErrorCode } from './outbox.errors';
-/** SQL of the claim, exported so tests can EXPLAIN it. */
-export { CLAIM_DUE_NEW_SQL, CLAIM_EXPIRED_SQL } from './outbox-claimer';

@@ -1,4 +1,4 @@
-import { OutboxFinalizer } from './outbox-finalizer';
+import { OutboxOutcomes } from './outbox-store.port';
 
 /** What a LeaseKeeper needs to know about the relay's timing. */
 export interface LeaseTiming {
@@ -29,7 +29,7 @@ export class LeaseKeeper {
   private lostReason?: string;
 
   constructor(
-    private readonly finalizer: OutboxFinalizer,
+    private readonly finalizer: Pick<OutboxOutcomes, 'extendLease'>,
     private readonly ids: string[],
     private readonly token: string,
     private readonly timing: LeaseTiming,

@@ -5,17 +5,9 @@ import { EarlierUnsent, planBatch } from './batch-order';
 import { aggregateRef, ClaimedRow, ClaimedRowRecord, toClaimedRow } from './outbox-row';
 import { OutboxRelayOptions } from './outbox-relay.options';
 import { OutboxState } from './outbox-state';
+import { Claim, OutboxClaims } from './outbox-store.port';
 
-/** Rows one relay holds exclusively until `leaseMs` passes; finalizing needs `token`. */
-export interface Claim {
-  token: string;
-  /** Just before the lease was written (epoch ms): the lease ends no earlier than this + `leaseMs`. */
-  leasedAt: number;
-  /** In send order: by aggregate, then version. */
-  rows: ClaimedRow[];
-  /** More rows may be due: as many were sendable as the claim asked for, or `maxBatchBytes` was reached. */
-  full: boolean;
-}
+export type { Claim } from './outbox-store.port';
 
 const ROW_COLUMNS = `id, aggregate_type, aggregate_id, aggregate_version, event_type, event_key,
   payload, headers, retry_count`;
@@ -53,7 +45,7 @@ interface EarlierRecord {
   due_in_ms: number | string | null;
 }
 
-type ClaimOptions = Pick<
+export type ClaimOptions = Pick<
   OutboxRelayOptions,
   | 'batchSize'
   | 'maxBatchBytes'
@@ -69,7 +61,7 @@ type ClaimOptions = Pick<
  * outside the batch (so N+1 never overtakes N, across relays too), and lease the rest with a
  * token unique to this claim.
  */
-export class OutboxClaimer {
+export class OutboxClaimer implements OutboxClaims {
   private expiredCheckedAt = 0;
   /** Average message bytes of the rows the last claim took; 0 before the first. */
   private bytesPerRow = 0;

@@ -3,6 +3,7 @@ import { decideRetry } from './retry-decision';
 import { ClaimedRow } from './outbox-row';
 import { OutboxRelayOptions } from './outbox-relay.options';
 import { OutboxState } from './outbox-state';
+import { OutboxOutcomes } from './outbox-store.port';
 
 /**
  * Records the outcome of a claim (the statements are OutboxState's). `next_retry_at` becomes
@@ -11,7 +12,7 @@ import { OutboxState } from './outbox-state';
  * the relay that holds the lease now decides the row's fate. Each method returns the number
  * of rows it changed.
  */
-export class OutboxFinalizer {
+export class OutboxFinalizer implements OutboxOutcomes {
   constructor(
     private readonly dataSource: DataSource,
     private readonly options: Pick<OutboxRelayOptions, 'maxAttempts' | 'backoff'>,

@@ -106,6 +106,16 @@ export class OutboxOperations {
       retryingRows: Number(retrying[0].n),
       dead: backlog.DEAD,
       aggregatesBlockedByDead: this.deadPolicy === 'block' ? Number(blocked[0].n) : 0,
+      ...this.knownStats(),
+    };
+  }
+
+  /**
+   * What this process knows of its outbox without the database: the DEAD policy and its
+   * relay's counters since start. `/outbox/stats` answers with it during an outage.
+   */
+  knownStats(): Pick<OutboxStats, 'deadPolicy' | 'relay'> {
+    return {
       deadPolicy: this.deadPolicy,
       ...(this.relayCounters && { relay: this.relayCounters() }),
     };

@@ -1,28 +1,25 @@
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { Logger, LoggerService } from '@nestjs/common';
 import { backoffDelay } from '@outbox-inbox/database';
-import { DataSource, DataSourceOptions } from 'typeorm';
-import { Claim, OutboxClaimer } from './outbox-claimer';
-import { OutboxCommitNotifier } from './outbox-commit-notifier';
-import { LeaseKeeper } from './lease-keeper';
-import { OutboxFinalizer } from './outbox-finalizer';
+import { BatchSender, BatchSenderCounters, describeError, RecordOutcome } from './batch-sender';
 import { OutboxPublisher } from './outbox-publisher';
-import { OutboxRelayOptions, resolveRelayOptions, worstSendTimeMs } from './outbox-relay.options';
-import { KafkaOutboxPublisher, OutboxKafkaOptions } from './kafka-outbox-publisher';
-import { publishTraced } from './outbox-tracing';
-import { planPublish, toTopicBatches } from './publish-plan';
+import { OutboxRelayOptions, worstSendTimeMs } from './outbox-relay.options';
+import { Claim, OutboxClaims, OutboxOutcomes } from './outbox-store.port';
+import { RelayConnections } from './relay-connections';
 
-/** Everything a relay needs; `dataSource`, `topicFor` and `kafka` (or `publisher`) are required. */
-export interface OutboxRelayConfig extends Partial<OutboxRelayOptions> {
-  dataSource: DataSource;
-  kafka?: OutboxKafkaOptions;
-  /** Replaces the Kafka publisher (tests, benchmarks). */
-  publisher?: OutboxPublisher;
-  /** The topic an aggregate type's events go to, e.g. `(type) => \`shop.${type.toLowerCase()}.events\``. */
+/** What a relay works with; it builds none of it (createOutboxRelay or OutboxModule does). */
+export interface OutboxRelayParts {
+  /** Resolved options (resolveRelayOptions), and the owner recorded with each lease. */
+  options: OutboxRelayOptions;
+  instanceId: string;
+  /** The connections `claims` and `outcomes` work on: opened on first use, closed on stop. */
+  connections: RelayConnections;
+  claims: OutboxClaims;
+  outcomes: OutboxOutcomes;
+  publisher: OutboxPublisher;
+  /** The topic an aggregate type's events go to. */
   topicFor: (aggregateType: string) => string;
   /** Wakes the relay when a transaction that wrote outbox rows commits in this process. */
-  notifier?: OutboxCommitNotifier;
+  notifier?: { onCommit(listener: () => void): () => void };
   logger?: LoggerService;
 }
 
@@ -36,83 +33,50 @@ export interface OutboxRelayHeartbeat {
 }
 
 /** Counters since the relay started. */
-export interface OutboxRelayCounters {
-  published: number;
-  /** Failed publish attempts (rows), each retried later or made DEAD. */
-  publishFailures: number;
-  dead: number;
-  /** Rows whose outcome this relay could not record because another relay took the lease. */
-  leaseLost: number;
+export interface OutboxRelayCounters extends BatchSenderCounters {
   /** Claims made ahead and handed back unsent: their lease no longer covered a send. */
   claimsHandedBack: number;
 }
 
+type ClaimOutcome = { claim: Claim | null } | { error: unknown };
+
 /**
- * Publishes committed outbox rows to Kafka: claim a batch, send it in one awaited request,
- * record the outcome under the claim's lease token; repeat while there is work, then wait for
- * a commit in this process or the poll interval. One per service process; several processes
- * share the table safely. A Nest provider (lifecycle hooks start and stop it) that can also be
- * constructed and driven directly.
+ * Publishes committed outbox rows: claim a batch, hand it to the BatchSender, record the
+ * outcome under the claim's lease token; repeat while there is work, then wait for a commit in
+ * this process or the poll interval. One per service process; several processes share the
+ * table safely. A Nest provider (lifecycle hooks start and stop it) that can also be driven
+ * directly.
  */
 export class OutboxRelay {
   readonly options: OutboxRelayOptions;
   readonly instanceId: string;
-  private readonly db: DataSource;
-  private readonly claimer: OutboxClaimer;
-  private readonly finalizer: OutboxFinalizer;
-  private readonly publisher: OutboxPublisher;
-  private readonly topicFor: (aggregateType: string) => string;
+  private readonly sender: BatchSender;
   private readonly logger: LoggerService;
-  private readonly counters: OutboxRelayCounters = {
-    published: 0,
-    publishFailures: 0,
-    dead: 0,
-    leaseLost: 0,
-    claimsHandedBack: 0,
-  };
-  private readonly dataSource: DataSource;
+  private claimsHandedBack = 0;
   /** Claims that may run at once: `claimsAhead`, and one own connection left for the outcome write. */
   private readonly claimsInFlight: number;
-  private connecting?: Promise<unknown>;
   private running = false;
   private loop?: Promise<void>;
   private wakeRequested = false;
   private lastTickAt = 0;
   private idleUntil = 0;
   private wakeUp?: () => void;
-  private unsubscribe?: () => void;
+  private readonly unsubscribe?: () => void;
 
-  constructor(config: OutboxRelayConfig) {
-    const { dataSource, kafka, publisher, topicFor, notifier, logger, ...partial } = config;
-    this.dataSource = dataSource;
-    this.options = resolveRelayOptions(partial);
-    this.instanceId =
-      this.options.instanceId ??
-      `${hostname().slice(0, 40)}-${process.pid}-${randomBytes(4).toString('hex')}`;
-    if (typeof topicFor !== 'function') {
-      throw new Error('OutboxRelay needs `topicFor`: the topic of each aggregate type');
-    }
-    if (!publisher && !kafka) {
-      throw new Error('OutboxRelay needs `kafka` (brokers, clientId) or a `publisher`');
-    }
-    this.publisher = publisher ?? new KafkaOutboxPublisher(kafka!, this.options);
-    this.db =
-      this.options.ownConnections > 0
-        ? ownPool(dataSource, this.options.ownConnections)
-        : dataSource;
-    this.claimer = new OutboxClaimer(this.db, this.options, this.instanceId);
+  constructor(private readonly parts: OutboxRelayParts) {
+    this.options = parts.options;
+    this.instanceId = parts.instanceId;
+    this.logger = parts.logger ?? new Logger(OutboxRelay.name);
     const { claimsAhead, ownConnections } = this.options;
     this.claimsInFlight =
       ownConnections > 0 ? Math.max(1, Math.min(claimsAhead, ownConnections - 1)) : claimsAhead;
-    this.finalizer = new OutboxFinalizer(this.db, this.options);
-    this.topicFor = topicFor;
-    this.logger = logger ?? new Logger(OutboxRelay.name);
-    this.unsubscribe = notifier?.onCommit(() => this.wake());
+    this.sender = new BatchSender({ ...parts, logger: this.logger });
+    this.unsubscribe = parts.notifier?.onCommit(() => this.wake());
   }
 
   /** Counters since start. */
   counts(): Readonly<OutboxRelayCounters> {
-    return { ...this.counters };
+    return { ...this.sender.counts(), claimsHandedBack: this.claimsHandedBack };
   }
 
   /** Liveness of the loop: a round that started long ago and no wait means it is stuck. */
@@ -137,16 +101,15 @@ export class OutboxRelay {
     this.wakeUp?.();
     await this.loop;
     this.loop = undefined;
+    const { connections, outcomes, claims, publisher } = this.parts;
     try {
-      if (this.db.isInitialized) {
-        await this.finalizer.releaseLeases(this.claimer.liveLeaseTokens());
-      }
+      if (connections.isOpen) await outcomes.releaseLeases(claims.liveLeaseTokens());
     } catch (error) {
       // The leases expire by themselves; another relay claims the rows then.
       this.logger.warn?.(`could not release leases on stop: ${String(error)}`);
     }
-    await this.publisher.disconnect();
-    if (this.db !== this.dataSource && this.db.isInitialized) await this.db.destroy();
+    await publisher.disconnect();
+    await connections.close();
   }
 
   /** Runs the next round now instead of after the poll interval. */
@@ -157,10 +120,11 @@ export class OutboxRelay {
 
   /** One round: claim, publish, record. Returns the number of rows claimed (0: nothing due). */
   async relayOnce(): Promise<number> {
-    await this.connect();
-    const claim = await this.claimer.claim();
+    await this.parts.connections.open();
+    const claim = await this.parts.claims.claim();
     if (!claim) return 0;
-    await this.publishClaim(claim);
+    const record = await this.sender.send(claim);
+    await record?.();
     return claim.rows.length;
   }
 
@@ -172,110 +136,6 @@ export class OutboxRelay {
     await this.stop();
   }
 
-  private async publishClaim(claim: Claim): Promise<void> {
-    const record = await this.sendClaim(claim);
-    await record?.();
-  }
-
-  /**
-   * Sends a claim's publishable rows (recording poison and blocked rows first) and returns the
-   * function that records the send's outcome, so the loop can run that write while the next
-   * batch is on the wire. Undefined when nothing was sent.
-   */
-  private async sendClaim(claim: Claim): Promise<(() => Promise<void>) | undefined> {
-    const topics = new Set<string>();
-    for (const row of claim.rows) {
-      try {
-        topics.add(this.topicFor(row.aggregateType));
-      } catch {
-        // planPublish turns it into a DEAD row with the reason.
-      }
-    }
-    const missing = new Set(await this.missingTopics([...topics]));
-    const plan = planPublish(
-      claim.rows,
-      (row) => this.topicFor(row.aggregateType),
-      missing,
-      this.options,
-    );
-    for (const { row, reason } of plan.poison) {
-      this.countLease(1, await this.finalizer.markDead([row.id], claim.token, reason));
-      this.counters.dead += 1;
-      this.logger.error(`outbox row ${row.id} (${row.eventKey}) is DEAD: ${reason}`);
-    }
-    const blockedIds = plan.blocked.map((r) => r.id);
-    if (blockedIds.length > 0) {
-      this.countLease(
-        blockedIds.length,
-        await this.finalizer.release(blockedIds, claim.token, this.options.deadBlockedRecheckMs),
-      );
-    }
-    if (plan.send.length === 0) return undefined;
-
-    const rows = plan.send.map((s) => s.row);
-    // The lease covers the whole send, however long kafkajs takes: extended now (a lost lease
-    // abandons the send before anything is written) and while the send is in flight.
-    const keeper = new LeaseKeeper(
-      this.finalizer,
-      rows.map((r) => r.id),
-      claim.token,
-      { ...this.options, maxSendMs: 3 * worstSendTimeMs(this.options) },
-      (reason) => {
-        this.logger.warn?.(`abandoning a send of ${rows.length} outbox rows: ${reason}`);
-        void this.publisher.abort?.();
-      },
-    );
-    if (!(await keeper.start())) {
-      this.countLease(rows.length, 0);
-      return undefined;
-    }
-    try {
-      await publishTraced(toTopicBatches(plan.send), (batches) => this.publisher.publish(batches));
-    } catch (error) {
-      keeper.stop();
-      if (keeper.lost) {
-        this.countLease(rows.length, 0);
-        return undefined;
-      }
-      this.counters.publishFailures += rows.length;
-      const reason = `publish failed: ${describe(error)}`;
-      this.logger.warn?.(`${rows.length} outbox rows not published, will retry: ${reason}`);
-      return async () =>
-        this.countLease(rows.length, await this.finalizer.markFailed(rows, claim.token, reason));
-    }
-    keeper.stop();
-    this.counters.published += rows.length;
-    const ids = rows.map((r) => r.id);
-    return async () =>
-      this.countLease(rows.length, await this.finalizer.markSent(ids, claim.token));
-  }
-
-  /** Unknown metadata is not a reason to kill rows: treat as "all present" and let send fail. */
-  private async missingTopics(topics: string[]): Promise<string[]> {
-    try {
-      return await this.publisher.missingTopics(topics);
-    } catch {
-      return [];
-    }
-  }
-
-  /** Opens the relay's own pool on first use (and again after a failed attempt). */
-  private async connect(): Promise<void> {
-    if (this.db.isInitialized) return;
-    this.connecting ??= this.db.initialize().finally(() => (this.connecting = undefined));
-    await this.connecting;
-  }
-
-  private countLease(expected: number, changed: number): void {
-    if (changed < expected) {
-      this.counters.leaseLost += expected - changed;
-      this.logger.warn?.(
-        `${expected - changed} outbox rows were taken over by another relay after this relay's ` +
-          'lease expired; their outcome was left to that relay',
-      );
-    }
-  }
-
   private async run(): Promise<void> {
     let failures = 0;
     // Claims started ahead of the batch at hand, oldest first; sent in this order.
@@ -285,11 +145,10 @@ export class OutboxRelay {
     while (this.running) {
       this.lastTickAt = Date.now();
       this.idleUntil = 0;
-      const outcome = await (ahead.shift() ??
-        settle(this.connect().then(() => this.claimer.claim())));
+      const outcome = await (ahead.shift() ?? this.claimNext(true));
       if ('error' in outcome) {
         failures += 1;
-        this.logger.error(`outbox relay could not claim: ${describe(outcome.error)}`);
+        this.logger.error(`outbox relay could not claim: ${describeError(outcome.error)}`);
         await this.idle(backoffDelay(this.options.backoff, failures));
         continue;
       }
@@ -304,7 +163,7 @@ export class OutboxRelay {
       if (!this.leaseCoversASend(claim)) {
         // It waited behind slow sends: another relay may take these rows over while this one
         // still delivers them. Hand them back unsent (due now) instead.
-        this.counters.claimsHandedBack += 1;
+        this.claimsHandedBack += 1;
         await this.releaseClaim(claim);
         continue;
       }
@@ -316,14 +175,14 @@ export class OutboxRelay {
       // and the earlier version, read as unsent, holds the later one back).
       const full = claim.full;
       while (this.running && full && ahead.length < this.claimsInFlight) {
-        ahead.push(settle(this.claimer.claim()));
+        ahead.push(this.claimNext(false));
       }
-      let record: (() => Promise<void>) | undefined;
+      let record: RecordOutcome | undefined;
       try {
-        record = await this.sendClaim(claim);
+        record = await this.sender.send(claim);
       } catch (error) {
         // Recording poison rows failed (database gone): the lease expires, rows are reclaimed.
-        this.logger.error(`outbox relay could not record a batch: ${describe(error)}`);
+        this.logger.error(`outbox relay could not record a batch: ${describeError(error)}`);
         await this.idle(backoffDelay(this.options.backoff, 1));
       }
       const recorded = await recording;
@@ -339,32 +198,35 @@ export class OutboxRelay {
     }
   }
 
+  /** The next claim as a value: a claim made ahead that fails is never an unhandled rejection. */
+  private claimNext(open: boolean): Promise<ClaimOutcome> {
+    const { connections, claims } = this.parts;
+    const claim = open ? connections.open().then(() => claims.claim()) : claims.claim();
+    return claim.then(
+      (value) => ({ claim: value }),
+      (error: unknown) => ({ error }),
+    );
+  }
+
   /** Whether the claim's lease outlasts one more send, every kafkajs attempt included. */
   private leaseCoversASend(claim: Claim): boolean {
     const leaseLeftMs = claim.leasedAt + this.options.leaseMs - Date.now();
     return leaseLeftMs >= worstSendTimeMs(this.options);
   }
 
-  /**
-   * Hands a claim's rows back as NEW, due now. stop() also releases this relay's live leases,
-   * so a failure here only delays those rows.
-   */
+  /** Hands a claim's rows back as NEW, due now (on failure stop() or lease expiry does). */
   private async releaseClaim({ rows, token }: Claim): Promise<void> {
-    await this.finalizer
-      .release(
-        rows.map((r) => r.id),
-        token,
-      )
-      .catch(() => 0);
+    const ids = rows.map((r) => r.id);
+    await this.parts.outcomes.release(ids, token).catch(() => 0);
   }
 
   /** Runs an outcome write; false (logged) when the database refused it. */
-  private record(write: () => Promise<void>): Promise<boolean> {
+  private record(write: RecordOutcome): Promise<boolean> {
     return write().then(
       () => true,
       (error: unknown) => {
         // The lease expires and the rows are claimed again: a duplicate send, not a loss.
-        this.logger.error(`outbox relay could not record a batch: ${describe(error)}`);
+        this.logger.error(`outbox relay could not record a batch: ${describeError(error)}`);
         return false;
       },
     );
@@ -388,35 +250,4 @@ export class OutboxRelay {
     this.wakeUp = undefined;
     this.wakeRequested = false;
   }
-}
-
-/** A small pool of the relay's own on the same database as `dataSource`. */
-function ownPool(dataSource: DataSource, connections: number): DataSource {
-  const options = dataSource.options as DataSourceOptions & { extra?: Record<string, unknown> };
-  return new DataSource({
-    ...options,
-    poolSize: connections,
-    extra: { ...options.extra, connectionLimit: connections },
-    entities: [],
-    migrations: [],
-    subscribers: [],
-    migrationsRun: false,
-    synchronize: false,
-  } as DataSourceOptions);
-}
-
-type ClaimOutcome = { claim: Claim | null } | { error: unknown };
-
-/** A claim as a value, so a prefetched claim that fails never becomes an unhandled rejection. */
-function settle(claim: Promise<Claim | null>): Promise<ClaimOutcome> {
-  return claim.then(
-    (value) => ({ claim: value }),
-    (error: unknown) => ({ error }),
-  );
-}
-
-function describe(error: unknown): string {
-  const e = error as { name?: string; message?: string; cause?: { message?: string } };
-  const cause = e?.cause?.message ? ` (cause: ${e.cause.message})` : '';
-  return `${e?.name ?? 'Error'}: ${e?.message ?? String(error)}${cause}`;
 }

@@ -1,6 +1,5 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
 import type { DataSourceRef } from '@outbox-inbox/database';
-import type { OperatorRoutes } from '@outbox-inbox/messaging';
 import { OutboxKafkaOptions } from './kafka-outbox-publisher';
 import { OutboxRelayOptions } from './outbox-relay.options';
 import { OutboxRetentionOptions } from './outbox-retention';
@@ -19,16 +18,11 @@ export interface OutboxModuleOptions {
 
 /**
  * What the module is built with, beside the options: known when the module is declared (also
- * with `forRootAsync`), because they decide its providers and routes.
+ * with `forRootAsync`), because they decide its providers.
  */
 export interface OutboxModuleExtras {
   /** The DataSource holding t_outbox: instance, TypeORM name or token. Default: the default one. */
   dataSource?: DataSourceRef;
-  /**
-   * The /outbox operator endpoints. `false` mounts none; `{ guards }` puts guards in front of
-   * them. In this project's services the operator token guard (ObservabilityModule) covers them.
-   */
-  http?: OperatorRoutes;
 }
 
 export const {
@@ -38,7 +32,7 @@ export const {
   ASYNC_OPTIONS_TYPE: OUTBOX_ASYNC_OPTIONS_TYPE,
 } = new ConfigurableModuleBuilder<OutboxModuleOptions>({ moduleName: 'Outbox' })
   .setClassMethodName('forRoot')
-  .setExtras<OutboxModuleExtras>({ http: true }, (definition) => definition)
+  .setExtras<OutboxModuleExtras>({}, (definition) => definition)
   .build();
 
 /** DI token of the DataSource the outbox works on. */

@@ -1,10 +1,9 @@
 import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { dataSourceProvider } from '@outbox-inbox/database';
-import { kafkaConnectionProblems, operatorControllers } from '@outbox-inbox/messaging';
+import { kafkaConnectionProblems } from '@outbox-inbox/messaging';
 import { DataSource } from 'typeorm';
 import { OutboxError } from './outbox.errors';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';
-import { OutboxHttpController } from './outbox.http.controller';
 import {
   OUTBOX_ASYNC_OPTIONS_TYPE,
   OUTBOX_DATA_SOURCE,
@@ -15,7 +14,12 @@ import {
   OutboxModuleOptions,
 } from './outbox.module-definition';
 import { OutboxOperations } from './outbox-operations';
+import { defaultInstanceId } from './create-outbox-relay';
+import { KafkaOutboxPublisher } from './kafka-outbox-publisher';
+import { OutboxClaimer } from './outbox-claimer';
+import { OutboxFinalizer } from './outbox-finalizer';
 import { OutboxRelay } from './outbox-relay';
+import { relayPool } from './relay-connections';
 import { resolveRelayOptions } from './outbox-relay.options';
 import { OutboxWriter } from './outbox-writer';
 import { DEFAULT_RETENTION, OutboxRetention } from './outbox-retention';
@@ -24,7 +28,8 @@ export type { OutboxModuleExtras, OutboxModuleOptions } from './outbox.module-de
 
 /**
  * The outbox for one service: OutboxWriter, OutboxRelay (started on bootstrap, stopped
- * gracefully on shutdown), OutboxOperations and the /outbox HTTP endpoints. Global; works on
+ * gracefully on shutdown), OutboxOperations and OutboxRetention (the /outbox HTTP endpoints
+ * are OutboxHttpModule, from `@outbox-inbox/outbox/http`). Global; works on
  * the app's TypeORM DataSource (or the one `dataSource` names), whose migrations must include
  * OutboxMigrations. `forRoot(options)` or `forRootAsync({ useFactory, inject, imports })`.
  */
@@ -59,7 +64,6 @@ function relayTuning(options: OutboxModuleOptions) {
 function withOutbox(definition: DynamicModule, extras: OutboxModuleExtras): DynamicModule {
   return {
     ...definition,
-    controllers: operatorControllers([OutboxHttpController], extras.http),
     providers: [
       ...(definition.providers ?? []),
       dataSourceProvider(OUTBOX_DATA_SOURCE, extras.dataSource),
@@ -100,16 +104,23 @@ const outboxProviders: Provider[] = [
       resolved: ReturnType<typeof resolveRelayOptions>,
       dataSource: DataSource,
       notifier: OutboxCommitNotifier,
-    ) =>
-      options.relay?.enabled === false
-        ? null
-        : new OutboxRelay({
-            ...resolved,
-            dataSource,
-            notifier,
-            kafka: options.kafka,
-            topicFor: options.topicFor,
-          }),
+    ) => {
+      if (options.relay?.enabled === false) return null;
+      // The relay's parts, each replaceable: a pool of its own on the app's database, the
+      // claimer and finalizer on it (t_outbox on MySQL/MariaDB), the kafkajs publisher.
+      const instanceId = resolved.instanceId ?? defaultInstanceId();
+      const pool = relayPool(dataSource, resolved.ownConnections);
+      return new OutboxRelay({
+        options: resolved,
+        instanceId,
+        connections: pool.connections,
+        claims: new OutboxClaimer(pool.dataSource, resolved, instanceId),
+        outcomes: new OutboxFinalizer(pool.dataSource, resolved),
+        publisher: new KafkaOutboxPublisher(options.kafka, resolved),
+        topicFor: options.topicFor,
+        notifier,
+      });
+    },
   },
   {
     provide: OutboxOperations,

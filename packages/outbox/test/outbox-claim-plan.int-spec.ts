@@ -5,7 +5,8 @@ import {
   TestEnvironment,
 } from '@app/test-kit';
 import { DataSource } from 'typeorm';
-import { CLAIM_DUE_NEW_SQL, CLAIM_EXPIRED_SQL, OutboxWriter } from '../src';
+import { OutboxWriter } from '../src';
+import { CLAIM_DUE_NEW_SQL, CLAIM_EXPIRED_SQL } from '../src/testing';
 import { writeParcelEvents } from './outbox-test-kit';
 
 interface PlanRow {

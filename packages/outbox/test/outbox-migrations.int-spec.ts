@@ -2,7 +2,8 @@ import { mysqlDataSourceOptions } from '@outbox-inbox/database';
 import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
 import { DataSource } from 'typeorm';
 import { CreateOutboxTable1764700000000 } from '../src/create-outbox-table.migration';
-import { CLAIM_EXPIRED_SQL, OutboxMigrations } from '../src';
+import { OutboxMigrations } from '../src';
+import { CLAIM_EXPIRED_SQL } from '../src/testing';
 
 /**
  * Upgrading a table that holds rows: SingleStatusIndex1765000000000 drops two indexes and moves

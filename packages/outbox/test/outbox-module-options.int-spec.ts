@@ -20,11 +20,12 @@ import {
   OutboxRelay,
   OutboxWriter,
 } from '../src';
+import { OutboxHttpModule } from '../src/http';
 import { consumeUntil } from './outbox-test-kit';
 
 const PARCELS_DB = Symbol('PARCELS_DB');
 
-/** Every form in which OutboxModule takes its DataSource, its Kafka client and its routes. */
+/** Every form in which OutboxModule takes its DataSource and its Kafka client; its routes. */
 describe('OutboxModule options', () => {
   let env: TestEnvironment;
   let outboxDb: DataSource;
@@ -170,13 +171,16 @@ describe('OutboxModule options', () => {
     ).toThrow(/kafka\.brokers/);
   });
 
-  it('mounts no route with http: false (404), and the routes otherwise', async () => {
+  it('mounts the routes only with OutboxHttpModule (404 without it)', async () => {
     const { topic: _topic, ...rest } = await options('outbox.opt.http');
-    const off = await start([OutboxModule.forRoot({ ...rest, dataSource: outboxDb, http: false })]);
+    const off = await start([OutboxModule.forRoot({ ...rest, dataSource: outboxDb })]);
     expect((await fetch(`${await off.getUrl()}/outbox/stats`)).status).toBe(404);
     await off.close();
     app = undefined;
-    const on = await start([OutboxModule.forRoot({ ...rest, dataSource: outboxDb })]);
+    const on = await start([
+      OutboxModule.forRoot({ ...rest, dataSource: outboxDb }),
+      OutboxHttpModule.register(),
+    ]);
     expect((await fetch(`${await on.getUrl()}/outbox/stats`)).status).toBe(200);
   });
 
@@ -190,6 +194,7 @@ describe('OutboxModule options', () => {
       }),
       TypeOrmModule.forRoot(mysqlDataSourceOptions({ url: outboxDbUrl })),
       OutboxModule.forRoot(rest),
+      OutboxHttpModule.register(),
     ]);
     const url = `${await started.getUrl()}/outbox/stats`;
     expect((await fetch(url)).status).toBe(401);

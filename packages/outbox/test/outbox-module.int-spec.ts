@@ -12,6 +12,7 @@ import {
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { OutboxMigrations, OutboxModule, OutboxWriter } from '../src';
+import { OutboxHttpModule } from '../src/http';
 import { consumeUntil } from './outbox-test-kit';
 
 describe('OutboxModule in a Nest app', () => {
@@ -38,6 +39,7 @@ describe('OutboxModule in a Nest app', () => {
           topicFor: () => topic,
           relay: { pollIntervalMs: 600_000 }, // only the commit wake-up can publish in time
         }),
+        OutboxHttpModule.register(),
       ],
     }).compile();
     app = moduleRef.createNestApplication({ logger: false });

@@ -10,7 +10,7 @@ import {
 import { IsString, MaxLength } from 'class-validator';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { OutboxOperations, OutboxRelay, OutboxWriter } from '../src';
+import { createOutboxRelay, OutboxOperations, OutboxWriter } from '../src';
 import {
   CapturingLogger,
   consumeUntil,
@@ -73,7 +73,7 @@ describe('Poison rows, requeue and retention', () => {
       }
     });
     const parcelKeys = await writeParcelEvents(dataSource, writer, 20, 2, 'ok');
-    const relay = new OutboxRelay({
+    const relay = createOutboxRelay({
       ...FAST_RELAY,
       dataSource,
       kafka: {

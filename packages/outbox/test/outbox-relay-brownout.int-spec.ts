@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import {
   KafkaOutboxPublisher,
   OutboxPublisher,
-  OutboxRelay,
+  createOutboxRelay,
   OutboxWriter,
   TopicBatch,
 } from '../src';
@@ -97,7 +97,7 @@ describe('OutboxRelay in a broker brownout', () => {
           }
         },
       };
-      return new OutboxRelay({
+      return createOutboxRelay({
         ...timing,
         dataSource,
         publisher: recording,

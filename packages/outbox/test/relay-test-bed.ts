@@ -6,7 +6,7 @@ import {
 } from '@app/test-kit';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { OutboxRelay, OutboxRelayConfig } from '../src';
+import { createOutboxRelay, OutboxRelay, OutboxRelayConfig } from '../src';
 import { CapturingLogger, FAST_RELAY } from './outbox-test-kit';
 
 /** What the relay's integration test files share: the broker, a database per test, relays. */
@@ -32,7 +32,7 @@ export function useRelayTestBed(
 ): RelayTestBed {
   const bed = {
     relay: (topic, extra = {}) =>
-      new OutboxRelay({
+      createOutboxRelay({
         ...FAST_RELAY,
         dataSource: bed.dataSource,
         kafka: { brokers: bed.env.infra.kafkaBrokers, clientId, logLevel: logLevel.NOTHING },

@@ -5,6 +5,7 @@ import { validInput } from '@app/service-bootstrap';
 import { LedgerQueries, OrderLedgerView } from './ledger.queries';
 import { LedgerTimelineQuery } from './ledger-timeline.dto';
 import { OrderIdPipe } from './order-id.pipe';
+import { DegradedRead } from '@outbox-inbox/messaging/http';
 
 /** The accounting-service's part of an order's timeline. */
 export interface LedgerTimeline {
@@ -25,7 +26,12 @@ export class LedgerTimelineHttpController {
   ) {}
 
   @Get('orders/:orderId/timeline')
-  @ApiOperation({ summary: "An order's journals and the events the ledger's inbox received" })
+  @DegradedRead()
+  @ApiOperation({
+    summary: "An order's journals and the events the ledger's inbox received",
+    description:
+      "What the order-service's timeline shows in the accounting lane; with `fulfillmentId`, the fulfillment's events too.",
+  })
   async timeline(
     @Param('orderId', OrderIdPipe) orderId: string,
     @Query(validInput) { fulfillmentId }: LedgerTimelineQuery,

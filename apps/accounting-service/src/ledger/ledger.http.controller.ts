@@ -11,6 +11,7 @@ import { AccountListDto, OrderLedgerDto, ReconciliationReportDto } from './ledge
 import { LedgerQueries } from './ledger.queries';
 import { OrderIdPipe } from './order-id.pipe';
 import { ReconciliationService } from './reconciliation.service';
+import { DegradedRead } from '@outbox-inbox/messaging/http';
 
 /** The ledger over HTTP: read-only; bookings arrive only as events through the inbox. */
 @ApiTags('ledger')
@@ -22,14 +23,23 @@ export class LedgerHttpController {
   ) {}
 
   @Get('accounts')
-  @ApiOperation({ summary: 'Balances of every account, per currency' })
+  @DegradedRead()
+  @ApiOperation({
+    summary: 'Balances of every account, per currency',
+    description: 'Each account with its balance, in minor units, per currency.',
+  })
   @ApiOkResponse({ type: AccountListDto })
   async listAccounts(): Promise<AccountListDto> {
     return { accounts: await this.queries.listAccounts() };
   }
 
   @Get('orders/:orderId')
-  @ApiOperation({ summary: 'The journals and lines booked for one order' })
+  @DegradedRead()
+  @ApiOperation({
+    summary: 'The journals and lines booked for one order',
+    description:
+      'Every journal (payment, coupon grant) with its debit and credit lines; 404 when nothing is booked yet.',
+  })
   @ApiParam({ name: 'orderId', example: '42' })
   @ApiOkResponse({ type: OrderLedgerDto })
   @ApiBadRequestResponse({ description: 'the order id is malformed' })
@@ -46,8 +56,11 @@ export class LedgerHttpController {
   }
 
   @Get('reconciliation')
+  @DegradedRead()
   @ApiOperation({
     summary: 'Compare paid orders with payment journals; verify journals and balances',
+    description:
+      'Compares the paid orders seen in OrderPaid events with the payment journals, refunds and coupon reversals, checks that every journal balances and that every balance equals the sum of its lines, all in one consistent snapshot; `clean` is true when nothing disagrees.',
   })
   @ApiOkResponse({ type: ReconciliationReportDto })
   reconcile(): Promise<ReconciliationReportDto> {

@@ -26,6 +26,7 @@ import { invalidRequest } from '@app/service-bootstrap';
 import { FaultInjectionInterceptor } from '../faults/fault-injection.interceptor';
 import { CouponView, GrantCouponDto, GrantStats } from './coupon.dto';
 import { CouponsService } from './coupons.service';
+import { DegradedRead } from '@outbox-inbox/messaging/http';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,190}$/;
 
@@ -68,6 +69,7 @@ export class CouponsHttpController {
   }
 
   @Get('grants/stats')
+  @DegradedRead()
   @ApiOkResponse({ type: GrantStats })
   stats(): Promise<GrantStats> {
     return this.coupons.stats();

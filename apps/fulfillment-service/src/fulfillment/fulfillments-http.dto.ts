@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
-import { PageLimit } from '@outbox-inbox/messaging';
+import { PageLimit } from '@outbox-inbox/messaging/http';
 
 /** Query of GET /fulfillments/stuck. */
 export class StuckQuery {

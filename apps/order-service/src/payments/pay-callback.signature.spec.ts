@@ -1,5 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { signPayCallback, verifyPayCallbackSignature } from './pay-callback.signature';
+import { SECRET_HEADERS } from '@app/observability';
+import {
+  PayCallbackHeader,
+  signPayCallback,
+  verifyPayCallbackSignature,
+} from './pay-callback.signature';
 
 const secret = 'a-secret-of-sixteen+';
 const body = Buffer.from('{"notifyId":"n-1","amount":1999}');
@@ -66,5 +71,11 @@ describe('pay callback signature', () => {
       reason: 'MISSING_TIMESTAMP',
     });
     expect(verify({ signature: undefined })).toEqual({ ok: false, reason: 'MISSING_SIGNATURE' });
+  });
+});
+
+describe('the pay callback signature header', () => {
+  it('is one of the headers every logger redacts', () => {
+    expect(SECRET_HEADERS).toContain(PayCallbackHeader.signature);
   });
 });

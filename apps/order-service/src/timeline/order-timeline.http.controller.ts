@@ -4,10 +4,12 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiTags,
+  ApiOperation,
 } from '@nestjs/swagger';
 import { OrderTimeline } from './order-timeline';
 import { OrderTimelineParams } from './order-timeline.dto';
 import { OrderTimelineService } from './order-timeline.service';
+import { DegradedRead } from '@outbox-inbox/messaging/http';
 
 /** GET /orders/:id/timeline: the order's causal chain across every service. */
 @ApiTags('orders')
@@ -16,6 +18,12 @@ export class OrderTimelineHttpController {
   constructor(private readonly timelines: OrderTimelineService) {}
 
   @Get(':id/timeline')
+  @ApiOperation({
+    summary: "An order's causal chain across every service",
+    description:
+      "The order's transitions, outbox rows, the fulfillment's and the ledger's inbox deliveries and effects, in time order; each service's section is `ok` or `unavailable`.",
+  })
+  @DegradedRead()
   @ApiOkResponse({
     description: 'sections per service (each ok or unavailable) and events in time order',
   })

@@ -7,6 +7,7 @@ import {
   CORRELATION_HEADER,
   currentCorrelationId,
 } from '../correlation/correlation-context';
+import { isSecretName, pinoRedactPaths, REDACTED, redactText, redactUrl } from './secrets';
 
 /** Nest's log levels (LOG_LEVEL) and the pino level each one maps to. */
 const PINO_LEVEL: Record<string, string> = {
@@ -26,7 +27,10 @@ const QUIET_PATHS = /^\/(health|metrics)(\/|$|\?)/;
  * `traceId` and `spanId` on every line (request handlers and inbox consumers alike, read from
  * the async context at log time). Levels are written as names, times as ISO 8601. The request
  * id of pino-http is the correlation id. Access lines are `debug` (5xx: `error`; health and
- * metrics: `trace`), so LOG_LEVEL=log keeps the output to what the code logs.
+ * metrics: `trace`), so LOG_LEVEL=log keeps the output to what the code logs. Secrets never
+ * reach a line (see secrets.ts): secret headers are redacted wherever they are logged, the
+ * request's URL and query lose their secret parameters, and every line is scrubbed of
+ * credentials in text (`Bearer …`, `Basic …`, `user:password@`) just before it is written.
  */
 export function pinoOptions(service: string, logLevel: string): Params {
   return {
@@ -42,6 +46,9 @@ export function pinoOptions(service: string, logLevel: string): Params {
         return id;
       },
       quietReqLogger: true,
+      redact: { paths: pinoRedactPaths(), censor: REDACTED },
+      serializers: { req: redactRequest },
+      hooks: { streamWrite: redactText },
       customLogLevel: (req: IncomingMessage, res: ServerResponse, error?: Error) => {
         if (QUIET_PATHS.test(req.url ?? '')) return 'trace';
         return error || res.statusCode >= 500 ? 'error' : 'debug';
@@ -60,4 +67,12 @@ export function pinoOptions(service: string, logLevel: string): Params {
       },
     },
   };
+}
+
+/** pino-http's serialized request, with its URL and query stripped of secret parameters. */
+function redactRequest(req: { url?: string; query?: Record<string, unknown> }): object {
+  const query: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(req.query ?? {}))
+    query[name] = isSecretName(name) ? REDACTED : value;
+  return { ...req, url: req.url === undefined ? undefined : redactUrl(req.url), query };
 }

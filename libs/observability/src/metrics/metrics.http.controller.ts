@@ -1,5 +1,5 @@
 import { Controller, Get, Header } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProduces, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { MetricsRegistry } from './metrics-registry';
 
 /** `GET /metrics`: every metric of this app in the Prometheus text format (operator token). */
@@ -9,6 +9,11 @@ export class MetricsHttpController {
   constructor(private readonly registry: MetricsRegistry) {}
 
   @Get()
+  @ApiOperation({
+    summary: 'Every metric of this service, in the Prometheus text format',
+    description:
+      'HTTP, outbox, inbox, broker and process metrics, for Prometheus to scrape with the operator token.',
+  })
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Prometheus text format' })
   @Header('Content-Type', 'text/plain; version=0.0.4; charset=utf-8')

@@ -97,6 +97,15 @@ export class InboxDeadLetters {
     return raw.map((m) => describe(m, replayed.get(`${m.partition}:${m.offset}`) ?? null));
   }
 
+  /**
+   * The dead letters as the topic alone holds them, without the database: `replayedAt` is null
+   * (unknown). `/inbox/dead-letters` answers with it while the database is unreachable.
+   */
+  async listFromTopic(): Promise<DeadLetterMessage[]> {
+    const raw = await readWholeTopic(this.kafka, this.options.deadLetterTopic);
+    return raw.map((m) => describe(m, null));
+  }
+
   async replay(request: ReplayRequest): Promise<ReplayResult> {
     const { messages, eventType, errorCode, all } = request;
     if (!all && !messages?.length && !eventType && !errorCode) {

@@ -44,12 +44,19 @@ export class InboxOperations {
       `SELECT COUNT(*) AS n FROM t_inbox_parked WHERE consumer = ?`,
       [consumer],
     )) as Array<{ n: string | number }>;
+    const openGaps = await this.openGaps();
+    return { ...(await this.knownStats()), inbox, parkedNow: Number(parked[0].n), openGaps };
+  }
+
+  /**
+   * What this process knows of its inbox without the database: its counters since start, the
+   * partitions it holds paused (a blocked consumer) and the dead-letter topic's size (null when
+   * the broker cannot be asked either). `/inbox/stats` answers with it during an outage.
+   */
+  async knownStats(): Promise<Omit<InboxStats, 'inbox' | 'parkedNow' | 'openGaps'>> {
     const { outcomes } = this.metrics;
     return {
-      consumer,
-      inbox,
-      parkedNow: Number(parked[0].n),
-      openGaps: await this.openGaps(),
+      consumer: this.options.consumer,
       deadLetterTopicMessages: await this.deadLetters.count(),
       blocked: {
         seconds: this.metrics.blocks.blockedSeconds(),

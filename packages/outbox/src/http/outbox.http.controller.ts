@@ -8,8 +8,9 @@ import {
   Post,
   Query,
 } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OutboxError } from './outbox.errors';
+import { ApiBadRequestResponse, ApiOkResponse, ApiTags, ApiOperation } from '@nestjs/swagger';
+import { DegradedRead } from '@outbox-inbox/messaging/http';
+import { OutboxError } from '../outbox.errors';
 import {
   AggregateParams,
   ListDeadQuery,
@@ -22,7 +23,7 @@ import {
   DeadOutboxRow,
   OutboxOperations,
   OutboxStats,
-} from './outbox-operations';
+} from '../outbox-operations';
 
 /** Operator endpoints of the outbox, mounted by OutboxModule in every service. */
 @ApiTags('outbox')
@@ -32,24 +33,47 @@ export class OutboxHttpController {
   constructor(private readonly operations: OutboxOperations) {}
 
   @Get('stats')
+  @ApiOperation({
+    summary: 'The outbox at a glance: backlog, oldest unsent age, DEAD rows',
+    description:
+      "Rows per unsent status (NEW, SENDING, DEAD), the age of the oldest unsent row, rows waiting to retry, aggregates held back behind a DEAD row, and this process's relay counters since it started (`relay`). When the database cannot be reached: 503 with the DEAD policy, the relay counters and `degraded.cause`.",
+  })
+  @DegradedRead((c: OutboxHttpController) => c.operations.knownStats())
   stats(): Promise<OutboxStats> {
     return this.operations.stats();
   }
 
   @Get('dead')
+  @ApiOperation({
+    summary: 'List DEAD rows: events the relay gave up publishing',
+    description:
+      'DEAD rows oldest first, `limit` per page, the next page after `afterId`. Each shows its event, aggregate, attempts and last error. Requeue them with POST /outbox/dead/requeue.',
+  })
   @ApiOkResponse({ description: 'DEAD rows, oldest first' })
+  @DegradedRead()
   listDead(@Query(outboxInput) query: ListDeadQuery): Promise<DeadOutboxRow[]> {
     return this.operations.listDead(query.limit, query.afterId);
   }
 
   /** The outbox rows of one aggregate, e.g. GET /outbox/aggregates/Parcel/42. */
   @Get('aggregates/:type/:id')
+  @ApiOperation({
+    summary: 'The outbox rows of one aggregate, in version order',
+    description:
+      'Every row still kept for the aggregate (no payload): status, attempts, last error and when it was sent. Rows pruned by retention are not listed.',
+  })
+  @DegradedRead()
   ofAggregate(@Param(outboxInput) params: AggregateParams): Promise<AggregateOutboxRow[]> {
     return this.operations.rowsOfAggregate(params.type, params.id);
   }
 
   /** Deletes SENT rows older than `olderThanMs`, in chunks. */
   @Post('prune')
+  @ApiOperation({
+    summary: 'Delete SENT rows older than `olderThanMs` (retention)',
+    description:
+      'Deletes in chunks, each its own short transaction; NEW, SENDING and DEAD rows are never deleted. Answers how many rows were deleted.',
+  })
   @HttpCode(200)
   async prune(@Body(outboxInput) body: PruneOutboxDto): Promise<{ deleted: number }> {
     return { deleted: await this.operations.pruneSent({ olderThanMs: body.olderThanMs }) };
@@ -57,6 +81,11 @@ export class OutboxHttpController {
 
   /** DEAD → NEW for the rows the filter selects; 400 without a filter. */
   @Post('dead/requeue')
+  @ApiOperation({
+    summary: 'Requeue DEAD rows: DEAD → NEW, so the relay publishes them again',
+    description:
+      "The rows the filter selects (ids, eventType, aggregateType/aggregateId, or `all: true`) go back to NEW with their attempts reset, in their aggregate's order. 400 without a filter. Answers how many rows were requeued.",
+  })
   @HttpCode(200)
   async requeue(@Body(outboxInput) filter: RequeueDeadDto): Promise<{ requeued: number }> {
     try {

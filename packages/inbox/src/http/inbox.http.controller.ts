@@ -13,9 +13,11 @@ import {
   ApiConflictResponse,
   ApiOkResponse,
   ApiTags,
+  ApiOperation,
 } from '@nestjs/swagger';
+import { DegradedRead } from '@outbox-inbox/messaging/http';
 import { InboxError } from '../inbox.errors';
-import { InboxDeliveryRecord } from './inbox-deliveries';
+import { InboxDeliveryRecord } from '../operations/inbox-deliveries';
 import {
   aggregatesOf,
   DeliveriesQuery,
@@ -29,10 +31,10 @@ import {
   InboxDeadLetters,
   ReplayResult,
   targetTopicRule,
-} from './inbox-dead-letters';
-import { InboxOperations } from './inbox-operations';
-import { InboxStats } from './inbox-stats';
-import { SkipVersionResult } from './skip-version';
+} from '../operations/inbox-dead-letters';
+import { InboxOperations } from '../operations/inbox-operations';
+import { InboxStats } from '../operations/inbox-stats';
+import { SkipVersionResult } from '../operations/skip-version';
 
 /** The inbox's operator API: stats, deliveries, dead letters, replay, skipping a gap, prune. */
 @ApiTags('inbox')
@@ -45,17 +47,37 @@ export class InboxHttpController {
   ) {}
 
   @Get('stats')
+  @ApiOperation({
+    summary: 'The inbox at a glance: outcomes, parked events, open gaps, blocked partitions',
+    description:
+      '`inbox` counts the rows kept in the table (durable, until pruned); `sinceStart` counts what this process did since it started. `blocked` lists the partitions paused because a dependency is down (a blocked consumer). When the database cannot be reached: 503 with `sinceStart`, `blocked`, the dead-letter count and `degraded.cause`.',
+  })
+  @DegradedRead((c: InboxHttpController) => c.operations.knownStats())
   stats(): Promise<InboxStats> {
     return this.operations.stats();
   }
 
   /** The inbox rows of those aggregates' events. */
   @Get('deliveries')
+  @ApiOperation({
+    summary: 'Where each event of the given aggregates stands in this inbox',
+    description:
+      'For each `aggregate=Type:id` (up to 20): the inbox rows of its events, oldest first, with outcome (applied, ignored, stale, parked) and source partition and offset.',
+  })
+  @DegradedRead()
   deliveries(@Query(inboxInput) query: DeliveriesQuery): Promise<InboxDeliveryRecord[]> {
     return this.operations.deliveriesOf(aggregatesOf(query));
   }
 
   @Get('dead-letters')
+  @ApiOperation({
+    summary: "List the messages in this consumer's dead-letter topic",
+    description:
+      'Each dead letter with its event type and key, error code and text, attempts, source topic, partition and offset, when it failed and when it was replayed last (null if never). When the database cannot be reached: 503 with the list as the topic holds it (`deadLetters`, `replayedAt` unknown) and `degraded.cause`. Replay them with POST /inbox/dead-letters/replay.',
+  })
+  @DegradedRead(async (c: InboxHttpController) => ({
+    deadLetters: await c.dead.listFromTopic(),
+  }))
   deadLetters(): Promise<DeadLetterMessage[]> {
     return this.dead.list();
   }
@@ -66,6 +88,11 @@ export class InboxHttpController {
    * publish. 503 with the same report when a publish failed (the replay stopped there).
    */
   @Post('dead-letters/replay')
+  @ApiOperation({
+    summary: "Replay dead letters to this consumer's retry topic (dry run first)",
+    description:
+      'Republishes the selected dead letters to the retry topic that only this consumer group reads, so no other consumer sees them twice. `dryRun: true` lists what would be replayed and changes nothing. 503 with the same report when a publish failed (the replay stopped there).',
+  })
   @HttpCode(200)
   @ApiOkResponse({ description: 'matched, replayed (or, on a dry run, would replay) and skipped' })
   async replay(@Body(inboxInput) body: ReplayDeadLettersDto): Promise<ReplayResult> {
@@ -93,6 +120,11 @@ export class InboxHttpController {
 
   /** Skips the missing version of an aggregate on purpose: audited, successors drained. */
   @Post('gaps/skip')
+  @ApiOperation({
+    summary: 'Skip a missing version of an aggregate on purpose, with a reason',
+    description:
+      'For a gap that will never fill (the missing event is lost for good): records the skip with its reason, then applies the parked successors in order. 409 when the version is not the missing one; nothing changes then.',
+  })
   @HttpCode(200)
   @ApiOkResponse({ description: 'the skip recorded and the parked successors it drained' })
   @ApiConflictResponse({ description: 'the version is not the missing one (nothing changed)' })
@@ -108,6 +140,11 @@ export class InboxHttpController {
   }
 
   @Post('prune')
+  @ApiOperation({
+    summary: 'Delete inbox rows older than the dedup window (retention)',
+    description:
+      'Records the prune watermark first (so an auditor can tell a pruned row from a lost one), then deletes in chunks. Parked rows stay: their inbox row is their duplicate guard.',
+  })
   @HttpCode(200)
   async prune(): Promise<{ deleted: number }> {
     return { deleted: await this.operations.prune() };

@@ -12,7 +12,8 @@ import {
   Max,
   Min,
 } from 'class-validator';
-import { fieldErrorsOf, PageLimit } from '@outbox-inbox/messaging';
+import { fieldErrorsOf } from '@outbox-inbox/messaging';
+import { PageLimit } from '@outbox-inbox/messaging/http';
 
 const AGGREGATE_TYPE = /^[A-Z][A-Za-z0-9]{1,31}$/;
 const AGGREGATE_ID = /^[A-Za-z0-9_-]{1,64}$/;

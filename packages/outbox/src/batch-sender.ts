@@ -1,0 +1,159 @@
+import { LoggerService } from '@nestjs/common';
+import { LeaseKeeper } from './lease-keeper';
+import { OutboxPublisher } from './outbox-publisher';
+import { OutboxRelayOptions, worstSendTimeMs } from './outbox-relay.options';
+import { Claim, OutboxOutcomes } from './outbox-store.port';
+import { publishTraced } from './outbox-tracing';
+import { planPublish, toTopicBatches } from './publish-plan';
+
+/** Counters of what the sender did with the rows it was given, since it was built. */
+export interface BatchSenderCounters {
+  published: number;
+  /** Failed publish attempts (rows), each retried later or made DEAD. */
+  publishFailures: number;
+  dead: number;
+  /** Rows whose outcome this relay could not record because another relay took the lease. */
+  leaseLost: number;
+}
+
+/** Records a sent batch's outcome; the relay loop runs it while the next batch is on the wire. */
+export type RecordOutcome = () => Promise<void>;
+
+/** What a BatchSender works with: it builds none of it. */
+export interface BatchSenderParts {
+  publisher: OutboxPublisher;
+  outcomes: OutboxOutcomes;
+  topicFor: (aggregateType: string) => string;
+  options: OutboxRelayOptions;
+  logger: LoggerService;
+}
+
+/**
+ * Sends one claimed batch: records its poison rows (DEAD) and the rows held behind a DEAD one,
+ * keeps the lease alive while the rest is on the wire in one awaited request, and returns how
+ * to record the outcome (SENT, or a failed attempt) under the claim's lease token.
+ */
+export class BatchSender {
+  private readonly counters: BatchSenderCounters = {
+    published: 0,
+    publishFailures: 0,
+    dead: 0,
+    leaseLost: 0,
+  };
+
+  constructor(private readonly parts: BatchSenderParts) {}
+
+  counts(): Readonly<BatchSenderCounters> {
+    return { ...this.counters };
+  }
+
+  /**
+   * Sends a claim's publishable rows (recording poison and blocked rows first) and returns the
+   * function that records the send's outcome. Undefined when nothing was sent.
+   */
+  async send(claim: Claim): Promise<RecordOutcome | undefined> {
+    const { outcomes, options, logger } = this.parts;
+    const plan = planPublish(
+      claim.rows,
+      (row) => this.parts.topicFor(row.aggregateType),
+      new Set(await this.missingTopics(claim)),
+      options,
+    );
+    for (const { row, reason } of plan.poison) {
+      this.countLease(1, await outcomes.markDead([row.id], claim.token, reason));
+      this.counters.dead += 1;
+      logger.error(`outbox row ${row.id} (${row.eventKey}) is DEAD: ${reason}`);
+    }
+    const blockedIds = plan.blocked.map((r) => r.id);
+    if (blockedIds.length > 0) {
+      const released = await outcomes.release(
+        blockedIds,
+        claim.token,
+        options.deadBlockedRecheckMs,
+      );
+      this.countLease(blockedIds.length, released);
+    }
+    if (plan.send.length === 0) return undefined;
+
+    const rows = plan.send.map((s) => s.row);
+    const keeper = this.leaseKeeper(
+      claim,
+      rows.length,
+      rows.map((r) => r.id),
+    );
+    if (!(await keeper.start())) {
+      this.countLease(rows.length, 0);
+      return undefined;
+    }
+    try {
+      await publishTraced(toTopicBatches(plan.send), (b) => this.parts.publisher.publish(b));
+    } catch (error) {
+      keeper.stop();
+      if (keeper.lost) {
+        this.countLease(rows.length, 0);
+        return undefined;
+      }
+      this.counters.publishFailures += rows.length;
+      const reason = `publish failed: ${describeError(error)}`;
+      logger.warn?.(`${rows.length} outbox rows not published, will retry: ${reason}`);
+      return async () =>
+        this.countLease(rows.length, await outcomes.markFailed(rows, claim.token, reason));
+    }
+    keeper.stop();
+    this.counters.published += rows.length;
+    const ids = rows.map((r) => r.id);
+    return async () => this.countLease(rows.length, await outcomes.markSent(ids, claim.token));
+  }
+
+  /**
+   * The lease covers the whole send, however long kafkajs takes: extended now (a lost lease
+   * abandons the send before anything is written) and while the send is in flight.
+   */
+  private leaseKeeper(claim: Claim, count: number, ids: string[]): LeaseKeeper {
+    const { options, publisher, logger } = this.parts;
+    return new LeaseKeeper(
+      this.parts.outcomes,
+      ids,
+      claim.token,
+      { ...options, maxSendMs: 3 * worstSendTimeMs(options) },
+      (reason) => {
+        logger.warn?.(`abandoning a send of ${count} outbox rows: ${reason}`);
+        void publisher.abort?.();
+      },
+    );
+  }
+
+  /** Unknown metadata is not a reason to kill rows: treat as "all present" and let send fail. */
+  private async missingTopics(claim: Claim): Promise<string[]> {
+    const topics = new Set<string>();
+    for (const row of claim.rows) {
+      try {
+        topics.add(this.parts.topicFor(row.aggregateType));
+      } catch {
+        // planPublish turns it into a DEAD row with the reason.
+      }
+    }
+    try {
+      return await this.parts.publisher.missingTopics([...topics]);
+    } catch {
+      return [];
+    }
+  }
+
+  private countLease(expected: number, changed: number): void {
+    if (changed < expected) {
+      this.counters.leaseLost += expected - changed;
+      this.parts.logger.warn?.(
+        `${expected - changed} outbox rows were taken over by another relay after this relay's ` +
+          'lease expired; their outcome was left to that relay',
+      );
+    }
+  }
+}
+
+/** An error as one line for a log or last_error: name, message and the cause's message. */
+export function describeError(error: unknown): string {
+  const e = error as { name?: string; message?: string; cause?: { message?: string } };
+  const cause = e?.cause?.message ? ` (cause: ${e.cause.message})` : '';
+  return `${e?.name ?? 'Error'}: ${e?.message ?? String(error)}${cause}`;
+}

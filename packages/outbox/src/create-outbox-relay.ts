@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { LoggerService } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { KafkaOutboxPublisher, OutboxKafkaOptions } from './kafka-outbox-publisher';
+import { OutboxClaimer } from './outbox-claimer';
+import { OutboxCommitNotifier } from './outbox-commit-notifier';
+import { OutboxFinalizer } from './outbox-finalizer';
+import { OutboxPublisher } from './outbox-publisher';
+import { OutboxRelay } from './outbox-relay';
+import { OutboxRelayOptions, resolveRelayOptions } from './outbox-relay.options';
+import { relayPool } from './relay-connections';
+
+/** A standalone relay's settings; `dataSource`, `topicFor` and `kafka` (or `publisher`) are required. */
+export interface OutboxRelayConfig extends Partial<OutboxRelayOptions> {
+  dataSource: DataSource;
+  kafka?: OutboxKafkaOptions;
+  /** Replaces the Kafka publisher (tests, benchmarks). */
+  publisher?: OutboxPublisher;
+  /** The topic an aggregate type's events go to, e.g. `(type) => \`shop.${type.toLowerCase()}.events\``. */
+  topicFor: (aggregateType: string) => string;
+  /** Wakes the relay when a transaction that wrote outbox rows commits in this process. */
+  notifier?: OutboxCommitNotifier;
+  logger?: LoggerService;
+}
+
+/**
+ * A relay on MySQL/MariaDB and Kafka, wired as OutboxModule wires it: the options resolved
+ * and validated, its own pool on `dataSource`'s database (`ownConnections`), the claimer and
+ * finalizer on that pool, the kafkajs publisher (or `publisher`).
+ */
+export function createOutboxRelay(config: OutboxRelayConfig): OutboxRelay {
+  const { dataSource, kafka, publisher, topicFor, notifier, logger, ...partial } = config;
+  if (typeof topicFor !== 'function') {
+    throw new Error('OutboxRelay needs `topicFor`: the topic of each aggregate type');
+  }
+  if (!publisher && !kafka) {
+    throw new Error('OutboxRelay needs `kafka` (brokers, clientId) or a `publisher`');
+  }
+  const options = resolveRelayOptions(partial);
+  const instanceId = options.instanceId ?? defaultInstanceId();
+  const pool = relayPool(dataSource, options.ownConnections);
+  return new OutboxRelay({
+    options,
+    instanceId,
+    connections: pool.connections,
+    claims: new OutboxClaimer(pool.dataSource, options, instanceId),
+    outcomes: new OutboxFinalizer(pool.dataSource, options),
+    publisher: publisher ?? new KafkaOutboxPublisher(kafka!, options),
+    topicFor,
+    notifier,
+    logger,
+  });
+}
+
+/** Host, process and a random part: unique per process, readable in t_outbox.lease_owner. */
+export function defaultInstanceId(): string {
+  return `${hostname().slice(0, 40)}-${process.pid}-${randomBytes(4).toString('hex')}`;
+}

@@ -1,0 +1,267 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import * as ts from 'typescript';
+
+const ROOT = join(__dirname, '..', '..');
+
+/**
+ * Every public name of every entry point of the adoptable packages, values and types, sorted.
+ * A change here changes what adopters can import: make it on purpose, and say so in the
+ * package's README.
+ */
+const SURFACE: Record<string, string[]> = {
+  '@outbox-inbox/messaging': [
+    'CodedError',
+    'EventDefinition',
+    'EventEnvelope',
+    'EventHeader',
+    'EventRegistry',
+    'EventValidationError',
+    'FieldError',
+    'KafkaConnection',
+    'NewEvent',
+    'PayloadClass',
+    'PayloadOf',
+    'TraceContext',
+    'ValidateOptions',
+    'createEnvelope',
+    'defineEvent',
+    'envelopeHeaders',
+    'eventKeyOf',
+    'fieldErrorsOf',
+    'kafkaClient',
+    'kafkaConnectionProblems',
+    'readHeaders',
+    'validateEnvelope',
+    'validateEnvelopeOnly',
+    'validatePlain',
+  ],
+  '@outbox-inbox/messaging/http': [
+    'DegradedCause',
+    'DegradedRead',
+    'DegradedReadBody',
+    'KnownState',
+    'OperatorRoutes',
+    'PageLimit',
+    'operatorControllers',
+  ],
+  '@outbox-inbox/database': [
+    'BackoffPolicy',
+    'CompareAndSet',
+    'DEFAULT_TRANSACTION_RETRY',
+    'DataSourceConfig',
+    'DataSourceRef',
+    'DatabaseEnv',
+    'MysqlDataSourceConfig',
+    'Queryable',
+    'SqlDialect',
+    'SqlEngine',
+    'Statement',
+    'TransactionRetryPolicy',
+    'affectedRows',
+    'allowsMultipleStatements',
+    'backoffDelay',
+    'compareAndSet',
+    'dataSourceProvider',
+    'databaseConfigFromEnv',
+    'delay',
+    'engineOf',
+    'ensureDatabase',
+    'isDuplicateKeyError',
+    'isTransientDbError',
+    'mysqlDataSourceOptions',
+    'openMysqlDataSource',
+    'runStatements',
+    'runTransaction',
+    'sqlDialectOf',
+  ],
+  '@outbox-inbox/outbox': [
+    'AggregateOutboxRow',
+    'AggregateVersionUnique1765100000000',
+    'Claim',
+    'ClaimedRow',
+    'CreateOutboxTable1764700000000',
+    'DEFAULT_RELAY_OPTIONS',
+    'DEFAULT_RETENTION',
+    'DeadEventPolicy',
+    'DeadOutboxRow',
+    'DeadRowFilter',
+    'KafkaOutboxPublisher',
+    'OUTBOX_ERROR_CODES',
+    'OutboxClaims',
+    'OutboxCommitNotifier',
+    'OutboxError',
+    'OutboxErrorCode',
+    'OutboxKafkaOptions',
+    'OutboxMessage',
+    'OutboxMigrations',
+    'OutboxModule',
+    'OutboxModuleExtras',
+    'OutboxModuleOptions',
+    'OutboxOperations',
+    'OutboxOutcomes',
+    'OutboxPublisher',
+    'OutboxRelay',
+    'OutboxRelayConfig',
+    'OutboxRelayCounters',
+    'OutboxRelayHeartbeat',
+    'OutboxRelayOptions',
+    'OutboxRelayParts',
+    'OutboxRetention',
+    'OutboxRetentionOptions',
+    'OutboxStats',
+    'OutboxStatus',
+    'OutboxWriter',
+    'PruneOptions',
+    'RelayConnections',
+    'TopicBatch',
+    'activeTraceContext',
+    'createOutboxRelay',
+    'resolveRelayOptions',
+  ],
+  '@outbox-inbox/outbox/http': [
+    'OutboxHttpController',
+    'OutboxHttpModule',
+    'OutboxHttpOptions',
+    'OutboxRelayEnv',
+    'relayOptionsFromEnv',
+  ],
+  '@outbox-inbox/outbox/testing': ['CLAIM_DUE_NEW_SQL', 'CLAIM_EXPIRED_SQL'],
+  '@outbox-inbox/inbox': [
+    'AggregateSelector',
+    'BlockedPartition',
+    'DEAD_LETTER_CODES',
+    'DeadLetterCode',
+    'DeadLetterHeader',
+    'DeadLetterMessage',
+    'DeliveryPosition',
+    'FailureClassifier',
+    'FailureKind',
+    'INBOX_ERROR_CODES',
+    'InboxBatchContext',
+    'InboxBatchDelivery',
+    'InboxBlockedBackoff',
+    'InboxContext',
+    'InboxDeadLetters',
+    'InboxDelivery',
+    'InboxDeliveryRecord',
+    'InboxError',
+    'InboxErrorCode',
+    'InboxHooks',
+    'InboxLatencyListener',
+    'InboxMessageScope',
+    'InboxMetrics',
+    'InboxMigrations',
+    'InboxModule',
+    'InboxModuleExtras',
+    'InboxModuleOptions',
+    'InboxOperations',
+    'InboxOutcome',
+    'InboxRetryPolicy',
+    'InboxStats',
+    'InboxTransport',
+    'NonRetryableError',
+    'OnEvent',
+    'OnEventBatch',
+    'OnEventOptions',
+    'OpenGap',
+    'PartitionLag',
+    'RawTopicMessage',
+    'ReplayRequest',
+    'ReplayResult',
+    'ResolvedInboxOptions',
+    'SkipVersionRequest',
+    'SkipVersionResult',
+    'VersionDecision',
+    'classifyFailure',
+    'decideVersion',
+    'readWholeTopic',
+    'resolveInboxOptions',
+  ],
+  '@outbox-inbox/inbox/http': [
+    'InboxHttpController',
+    'InboxHttpModule',
+    'InboxHttpOptions',
+    'groupTimingFromEnv',
+    'inboxOptionsFromEnv',
+  ],
+};
+
+/** `@outbox-inbox/outbox/http` → packages/outbox/src/http/index.ts */
+function entryFile(specifier: string): string {
+  const [, pkg, subpath] = /^@outbox-inbox\/([^/]+)(?:\/(.+))?$/.exec(specifier)!;
+  return join(ROOT, 'packages', pkg, 'src', subpath ?? '', 'index.ts');
+}
+
+/** The files `entry` reaches through relative imports, and the bare module names they import. */
+function reach(entry: string): { files: Set<string>; external: Set<string> } {
+  const seen = new Set<string>();
+  const external = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const source = ts.sys.readFile(file) ?? '';
+    for (const { fileName } of ts.preProcessFile(source, true, true).importedFiles) {
+      if (!fileName.startsWith('.')) {
+        external.add(fileName);
+        continue;
+      }
+      const base = resolve(dirname(file), fileName);
+      const target = [`${base}.ts`, join(base, 'index.ts')].find((f) => existsSync(f));
+      if (target) visit(target);
+    }
+  };
+  visit(entry);
+  return { files: seen, external };
+}
+
+describe('the public surface of the packages', () => {
+  const specifiers = Object.keys(SURFACE);
+  const { options } = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: () => undefined,
+    },
+  )!;
+  const program = ts.createProgram(specifiers.map(entryFile), { ...options, noEmit: true });
+  const checker = program.getTypeChecker();
+
+  it.each(specifiers)('%s exports exactly the listed names', (specifier) => {
+    const source = program.getSourceFile(entryFile(specifier));
+    expect(source).toBeDefined();
+    const names = checker
+      .getExportsOfModule(checker.getSymbolAtLocation(source!)!)
+      .map((symbol) => symbol.name)
+      .sort();
+    expect(names).toEqual([...SURFACE[specifier]].sort());
+  });
+
+  it.each(['outbox', 'inbox', 'messaging'])(
+    "@outbox-inbox/%s's core reaches neither @nestjs/swagger nor its /http or /testing files",
+    (pkg) => {
+      const { files, external } = reach(entryFile(`@outbox-inbox/${pkg}`));
+      const subpathFiles = [...files].filter((file) => /\/src\/(http|testing)\//.test(file));
+      expect(subpathFiles.map((file) => relative(ROOT, file))).toEqual([]);
+      const imports = [...external];
+      expect(imports.filter((name) => name.startsWith('@nestjs/swagger'))).toEqual([]);
+      expect(imports.filter((name) => /\/(http|testing)$/.test(name))).toEqual([]);
+    },
+  );
+
+  it('lists every entry point that a package.json exports', () => {
+    const exported = ['messaging', 'database', 'outbox', 'inbox'].flatMap((pkg) => {
+      const manifest = JSON.parse(
+        readFileSync(join(ROOT, 'packages', pkg, 'package.json'), 'utf8'),
+      ) as { exports: Record<string, unknown> };
+      return Object.keys(manifest.exports)
+        .filter((key) => key !== './package.json')
+        .map((key) => `@outbox-inbox/${pkg}${key.slice(1)}`);
+    });
+    expect(exported.sort()).toEqual([...specifiers].sort());
+    for (const specifier of specifiers) {
+      expect(relative(ROOT, entryFile(specifier))).toMatch(/^packages\//);
+    }
+  });
+});
