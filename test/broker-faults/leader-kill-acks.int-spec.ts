@@ -9,7 +9,7 @@ import {
   TestDatabase,
   waitFor,
 } from '@app/test-kit';
-import { OutboxRelay, OutboxWriter } from '@outbox-inbox/outbox';
+import { createOutboxRelay, OutboxWriter } from '@outbox-inbox/outbox';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { MYSQL_URL } from '../support/trading-stack';
@@ -86,7 +86,7 @@ async function leaderKilledWhileFollowersPaused(acks: 1 | -1): Promise<Outcome> 
   const topic = `acks-test.${run}.acks${acks === 1 ? 1 : 'all'}`;
   await createTopics(cluster.brokers, { [topic]: 1 });
   await cluster.waitForFullIsr(topic);
-  const relay = new OutboxRelay({
+  const relay = createOutboxRelay({
     dataSource,
     topicFor: () => topic,
     ...(acks === 1
