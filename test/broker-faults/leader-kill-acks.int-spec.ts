@@ -104,6 +104,7 @@ async function leaderKilledWhileFollowersPaused(acks: 1 | -1): Promise<Outcome> 
     logger: { log: () => undefined, warn: () => undefined, error: () => undefined },
   });
   relay.start();
+  let killed: number | undefined;
   try {
     // A first event, sent with every replica in sync: the relay is connected and knows the leader.
     const warmUp = await addEvents(`w${run}`, 1);
@@ -125,6 +126,7 @@ async function leaderKilledWhileFollowersPaused(acks: 1 | -1): Promise<Outcome> 
       });
     const sentBeforeKill = (await sentAmong(keys)).length;
 
+    killed = leader;
     await cluster.killNode(leader);
     followers.forEach((id) => cluster.resumeNode(id));
     await waitFor(async () => followers.includes((await cluster.placement(topic))[0].leader), {
@@ -139,8 +141,6 @@ async function leaderKilledWhileFollowersPaused(acks: 1 | -1): Promise<Outcome> 
       });
     const sent = await sentAmong(keys);
     const onTopic = new Set(await eventKeysOnTopic(cluster.brokers, topic));
-    await cluster.startNode(leader);
-    await cluster.waitForFullIsr(topic);
     return {
       published: EVENTS,
       sentBeforeKill,
@@ -149,6 +149,10 @@ async function leaderKilledWhileFollowersPaused(acks: 1 | -1): Promise<Outcome> 
     };
   } finally {
     await relay.stop();
+    // The cluster whole again for what runs next, whatever happened above.
+    cluster.nodeIds.forEach((id) => cluster.resumeNode(id));
+    if (killed !== undefined) await cluster.startNode(killed);
+    await cluster.waitForFullIsr(topic);
   }
 }
 

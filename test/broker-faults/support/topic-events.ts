@@ -9,9 +9,16 @@ import { Kafka, logLevel } from 'kafkajs';
  */
 export async function eventKeysOnTopic(brokers: string[], topic: string): Promise<string[]> {
   const kafka = new Kafka({ clientId: 'topic-events', brokers, logLevel: logLevel.NOTHING });
-  const admin = kafka.admin();
-  await admin.connect();
-  const ends = await admin.fetchTopicOffsets(topic).finally(() => admin.disconnect());
+  // Right after a leader election a broker may still name the old leader: asked again, by a
+  // new admin (fresh metadata) each time.
+  const ends = await waitFor(
+    async () => {
+      const admin = kafka.admin();
+      await admin.connect();
+      return admin.fetchTopicOffsets(topic).finally(() => admin.disconnect());
+    },
+    { timeoutMs: 60_000, description: `the high watermark of ${topic}` },
+  );
   const end = new Map(ends.map((p) => [p.partition, Number(p.high)]));
   const seen = new Map<number, number>(ends.map((p) => [p.partition, 0]));
   const keys: string[] = [];
