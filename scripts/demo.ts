@@ -2,9 +2,9 @@
  * `npm run demo [-- --orders N] [-- --keep] [-- --help]`: the whole trading chain on this machine without
  * Docker, in a run of its own. The four services run against the local MySQL/MariaDB (and the
  * Kafka the KAFKA switch names: KAFKA_BROKERS, else Apache Kafka with KAFKA=apache, else the
- * librdkafka mock) under database and topic names of this run; the
- * driver pays orders with duplicated, late and reordered callbacks, crashes a consumer, redelivers
- * events on Kafka, waits until the run is at rest and judges it with the invariant checker.
+ * librdkafka mock) under database and topic names of this run; the driver pays orders with
+ * duplicated, late and reordered callbacks, crashes a consumer, redelivers events on Kafka,
+ * waits until the run is at rest and judges it with the invariant checker.
  * The last line is `demo: PASS ...` or `demo: FAIL <check>: <what>`, and the exit code matches.
  * The options are read before anything is built, so `--help` answers at once.
  */

@@ -25,7 +25,7 @@ function dockerReachable() {
 }
 
 async function startApacheKafka() {
-  const { ApacheKafkaCluster } = require('../libs/test-kit/src/apache-kafka');
+  const { ApacheKafkaCluster } = require('../libs/test-kit/src');
   const nodes = Number(process.env.KAFKA_NODES || 1);
   process.stderr.write(`\nstarting an Apache Kafka cluster of ${nodes} node(s) for this run…\n`);
   const cluster = await ApacheKafkaCluster.start({
