@@ -66,7 +66,7 @@ module.exports = {
       name: 'no-deep-imports-into-libs',
       comment:
         "Outside a library, only its entry points (libs/<lib>/src/index.ts, '@app/<lib>'; a " +
-        "package's subpaths packages/<pkg>/src/{http,testing}/index.ts) are its contract; its " +
+        "package's subpaths packages/<pkg>/src/{http,testing,mysql,postgres}/index.ts) are its contract; its " +
         'other files are private.',
       severity: 'error',
       from: { pathNot: '^(libs|packages)/[^/]+/' },
@@ -74,7 +74,7 @@ module.exports = {
         path: '^(libs|packages)/[^/]+/src/',
         pathNot: [
           '^(libs|packages)/[^/]+/src/index\\.ts$',
-          '^packages/[^/]+/src/(http|testing)/index\\.ts$',
+          '^packages/[^/]+/src/(http|testing|mysql|postgres)/index\\.ts$',
         ],
       },
     },
@@ -88,7 +88,7 @@ module.exports = {
         pathNot: [
           '^$1/',
           '^(libs|packages)/[^/]+/src/index\\.ts$',
-          '^packages/[^/]+/src/(http|testing)/index\\.ts$',
+          '^packages/[^/]+/src/(http|testing|mysql|postgres)/index\\.ts$',
         ],
       },
     },

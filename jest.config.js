@@ -26,6 +26,8 @@ const moduleNameMapper = {
   '^@outbox-inbox/(messaging|database|outbox|inbox)$': '<rootDir>/packages/$1/src',
   // Their subpaths: the operator routes (`/http`) and the contract suites (`/testing`).
   '^@outbox-inbox/(messaging|outbox|inbox)/(http|testing)$': '<rootDir>/packages/$1/src/$2',
+  // The database package's dialects, each loading its own driver.
+  '^@outbox-inbox/database/(mysql|postgres)$': '<rootDir>/packages/database/src/$1',
 };
 
 const common = {

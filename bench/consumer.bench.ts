@@ -12,7 +12,7 @@
 // bench/results/consumer.json.
 import 'reflect-metadata';
 import { InboxMigrations } from '@outbox-inbox/inbox';
-import { openMysqlDataSource } from '@outbox-inbox/database';
+import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { startTestEnvironment } from '@app/test-kit';
 import {
   CONCURRENCY,

@@ -1,6 +1,7 @@
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { OrderPaidV1, tradingEventRegistry } from '@app/trading-events';
-import { mysqlDataSourceOptions, runTransaction } from '@outbox-inbox/database';
+import { runTransaction } from '@outbox-inbox/database';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import {
   InboxBatchContext,
   InboxContext,

@@ -1,4 +1,4 @@
-import { ensureDatabase, openMysqlDataSource } from '@outbox-inbox/database';
+import { ensureDatabase, openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { createConnection, createPool, Pool } from 'mysql2/promise';
 
 /** One raw mysql2 pool per service database, as the services have one DataSource each. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { openMysqlDataSource } from '@outbox-inbox/database';
+import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { InboxMigrations } from '@outbox-inbox/inbox';
 import { TestEnvironment } from '@app/test-kit';
 import { createPool, Pool } from 'mysql2/promise';

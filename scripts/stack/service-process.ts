@@ -110,13 +110,19 @@ export class ServiceProcess {
     return this.exited;
   }
 
-  /** Resolves once GET /health answers 200; rejects if the process dies or time runs out. */
+  /**
+   * Resolves once GET /health/ready answers 200 (the database answers and, in a consuming
+   * service, the consumer has joined its group: HTTP answers before that); rejects if the
+   * process dies or time runs out.
+   */
   async waitHealthy(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (!this.running) throw new Error(this.startFailure());
       try {
-        const response = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(1_000) });
+        const response = await fetch(`${this.url}/health/ready`, {
+          signal: AbortSignal.timeout(1_000),
+        });
         if (response.ok) return;
       } catch {
         // not listening yet

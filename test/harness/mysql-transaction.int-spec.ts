@@ -1,4 +1,5 @@
-import { openMysqlDataSource, runTransaction } from '@outbox-inbox/database';
+import { runTransaction } from '@outbox-inbox/database';
+import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { startTestEnvironment, TestEnvironment, waitFor } from '@app/test-kit';
 import { DataSource } from 'typeorm';
 

@@ -260,8 +260,15 @@ export class TradingStack {
     return report;
   }
 
-  /** Starts one more instance of a service (same group, same database) on a free port. */
-  async spawn(name: ServiceName, env: Record<string, string> = {}): Promise<ServiceProcess> {
+  /**
+   * Starts one more instance of a service (same group, same database) on a free port; resolves
+   * once it is ready (its consumer joined), or at once with `untilReady: false`.
+   */
+  async spawn(
+    name: ServiceName,
+    env: Record<string, string> = {},
+    { untilReady = true }: { untilReady?: boolean } = {},
+  ): Promise<ServiceProcess> {
     const base = this.stack.services[name].spec;
     const port = await freePort();
     const extra = new ServiceProcess(
@@ -274,7 +281,7 @@ export class TradingStack {
     );
     this.extras.push(extra);
     extra.start();
-    await extra.waitHealthy();
+    if (untilReady) await extra.waitHealthy();
     return extra;
   }
 

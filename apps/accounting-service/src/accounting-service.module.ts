@@ -1,7 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { consumerChannels, topicForAggregate, tradingEventRegistry } from '@app/trading-events';
-import { databaseConfigFromEnv, mysqlDataSourceOptions } from '@outbox-inbox/database';
+import { databaseConfigFromEnv } from '@outbox-inbox/database';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { InboxModule, InboxModuleOptions } from '@outbox-inbox/inbox';
 import { groupTimingFromEnv, InboxHttpModule, inboxOptionsFromEnv } from '@outbox-inbox/inbox/http';
 import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';

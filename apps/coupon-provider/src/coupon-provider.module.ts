@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { databaseConfigFromEnv, mysqlDataSourceOptions } from '@outbox-inbox/database';
+import { databaseConfigFromEnv } from '@outbox-inbox/database';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { ObservabilityModule } from '@app/observability';
 import { CouponProviderConfig } from './coupon-provider.config';
 import { CouponLookupHttpController } from './coupons/coupon-lookup.http.controller';

@@ -1,7 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { topicForAggregate } from '@app/trading-events';
-import { databaseConfigFromEnv, mysqlDataSourceOptions } from '@outbox-inbox/database';
+import { databaseConfigFromEnv } from '@outbox-inbox/database';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { OutboxModule } from '@outbox-inbox/outbox';
 import { OutboxHttpModule, relayOptionsFromEnv } from '@outbox-inbox/outbox/http';
 import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';

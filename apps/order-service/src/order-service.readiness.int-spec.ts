@@ -2,7 +2,7 @@ import { AddressInfo } from 'node:net';
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { serviceConfig } from '@app/config';
-import { openMysqlDataSource } from '@outbox-inbox/database';
+import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import {
   OutboxCommitNotifier,
   OutboxPublisher,

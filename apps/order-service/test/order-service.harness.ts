@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { serviceConfig } from '@app/config';
-import { openMysqlDataSource } from '@outbox-inbox/database';
+import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { serviceRoot } from '@app/service-bootstrap';
 import { TEST_OPS_API_TOKEN, TestEnvironment } from '@app/test-kit';
 import { AddressInfo } from 'node:net';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { mysqlDataSourceOptions } from '@outbox-inbox/database';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { InboxModule } from '@outbox-inbox/inbox';
 import { InboxHttpModule } from '@outbox-inbox/inbox/http';
 import { EventRegistry } from '@outbox-inbox/messaging';

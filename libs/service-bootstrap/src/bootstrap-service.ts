@@ -1,7 +1,7 @@
 import { DynamicModule, INestApplication, Logger, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, serviceConfig } from '@app/config';
-import { ensureDatabase, openMysqlDataSource } from '@outbox-inbox/database';
+import { ensureDatabase, openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { startTracing } from '@app/observability';
 import { Logger as PinoLogger } from 'nestjs-pino';
 
@@ -20,7 +20,7 @@ export interface ServiceDefinition<
   migrations: Function[];
   /**
    * Runs after the app is created and before it listens: global pipes, Swagger, and
-   * `app.connectMicroservice(...)` for Kafka consumers (started before the HTTP server).
+   * `app.connectMicroservice(...)` for Kafka consumers (started once HTTP answers).
    */
   configure?: (app: INestApplication, config: C) => void | Promise<void>;
 }
@@ -95,11 +95,32 @@ export async function bootstrapService<
   const config = app.get(definition.config);
   // JSON lines from here on (the module imports ObservabilityModule, which provides the logger).
   app.useLogger(app.get(PinoLogger));
-  app.enableShutdownHooks();
+  // On SIGTERM/SIGINT: stop the relay, end the consumers' batches and leave their groups
+  // (bounded: see InboxTransport), close HTTP, then the database pool; then exit with code 0
+  // (useProcessExit also lets pino flush).
+  app.enableShutdownHooks(undefined, { useProcessExit: true });
   await definition.configure?.(app, config);
-  await app.startAllMicroservices();
   const port = definition.port(config);
+  // HTTP first: a consumer's first join can take a whole session timeout (30 s by default)
+  // while the group waits for its other members, and /health/live must answer meanwhile.
+  // /health/ready stays 503 until that first join.
   await app.listen(port, config.HOST);
   logger.log(`listening on http://${config.HOST}:${port}`);
+  await startConsumers(app, logger);
   return app;
+}
+
+/**
+ * Starts the Kafka consumers (they wait for an unreachable broker themselves). Only a mistake
+ * in their setup (handlers, a topic that cannot exist) fails: that is logged and the process
+ * shuts down with exit code 1, instead of serving HTTP without its consumer.
+ */
+async function startConsumers(app: INestApplication, logger: Logger): Promise<void> {
+  try {
+    await app.startAllMicroservices();
+  } catch (error) {
+    logger.error(`the Kafka consumer could not start: ${(error as Error)?.message ?? error}`);
+    process.exitCode = 1;
+    await app.close();
+  }
 }

@@ -1,4 +1,4 @@
-import { mysqlDataSourceOptions } from '@outbox-inbox/database';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { OutboxMigrations } from '@outbox-inbox/outbox';
 import { DataSource } from 'typeorm';
 

@@ -1,5 +1,5 @@
 import { EventHeader } from '@outbox-inbox/messaging';
-import { openMysqlDataSource } from '@outbox-inbox/database';
+import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { InvariantTargets } from '@app/trading-checker';
 import { Kafka } from 'kafkajs';
 import { createConnection } from 'mysql2/promise';

@@ -1,4 +1,4 @@
-import { MysqlDataSourceConfig } from './mysql/mysql-data-source';
+import type { DataSourceConfig } from './sql-dialect';
 
 /** The variables naming a service's own database (declared and validated in libs/config). */
 export interface DatabaseEnv {
@@ -10,7 +10,7 @@ export interface DatabaseEnv {
 /** The data source settings the environment decides: the URL, the pool size, the lock wait. */
 export function databaseConfigFromEnv(
   env: DatabaseEnv,
-): Pick<MysqlDataSourceConfig, 'url' | 'poolSize' | 'lockWaitTimeoutS'> {
+): Pick<DataSourceConfig, 'url' | 'poolSize' | 'lockWaitTimeoutS'> {
   return {
     url: env.DATABASE_URL,
     poolSize: env.DB_POOL_SIZE,

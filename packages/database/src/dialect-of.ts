@@ -19,8 +19,7 @@ export function sqlDialectOf(dataSource: Pick<DataSource, 'options'>): SqlDialec
   const engine = engineOf(dataSource.options.type);
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, see above */
   return engine === 'mysql'
-    ? (require('./mysql/mysql-dialect') as typeof import('./mysql/mysql-dialect')).mysqlDialect
-    : (require('./postgres/postgres-dialect') as typeof import('./postgres/postgres-dialect'))
-        .postgresDialect;
+    ? (require('./mysql') as typeof import('./mysql')).mysqlDialect
+    : (require('./postgres') as typeof import('./postgres')).postgresDialect;
   /* eslint-enable @typescript-eslint/no-require-imports */
 }

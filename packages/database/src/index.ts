@@ -4,13 +4,6 @@ export { backoffDelay, delay } from './backoff';
 export type { BackoffPolicy } from './backoff';
 export { databaseConfigFromEnv } from './database-env';
 export type { DatabaseEnv } from './database-env';
-export { ensureDatabase } from './mysql/ensure-database';
-export {
-  allowsMultipleStatements,
-  mysqlDataSourceOptions,
-  openMysqlDataSource,
-} from './mysql/mysql-data-source';
-export type { MysqlDataSourceConfig } from './mysql/mysql-data-source';
 export { DEFAULT_TRANSACTION_RETRY, runTransaction } from './run-transaction';
 export type { TransactionRetryPolicy } from './run-transaction';
 export { isDuplicateKeyError, isTransientDbError } from './transient-error';
@@ -21,7 +14,7 @@ export type { DataSourceRef } from './data-source-ref';
 export { compareAndSet } from './compare-and-set';
 export type { CompareAndSet } from './compare-and-set';
 /** Several statements in one round trip, each with its own result. */
-export { runStatements } from './statements';
+export { allowsMultipleStatements, runStatements } from './statements';
 export type { Queryable, Statement } from './statements';
 /** The engines the packages run on, and what each needs to know of its engine. */
 export type { DataSourceConfig, SqlDialect, SqlEngine } from './sql-dialect';

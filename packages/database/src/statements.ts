@@ -1,3 +1,5 @@
+import type { DataSource } from 'typeorm';
+
 /** One SQL statement, its values, and how to read its own result. */
 export interface Statement<T = void> {
   sql: string;
@@ -63,4 +65,13 @@ export async function sendOneByOne(
 function onPostgres(manager: Queryable): boolean {
   const owner = manager as { connection?: { options?: { type?: string } } };
   return owner.connection?.options?.type === 'postgres';
+}
+
+/** True when `dataSource`'s pool lets one query carry several statements. */
+export function allowsMultipleStatements(dataSource: DataSource): boolean {
+  const options = dataSource.options as {
+    multipleStatements?: boolean;
+    extra?: { multipleStatements?: boolean };
+  };
+  return (options.extra?.multipleStatements ?? options.multipleStatements) === true;
 }

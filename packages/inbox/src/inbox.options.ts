@@ -51,6 +51,11 @@ export interface InboxModuleOptions {
     rebalanceTimeoutMs?: number;
     /** Longest fetch long-poll; shutdown waits for the poll in flight. Default 1000 ms. */
     maxWaitTimeMs?: number;
+    /**
+     * Longest wait at shutdown for the consumer to end its batch and leave its group; past it
+     * (a group join in flight) the group drops the member at its session timeout. Default 5000.
+     */
+    leaveTimeoutMs?: number;
   };
   topics: string[];
   /** Default `${consumer}.dlq`. */

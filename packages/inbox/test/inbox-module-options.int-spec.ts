@@ -1,7 +1,7 @@
 import { DynamicModule, INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { mysqlDataSourceOptions } from '@outbox-inbox/database';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { parcelEvent, parcelEventRegistry, toMessage, waitFor } from '@app/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { InboxModule, InboxModuleOptions, InboxTransport } from '../src';

@@ -1,4 +1,4 @@
-import { mysqlDataSourceOptions } from '@outbox-inbox/database';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
 import { DataSource } from 'typeorm';
 import { CreateOutboxTable1764700000000 } from '../src/create-outbox-table.migration';

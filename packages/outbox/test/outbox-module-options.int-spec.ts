@@ -1,7 +1,7 @@
 import { DynamicModule, Global, INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { mysqlDataSourceOptions } from '@outbox-inbox/database';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { ObservabilityModule } from '@app/observability';
 import {
   openOutboxDatabase,

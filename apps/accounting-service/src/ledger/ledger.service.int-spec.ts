@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { openMysqlDataSource, runTransaction } from '@outbox-inbox/database';
+import { runTransaction } from '@outbox-inbox/database';
+import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
 import { DataSource, EntityManager } from 'typeorm';
 import {

@@ -1,4 +1,4 @@
-import { openMysqlDataSource } from '@outbox-inbox/database';
+import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import {
   createTestDatabase,
   Infrastructure,

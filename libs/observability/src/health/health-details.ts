@@ -96,6 +96,12 @@ export async function readHealthDetails(sources: HealthSources): Promise<HealthD
       async () => {
         const stats = await timed(() => inbox.stats());
         const reasons = [
+          ...(!stats.group.joined ? ['the consumer has not joined its group yet'] : []),
+          ...(stats.group.rejoiningSeconds > 0
+            ? [
+                `rejoining its group for ${Math.round(stats.group.rejoiningSeconds)} s (a rebalance)`,
+              ]
+            : []),
           ...(stats.blocked.seconds > 0
             ? [`blocked for ${Math.round(stats.blocked.seconds)} s by an unavailable dependency`]
             : []),
@@ -108,6 +114,7 @@ export async function readHealthDetails(sources: HealthSources): Promise<HealthD
           status: reasons.length > 0 ? 'degraded' : 'up',
           ...(reasons.length > 0 && { reason: reasons.join('; ') }),
           blocked: stats.blocked,
+          group: stats.group,
           openGaps: stats.openGaps.length,
           parkedNow: stats.parkedNow,
           deadLetterTopicMessages: stats.deadLetterTopicMessages,

@@ -19,8 +19,8 @@ import { relayStall } from './relay-stall';
 
 /**
  * Liveness (`/health/live`: the process answers), readiness (`/health/ready`: this instance
- * can do its own work now: its database answers and its outbox relay loop goes round; 503
- * otherwise), details (`/health/details`: broker, outbox backlog and DEAD rows, inbox gaps,
+ * can do its own work now: its database answers, its outbox relay loop goes round, and its
+ * inbox consumer has joined its group once since start; 503 otherwise), details (`/health/details`: broker, outbox backlog and DEAD rows, inbox gaps,
  * dead letters and blocked time, always 200) and the original `/health` (a database round
  * trip), which start-up scripts wait for.
  */
@@ -88,6 +88,18 @@ export class HealthHttpController {
           .attempt(async () => void (await this.dataSource.query('SELECT 1')))
           .withTimeout(checkTimeoutMs),
     ];
+    const inbox = this.inbox;
+    if (inbox) {
+      // Until this instance's consumer first joins its group it takes no share of the work
+      // (HTTP answers meanwhile: the join can take a session timeout). Later rebalances and
+      // broker outages do not count here: /health/details shows them.
+      checks.push(() =>
+        this.indicators.check('inboxConsumer').attempt(() => {
+          const { consumer, joined } = inbox.groupMembership();
+          if (!joined) throw new Error(`consumer ${consumer} has not joined its group yet`);
+        }),
+      );
+    }
     const relay = this.relay;
     if (relay) {
       checks.push(() =>

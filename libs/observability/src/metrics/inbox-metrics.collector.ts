@@ -71,6 +71,16 @@ export class InboxMetricsCollector {
       () => metrics.pauses,
     );
     mirror(
+      'inbox_group_joins_total',
+      'Times the consumer joined its group: its first join, then one per rebalance',
+      () => metrics.groupJoins,
+    );
+    mirror(
+      'inbox_consumer_crashes_total',
+      'Times the consumer crashed and was started again (a rebalance is never one)',
+      () => metrics.consumerCrashes,
+    );
+    mirror(
       'inbox_dead_letter_rejected_total',
       'Dead-letter publishes the broker refused for good (topic deleted, not authorized, message too large); the partition stays paused until fixed',
       () => metrics.deadLetterRejections,

@@ -1,5 +1,6 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { allowsMultipleStatements, mysqlDataSourceOptions } from './mysql-data-source';
+import { allowsMultipleStatements } from '../statements';
+import { mysqlDataSourceOptions } from './mysql-data-source';
 
 describe('mysqlDataSourceOptions', () => {
   const options = mysqlDataSourceOptions({ url: 'mysql://root@127.0.0.1:3306/any' });

@@ -86,15 +86,6 @@ function mysqlWithConnectionSetup(statements: string[]): typeof mysql2 {
   return driver;
 }
 
-/** True when `dataSource`'s pool lets one query carry several statements. */
-export function allowsMultipleStatements(dataSource: DataSource): boolean {
-  const options = dataSource.options as {
-    multipleStatements?: boolean;
-    extra?: { multipleStatements?: boolean };
-  };
-  return (options.extra?.multipleStatements ?? options.multipleStatements) === true;
-}
-
 /** Creates and initializes a DataSource; the caller owns `destroy()`. */
 export async function openMysqlDataSource(config: MysqlDataSourceConfig): Promise<DataSource> {
   const dataSource = new DataSource(mysqlDataSourceOptions(config));

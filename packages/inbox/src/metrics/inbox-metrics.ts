@@ -38,6 +38,12 @@ export class InboxMetrics {
   deadLetterRejections = 0;
   /** Times a partition was paused because a dependency was down. */
   pauses = 0;
+  /** Times this process's consumer joined its group (its first join, then one per rebalance). */
+  groupJoins = 0;
+  /** Times the consumer crashed and had to be started again (a rebalance must never be one). */
+  consumerCrashes = 0;
+  /** When the consumer began rejoining its group after a rebalance; unset while it is a member. */
+  rejoiningSince?: number;
   /** Partitions paused now for a transient failure, and since when. */
   readonly blocks: PartitionBlocks;
   private readonly lags = new Map<string, PartitionLag>();

@@ -30,6 +30,15 @@ export class InboxOperations {
     return skipVersion(this.dataSource, this.options.consumer, request, this.drainer());
   }
 
+  /**
+   * Whether this process's consumer has joined its group since it started, and its name.
+   * Readiness waits for the first join only: later rebalances and broker outages are shared
+   * conditions that /health/details reports.
+   */
+  groupMembership(): { consumer: string; joined: boolean } {
+    return { consumer: this.options.consumer, joined: this.metrics.groupJoins > 0 };
+  }
+
   async stats(): Promise<InboxStats> {
     const consumer = this.options.consumer;
     const byOutcome = (await this.dataSource.query(
@@ -62,6 +71,13 @@ export class InboxOperations {
         seconds: this.metrics.blocks.blockedSeconds(),
         partitions: this.metrics.blocks.list(),
       },
+      group: {
+        joined: this.metrics.groupJoins > 0,
+        rejoiningSeconds:
+          this.metrics.rejoiningSince === undefined
+            ? 0
+            : (Date.now() - this.metrics.rejoiningSince) / 1000,
+      },
       sinceStart: {
         applied: outcomes.applied,
         ignored: outcomes.ignored,
@@ -74,6 +90,8 @@ export class InboxOperations {
         pauses: this.metrics.pauses,
         unknownEventTypes: this.metrics.unknownEventTypes,
         heldNewerSchema: this.metrics.heldNewerSchema,
+        groupJoins: this.metrics.groupJoins,
+        consumerCrashes: this.metrics.consumerCrashes,
       },
     };
   }

@@ -24,6 +24,11 @@ export interface InboxStats {
    * seconds since the oldest of those blocks began (0 when none).
    */
   blocked: { seconds: number; partitions: BlockedPartition[] };
+  /**
+   * This process's consumer in its group: whether it has joined since start, and seconds since
+   * it began rejoining after a rebalance (0 while it is a member).
+   */
+  group: { joined: boolean; rejoiningSeconds: number };
   /** Counters of this process since it started. */
   sinceStart: {
     applied: number;
@@ -40,5 +45,9 @@ export interface InboxStats {
     unknownEventTypes: number;
     /** Events held (parked) for a schema version newer than this consumer knows. */
     heldNewerSchema: number;
+    /** Times the consumer joined its group: its first join, then one per rebalance. */
+    groupJoins: number;
+    /** Times the consumer crashed and was started again. */
+    consumerCrashes: number;
   };
 }

@@ -11,6 +11,7 @@ import { InboxMetrics } from '../metrics/inbox-metrics';
 import { InboxHousekeeping } from '../operations/inbox-housekeeping';
 import { ensureTopics } from './ensure-topics';
 import { InboxPipeline } from './inbox-pipeline';
+import { leaveGroupWithin } from './leave-group';
 import { MessageRunner } from './message-runner';
 import { NestHandlers } from './nest-handlers';
 
@@ -54,7 +55,12 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     this.stopping = true;
     for (const timer of this.timers.splice(0)) clearInterval(timer);
     this.housekeeping.stop();
-    await this.consumer?.disconnect();
+    const timeoutMs = this.options.kafka.leaveTimeoutMs ?? 5_000;
+    if (this.consumer && !(await leaveGroupWithin(this.consumer, timeoutMs))) {
+      this.log.warn(
+        `consumer ${this.options.consumer} did not leave its group within ${timeoutMs} ms (a group join is in progress); shutting down without waiting, the group drops it when its session times out`,
+      );
+    }
     await this.producer?.disconnect();
     this.consumer = undefined;
     this.producer = undefined;
@@ -68,27 +74,56 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     return this.consumer as T;
   }
 
+  /**
+   * Resolves once the consumer has first joined its group. A mistake in the setup (handlers,
+   * a topic that cannot exist) rejects; a broker that cannot be reached yet is waited for, with
+   * a log line per attempt, as a crashed consumer is started again.
+   */
   private async start(): Promise<void> {
     const { options } = this;
     this.stopping = false;
     this.handlers.attach(this);
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await this.connectAndRun();
+        break;
+      } catch (error) {
+        if (error instanceof InboxError || this.stopping) throw error;
+        const delay = restartDelayMs(attempt);
+        this.log.error(
+          `consumer ${options.consumer} could not start (${(error as Error).message}); trying again in ${delay} ms`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, delay).unref());
+        if (this.stopping) return;
+      }
+    }
+    this.housekeeping.start();
+    this.log.log(
+      `consumer ${options.consumer} reading ${options.topics.join(', ')} and its retry topic ${options.retryTopic}; dead letters to ${options.deadLetterTopic}`,
+    );
+  }
+
+  private async connectAndRun(): Promise<void> {
+    const { options } = this;
     await ensureTopics(this.kafka, [
       ...options.topics,
       options.retryTopic,
       options.deadLetterTopic,
     ]);
-    this.producer = this.kafka.producer({ allowAutoTopicCreation: false });
-    await this.producer.connect();
-    const runner = this.pipeline.runner(
-      new DeadLetterPublisher(this.producer, options.deadLetterTopic),
-      this.log,
-      () => this.stopping,
-    );
-    await this.runConsumer(runner);
-    this.housekeeping.start();
-    this.log.log(
-      `consumer ${options.consumer} reading ${options.topics.join(', ')} and its retry topic ${options.retryTopic}; dead letters to ${options.deadLetterTopic}`,
-    );
+    const producer = this.kafka.producer({ allowAutoTopicCreation: false });
+    this.producer = producer;
+    try {
+      await producer.connect();
+      const runner = this.pipeline.runner(
+        new DeadLetterPublisher(producer, options.deadLetterTopic),
+        this.log,
+        () => this.stopping,
+      );
+      await this.runConsumer(runner);
+    } catch (error) {
+      await producer.disconnect().catch(() => undefined);
+      throw error;
+    }
   }
 
   /**
@@ -110,6 +145,8 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     // Which partitions this instance owns after each rebalance: operators (and tests) read it.
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
       attempt = 0;
+      this.metrics.groupJoins += 1;
+      this.metrics.rejoiningSince = undefined;
       this.metrics.clearLag();
       this.metrics.blocks.clearAll();
       const owned = Object.entries(payload.memberAssignment)
@@ -117,8 +154,13 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
         .join('; ');
       this.log.log(`consumer ${options.consumer} joined its group; owns ${owned || 'nothing'}`);
     });
+    consumer.on(consumer.events.REBALANCING, () => {
+      this.metrics.rejoiningSince ??= Date.now();
+    });
     consumer.on(consumer.events.CRASH, ({ payload }) => {
-      if (payload.restart || this.stopping || this.consumer !== consumer) return;
+      if (this.stopping || this.consumer !== consumer) return;
+      this.metrics.consumerCrashes += 1;
+      if (payload.restart) return;
       this.scheduleRestart(runner, attempt, payload.error.message);
     });
     // close() may run while this consumer connects: then it must not go on to join the group.
@@ -136,7 +178,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
         autoCommit: false,
         eachBatchAutoResolve: false,
         partitionsConsumedConcurrently: options.partitionsConsumedConcurrently,
-        eachBatch: (payload) => this.consumeBatch(consumer, runner, payload),
+        eachBatch: (payload) => this.consumeBatch(runner, payload),
       });
     } catch (error) {
       await consumer.disconnect().catch(() => undefined);
@@ -146,7 +188,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
 
   /** Starts the consumer again after a backoff, and again after that if starting fails. */
   private scheduleRestart(runner: MessageRunner, attempt: number, reason: string): void {
-    const delay = Math.min(30_000, 500 * 2 ** attempt);
+    const delay = restartDelayMs(attempt);
     this.log.error(
       `consumer ${this.options.consumer} stopped (${reason}); starting it again in ${delay} ms`,
     );
@@ -169,19 +211,22 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
    * the partition resumes after a backoff: kafkajs fetches again from the first message not
    * resolved, which is the blocked one.
    */
-  private async consumeBatch(
-    consumer: Consumer,
-    runner: MessageRunner,
-    { batch, resolveOffset, heartbeat, isRunning, isStale, pause }: EachBatchPayload,
-  ): Promise<void> {
+  private async consumeBatch(runner: MessageRunner, payload: EachBatchPayload): Promise<void> {
+    const { batch, resolveOffset, heartbeat, isRunning, isStale, pause } = payload;
     const { topic, partition } = batch;
     let settled: string | undefined;
     let sinceCommit = 0;
+    // The batch's own commit, not consumer.commitOffsets: that one wraps a refusal for a
+    // rebalance (REBALANCE_IN_PROGRESS, ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID) in a
+    // KafkaJSNonRetriableError that kafkajs's runner does not recognise, so the consumer
+    // crashed. This one lets the broker's error through, and the runner rejoins the group; the
+    // offsets not committed are delivered again and the inbox absorbs them.
     const commit = async () => {
       if (settled === undefined || sinceCommit === 0) return;
-      await consumer.commitOffsets([
-        { topic, partition, offset: (BigInt(settled) + 1n).toString() },
-      ]);
+      const offset = (BigInt(settled) + 1n).toString();
+      await payload.commitOffsetsIfNecessary({
+        topics: [{ topic, partitions: [{ partition, offset }] }],
+      });
       sinceCommit = 0;
     };
     const control = {
@@ -223,8 +268,9 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       sinceCommit += chunk.length;
       if (sinceCommit >= offsetCommitEvery) {
         await commit();
-        // Unlike during retries, a rebalance error here is let through: kafkajs then stops this
-        // batch and rejoins, and the next owner of the partition starts after `settled`.
+        // Unlike during retries, a rebalance error here (or from the commit) is let through:
+        // kafkajs's runner then ends this batch and rejoins, and the next owner of the partition
+        // starts after the last committed offset.
         await heartbeat();
       }
     }
@@ -258,6 +304,11 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     }, waitMs);
     this.timers.push(timer);
   }
+}
+
+/** 0.5 s, doubling up to 30 s. */
+function restartDelayMs(attempt: number): number {
+  return Math.min(30_000, 500 * 2 ** attempt);
 }
 
 /** A failure that pauses the partition instead of failing the consumer. */

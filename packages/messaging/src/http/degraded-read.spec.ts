@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { DegradedRead } from './degraded-read';
+import { operatorControllers } from './operator-routes';
 
 /** A store whose database is down: every read is refused as mysql2 refuses it. */
 class DownStore {
@@ -42,7 +43,11 @@ describe('DegradedRead', () => {
   let app: INestApplication;
   let base: string;
   beforeAll(async () => {
-    const moduleRef = await Test.createTestingModule({ controllers: [ThingsController] }).compile();
+    // Extended with guards, as a module mounts its operator controllers behind `{ guards }`.
+    const controllers = operatorControllers([ThingsController], {
+      guards: [{ canActivate: () => true }],
+    });
+    const moduleRef = await Test.createTestingModule({ controllers }).compile();
     app = moduleRef.createNestApplication({ logger: false });
     await app.listen(0, '127.0.0.1');
     base = await app.getUrl();
