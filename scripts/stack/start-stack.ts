@@ -22,6 +22,8 @@ export interface StackOptions {
   kafkaFaults?: boolean;
   /** A mock whatever KAFKA says: the stack's test injects protocol errors only it can. */
   kafkaMockOnly?: boolean;
+  /** How long each service may take to answer /health after it starts. Default 60 s. */
+  startTimeoutMs?: number;
   /** Prefix of the four database names, so that tests get their own. Default $DATABASE_PREFIX or ''. */
   databasePrefix?: string;
   /** Prefix of the topics, consumer groups and dead-letter topics. Default $TOPIC_PREFIX or 'trading.'. */
@@ -173,7 +175,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       services[spec.name] = new ServiceProcess(spec, log);
       services[spec.name].start();
     }
-    await Promise.all(Object.values(services).map((s) => s.waitHealthy()));
+    await Promise.all(Object.values(services).map((s) => s.waitHealthy(options.startTimeoutMs)));
   } catch (error) {
     await Promise.all(Object.values(services).map((s) => s.stop()));
     await kafka.stop();

@@ -98,6 +98,10 @@ export class TradingStack {
       kafkaFaults?: boolean;
       /** The test injects protocol errors only the mock can: a mock whatever KAFKA says. */
       kafkaMockOnly?: boolean;
+      /** A Kafka the caller runs (and may break), instead of the one the KAFKA switch names. */
+      kafkaBrokers?: string[];
+      /** How long each service may take to answer /health after it starts. Default 60 s. */
+      startTimeoutMs?: number;
     } = {},
   ): Promise<TradingStack> {
     for (const name of SERVICES) {
@@ -131,6 +135,8 @@ export class TradingStack {
         env,
         kafkaFaults: options.kafkaFaults,
         kafkaMockOnly: options.kafkaMockOnly,
+        kafkaBrokers: options.kafkaBrokers,
+        startTimeoutMs: options.startTimeoutMs,
         log: (line) => {
           log.line(line);
           options.log?.(line);

@@ -9,6 +9,28 @@ import { OutboxPublisher, TopicBatch } from './outbox-publisher';
 export type OutboxKafkaOptions = KafkaConnection;
 
 /**
+ * Errors by which the broker refuses a producer's idempotent session (its id, epoch or
+ * sequence numbers), which kafkajs neither retries nor repairs.
+ */
+const BROKEN_SESSION_ERRORS = new Set([
+  'OUT_OF_ORDER_SEQUENCE_NUMBER',
+  'UNKNOWN_PRODUCER_ID',
+  'INVALID_PRODUCER_EPOCH',
+  'INVALID_PRODUCER_ID_MAPPING',
+]);
+
+/** True when `error`, or an error it wraps, is one of BROKEN_SESSION_ERRORS. */
+function brokenIdempotentSession(error: unknown): boolean {
+  for (let e = error; e instanceof Error;) {
+    if (BROKEN_SESSION_ERRORS.has((e as { type?: string }).type ?? '')) return true;
+    const next = (e as { originalError?: unknown }).originalError ?? e.cause;
+    if (next === e) return false;
+    e = next;
+  }
+  return false;
+}
+
+/**
  * Publishes with one kafkajs idempotent producer: acks = all, one request in flight (kafkajs
  * drops idempotent sends when requests pile up, kafkajs issue 1005), the Java-compatible
  * default partitioner so key = aggregate id lands where Java clients would put it, and no
@@ -50,11 +72,19 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
 
   async publish(batches: TopicBatch[]): Promise<void> {
     await this.connected('producer');
-    await this.producer.sendBatch({
-      acks: -1,
-      timeout: this.tuning.requestTimeoutMs,
-      topicMessages: batches.map((b) => ({ topic: b.topic, messages: b.messages })),
-    });
+    try {
+      await this.producer.sendBatch({
+        acks: -1,
+        timeout: this.tuning.requestTimeoutMs,
+        topicMessages: batches.map((b) => ({ topic: b.topic, messages: b.messages })),
+      });
+    } catch (error) {
+      // kafkajs keeps a producer whose idempotent session the broker refuses, and every later
+      // send fails the same way: seen after a whole-cluster crash, where the relay answered
+      // OUT_OF_ORDER_SEQUENCE_NUMBER for minutes. A new producer is a new session.
+      if (brokenIdempotentSession(error)) await this.abort();
+      throw error;
+    }
   }
 
   /**
