@@ -140,7 +140,7 @@ describe('the operator surface', () => {
         chain.logs
           .filter((line) => line.startsWith(`[${service}]`))
           .flatMap((line) => [...line.matchAll(/Mapped \{([^,]+), (\w+)\} route/g)])
-          .map(([, path, method]) => `${method} ${path.replace(/:(\w+)/g, '{$1}')}`),
+          .map(([, path, method]) => `${method} ${path.replace(/[:*](\w+)/g, '{$1}')}`),
       );
       const documented = routes(service).map(key);
       expect({ service, routes: [...mounted].sort() }).toEqual({

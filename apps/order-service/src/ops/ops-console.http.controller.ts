@@ -1,5 +1,5 @@
-import { All, BadRequestException, Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { BadRequestException, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { OpsAudit, OpsAuditReader } from './ops-audit';
 import { PeerProxy, PROXIED_SERVICES, ProxiedService } from './peer-proxy';
 import { RecentOrder, RecentOrdersReader } from './recent-orders';
@@ -46,17 +46,46 @@ export class OpsConsoleHttpController {
     return this.audit.read();
   }
 
-  @All('services/:service/*path')
+  // GET and POST only: the console reads lists and sends actions; nothing else is passed on.
+  @Get('services/:service/*path')
   @ApiOperation({
     summary: "A peer's outbox, inbox or fulfillments route, called with the caller's credentials",
     description:
       "What the /ops console uses to reach the fulfillment and accounting services: the request is passed on with the caller's own Authorization header, so the peer authenticates the operator and its audit log names them. Only the peers' /outbox, /inbox and /fulfillments routes.",
   })
-  async peer(
+  @ApiParam({ name: 'service', enum: PROXIED_SERVICES })
+  @ApiParam({ name: 'path', description: "the peer's route", example: 'outbox/stats' })
+  peerRead(
     @Param('service') service: string,
     @Param('path') path: string[] | string,
     @Req() request: ProxiedRequest,
     @Res() response: ProxiedResponse,
+  ): Promise<void> {
+    return this.peer(service, path, request, response);
+  }
+
+  @Post('services/:service/*path')
+  @ApiOperation({
+    summary: "A peer's outbox, inbox or fulfillments route, called with the caller's credentials",
+    description:
+      "What the /ops console uses to reach the fulfillment and accounting services: the request is passed on with the caller's own Authorization header, so the peer authenticates the operator and its audit log names them. Only the peers' /outbox, /inbox and /fulfillments routes.",
+  })
+  @ApiParam({ name: 'service', enum: PROXIED_SERVICES })
+  @ApiParam({ name: 'path', description: "the peer's route", example: 'outbox/stats' })
+  peerAction(
+    @Param('service') service: string,
+    @Param('path') path: string[] | string,
+    @Req() request: ProxiedRequest,
+    @Res() response: ProxiedResponse,
+  ): Promise<void> {
+    return this.peer(service, path, request, response);
+  }
+
+  private async peer(
+    service: string,
+    path: string[] | string,
+    request: ProxiedRequest,
+    response: ProxiedResponse,
   ): Promise<void> {
     const joined = Array.isArray(path) ? path.join('/') : path;
     if (!PROXIED_SERVICES.includes(service as ProxiedService) || !PeerProxy.allows(joined)) {
