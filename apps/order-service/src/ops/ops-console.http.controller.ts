@@ -1,4 +1,14 @@
-import { BadRequestException, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  applyDecorators,
+  BadRequestException,
+  Controller,
+  Get,
+  Param,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { OpsAudit, OpsAuditReader } from './ops-audit';
 import { PeerProxy, PROXIED_SERVICES, ProxiedService } from './peer-proxy';
@@ -14,6 +24,18 @@ interface ProxiedRequest {
 interface ProxiedResponse {
   status(code: number): { json(body: unknown): void };
 }
+
+/** The Swagger description of the peer proxy's two routes. */
+const PeerRouteDocs = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: "A peer's outbox, inbox or fulfillments route, called with the caller's credentials",
+      description:
+        "What the /ops console uses to reach the fulfillment and accounting services: the request is passed on with the caller's own Authorization header, so the peer authenticates the operator and its audit log names them. Only the peers' /outbox, /inbox and /fulfillments routes.",
+    }),
+    ApiParam({ name: 'service', enum: PROXIED_SERVICES }),
+    ApiParam({ name: 'path', description: "the peer's route", example: 'outbox/stats' }),
+  );
 
 /** The /ops console's own routes: its order lists, the merged audit log, and its peers' APIs. */
 @ApiTags('ops')
@@ -48,13 +70,7 @@ export class OpsConsoleHttpController {
 
   // GET and POST only: the console reads lists and sends actions; nothing else is passed on.
   @Get('services/:service/*path')
-  @ApiOperation({
-    summary: "A peer's outbox, inbox or fulfillments route, called with the caller's credentials",
-    description:
-      "What the /ops console uses to reach the fulfillment and accounting services: the request is passed on with the caller's own Authorization header, so the peer authenticates the operator and its audit log names them. Only the peers' /outbox, /inbox and /fulfillments routes.",
-  })
-  @ApiParam({ name: 'service', enum: PROXIED_SERVICES })
-  @ApiParam({ name: 'path', description: "the peer's route", example: 'outbox/stats' })
+  @PeerRouteDocs()
   peerRead(
     @Param('service') service: string,
     @Param('path') path: string[] | string,
@@ -65,13 +81,7 @@ export class OpsConsoleHttpController {
   }
 
   @Post('services/:service/*path')
-  @ApiOperation({
-    summary: "A peer's outbox, inbox or fulfillments route, called with the caller's credentials",
-    description:
-      "What the /ops console uses to reach the fulfillment and accounting services: the request is passed on with the caller's own Authorization header, so the peer authenticates the operator and its audit log names them. Only the peers' /outbox, /inbox and /fulfillments routes.",
-  })
-  @ApiParam({ name: 'service', enum: PROXIED_SERVICES })
-  @ApiParam({ name: 'path', description: "the peer's route", example: 'outbox/stats' })
+  @PeerRouteDocs()
   peerAction(
     @Param('service') service: string,
     @Param('path') path: string[] | string,
