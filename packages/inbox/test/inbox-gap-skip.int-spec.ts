@@ -60,6 +60,7 @@ describe('Skipping a gap on purpose', () => {
         '--by',
         'ops-anna',
         '--yes',
+        '--json',
       ]);
       expect(run.code).toBe(0);
       expect(JSON.parse(run.stdout)).toEqual({

@@ -165,6 +165,7 @@ describe('Replaying a dead letter', () => {
         a.url,
         '--all',
         '--dry-run',
+        '--json',
       ]);
       expect(run.code).toBe(0);
       expect(JSON.parse(run.stdout)).toEqual(expected);

@@ -11,6 +11,7 @@ import {
 } from '@app/test-kit';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
+import { CreateOperatorAuditTable } from '@outbox-inbox/database';
 import { OutboxMigrations, OutboxModule, OutboxWriter } from '../src';
 import { OutboxHttpModule } from '../src/http';
 import { consumeUntil } from './outbox-test-kit';
@@ -28,7 +29,10 @@ describe('OutboxModule in a Nest app', () => {
     const moduleRef = await Test.createTestingModule({
       imports: [
         TypeOrmModule.forRoot(
-          mysqlDataSourceOptions({ url: database.url, migrations: OutboxMigrations }),
+          mysqlDataSourceOptions({
+            url: database.url,
+            migrations: [...OutboxMigrations, CreateOperatorAuditTable],
+          }),
         ),
         OutboxModule.forRoot({
           kafka: {
