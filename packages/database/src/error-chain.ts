@@ -1,5 +1,6 @@
 /** One link of an error chain, as the drivers and TypeORM build them. */
 export interface ErrorLink {
+  name?: unknown;
   errno?: unknown;
   code?: unknown;
   message?: unknown;

@@ -32,9 +32,18 @@ const TRANSIENT_SOCKET_CODES = new Set([
 const TRANSIENT_MESSAGES =
   /Connection terminated unexpectedly|Connection terminated due to connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable/i;
 
+/**
+ * TypeORM's PostgreSQL query runner listens for its connection's `error` event and releases
+ * itself when the server ends the connection. A query the transaction sends after that event,
+ * and before the driver's own error reaches it, fails with this error instead: the same lost
+ * connection, seen from the other side of a race.
+ */
+const RELEASED_BY_CONNECTION_ERROR = 'QueryRunnerProviderAlreadyReleasedError';
+
 /** True when a node-postgres error (or a TypeORM error wrapping one) may be retried whole. */
 export function isTransientPostgresError(error: unknown): boolean {
   for (const e of errorChain(error)) {
+    if (e.name === RELEASED_BY_CONNECTION_ERROR) return true;
     if (typeof e.code === 'string' && TRANSIENT_SQLSTATES.has(e.code)) return true;
     if (typeof e.code === 'string' && TRANSIENT_SOCKET_CODES.has(e.code)) return true;
     if (TRANSIENT_MESSAGES.test(String(e.message ?? ''))) return true;
