@@ -1,6 +1,8 @@
 import { kafkaClient, KafkaConnection } from '@outbox-inbox/messaging';
-import { Admin, Kafka, Partitioners, Producer } from 'kafkajs';
+import { Admin, Kafka, Producer, RecordMetadata } from 'kafkajs';
+import { OutboxError } from './outbox.errors';
 import { OutboxPublisher, TopicBatch } from './outbox-publisher';
+import { PartitionReceipts } from './partition-receipts';
 
 /**
  * How the relay reaches Kafka: brokers and clientId (ssl, sasl), or a kafkajs `client` of the
@@ -44,6 +46,7 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
   private adminReady?: Promise<void>;
   private knownTopics = new Set<string>();
   private knownAt = 0;
+  private readonly receipts = new PartitionReceipts();
 
   constructor(
     kafka: OutboxKafkaOptions,
@@ -70,10 +73,31 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
     return topics.filter((t) => !this.knownTopics.has(t));
   }
 
+  /**
+   * Sends `batches` and resolves once every message is acknowledged. What kafkajs reports as
+   * sent but no broker acknowledged (PartitionReceipts) is sent again, up to `producerRetries`
+   * times, then the publish fails: the relay retries the rows, never marks them SENT.
+   */
   async publish(batches: TopicBatch[]): Promise<void> {
+    let pending = batches;
+    for (let attempt = 0; ; attempt++) {
+      pending = this.receipts.unacknowledged(pending, await this.send(pending));
+      if (pending.length === 0) return;
+      if (attempt >= this.tuning.producerRetries) {
+        const count = pending.reduce((n, b) => n + b.messages.length, 0);
+        throw new OutboxError(
+          'OUTBOX_SEND_INCOMPLETE',
+          `kafkajs resolved the send, but no broker acknowledged ${count} of its messages ` +
+            `(partitions that changed leader during its retries), ${attempt + 1} times`,
+        );
+      }
+    }
+  }
+
+  private async send(batches: TopicBatch[]): Promise<RecordMetadata[]> {
     await this.connected('producer');
     try {
-      await this.producer.sendBatch({
+      return await this.producer.sendBatch({
         acks: -1,
         timeout: this.tuning.requestTimeoutMs,
         topicMessages: batches.map((b) => ({ topic: b.topic, messages: b.messages })),
@@ -103,7 +127,7 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
       idempotent: true,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: false,
-      createPartitioner: Partitioners.DefaultPartitioner,
+      createPartitioner: this.receipts.createPartitioner,
       retry: {
         retries: this.tuning.producerRetries,
         initialRetryTime: 100,

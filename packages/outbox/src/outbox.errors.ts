@@ -10,6 +10,7 @@ export const OUTBOX_ERROR_CODES = [
   'OUTBOX_KEY_CONFLICT',
   'OUTBOX_VERSION_TAKEN',
   'OUTBOX_INVALID_FILTER',
+  'OUTBOX_SEND_INCOMPLETE',
 ] as const;
 
 /** Why the outbox refused or failed something. */
