@@ -42,10 +42,12 @@ export {
   ApacheKafkaCluster,
   ensureApacheKafkaInstalled,
   pinnedApacheKafkaVersion,
+  produceWithConsoleProducer,
 } from './apache-kafka';
 export type {
   ApacheKafkaClusterOptions,
   ClusterState,
+  ConsoleRecord,
   NodeState,
   PartitionPlacement,
 } from './apache-kafka';

@@ -2,3 +2,5 @@ export { ApacheKafkaCluster } from './apache-kafka-cluster';
 export type { ApacheKafkaClusterOptions, PartitionPlacement } from './apache-kafka-cluster';
 export type { ClusterState, NodeState } from './cluster-state';
 export { ensureApacheKafkaInstalled, pinnedApacheKafkaVersion } from './broker-install';
+export { produceWithConsoleProducer } from './console-producer';
+export type { ConsoleRecord } from './console-producer';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readHeaders } from '@outbox-inbox/messaging';
 import { Admin, Kafka, KafkaMessage, Partitioners } from 'kafkajs';
+import { eventIdentity } from './event-identity';
 
 /** Where a partition's retained messages begin and end (high = the next offset). */
 export interface PartitionRange {
@@ -14,6 +15,10 @@ export interface TopicMessage {
   partition: number;
   offset: bigint;
   timestamp: Date;
+  /**
+   * The message's headers, with the event's identity (type, key, aggregate and version) taken
+   * from its envelope as the consumers take it (`eventIdentity`), headers or not.
+   */
   headers: Record<string, string>;
 }
 
@@ -113,7 +118,7 @@ function toTopicMessage(partition: number, m: KafkaMessage): TopicMessage {
     partition,
     offset: BigInt(m.offset),
     timestamp: new Date(Number(m.timestamp)),
-    headers: readHeaders(m.headers),
+    headers: eventIdentity(m.value, readHeaders(m.headers)),
   };
 }
 
