@@ -1,4 +1,3 @@
-import { CreateOperatorAuditTable } from '@outbox-inbox/database';
 import { OutboxMigrations } from '@outbox-inbox/outbox';
 import { CreateOrderTables1764800000000 } from './1764800000000-create-order-tables';
 import { CreateOrderTransitionTable1764900000100 } from './1764900000100-create-order-transition-table';
@@ -11,5 +10,4 @@ export const OrderMigrations: Function[] = [
   CreateOrderTables1764800000000,
   CreateOrderTransitionTable1764900000100,
   AddPayNotificationDecision1765000000100,
-  CreateOperatorAuditTable,
 ];
