@@ -40,7 +40,8 @@ interface AuditRecord {
  * The /ops console as an operator uses it, in headless Chromium, signed in with a named token
  * typed into the URL (http://alice:TOKEN@host/ops): a stuck order found in its list and its
  * timeline opened; a dead letter seen, dry-run and replayed; a DEAD outbox row requeued; the
- * chain complete; both actions in the audit log under alice's name. Every view and dialog is
+ * chain complete, the verified pay callbacks in the order-service lane; both actions in the
+ * audit log under alice's name. Every view and dialog is
  * checked with axe, and each step is saved as a screenshot under test-logs/ops-console/.
  */
 describe('the /ops console, as an operator uses it', () => {
@@ -88,6 +89,9 @@ describe('the /ops console, as an operator uses it', () => {
     });
     [stuck, paid] = await chain.openOrders(2);
     expect(await chain.pay([paid])).toEqual([200]);
+    // Another notification of the settled payment (a duplicate), and a copy signed 10 min ago.
+    expect(await chain.provider.deliver(chain.provider.notification(paid))).toBe(200);
+    expect(await chain.provider.deliver(chain.provider.notification(paid), 600)).toBe(401);
     await waitFor(
       async () => {
         const t = await timeline(paid.id);
@@ -241,6 +245,18 @@ describe('the /ops console, as an operator uses it', () => {
       .nth(1)
       .waitFor();
     expect(await page.locator('.arrows path').count()).toBeGreaterThanOrEqual(4);
+    // The verified pay callbacks are steps of the order-service, with their own legend entry.
+    const callbacks = await page
+      .locator('g.timeline-event[data-kind="callback"][data-lane="order-service"]')
+      .evaluateAll((steps) => steps.map((g) => g.getAttribute('aria-label')?.split(' (')[0]));
+    expect(callbacks).toEqual([
+      'pay callback accepted: SUCCESS',
+      'pay callback duplicate',
+      'pay callback late',
+    ]);
+    expect(await page.locator('#timeline-legend').textContent()).toContain(
+      'pay callback (signature verified)',
+    );
     await screenshot('chain-complete');
   });
 
