@@ -122,6 +122,21 @@ describe('order-service: verified pay callbacks on the order timeline', () => {
     expect(await counted('bad_signature')).toBe(badSignatures + 1);
   });
 
+  it('still answers a late copy 401 when its record cannot be written', async () => {
+    const order = await payingOrder();
+    const lates = await counted('late');
+    const now = Math.floor(Date.now() / 1000);
+    await service.dataSource.query('RENAME TABLE t_pay_callback TO t_pay_callback_away');
+    try {
+      const late = await sendCallback(url, notification(order), { timestamp: now - 600 });
+      expect(late.status).toBe(401);
+    } finally {
+      await service.dataSource.query('RENAME TABLE t_pay_callback_away TO t_pay_callback');
+    }
+    expect(await counted('late')).toBe(lates + 1);
+    expect((await timeline(order.id)).sections.order.callbacks).toEqual([]);
+  });
+
   it('shows a refused callback with the status it got, and records none for an unknown order', async () => {
     const order = await payingOrder();
     const cancel = await request(`${url}/orders/${order.id}/cancel`, { method: 'POST' });

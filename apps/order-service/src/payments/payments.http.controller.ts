@@ -5,6 +5,7 @@ import {
   Controller,
   HttpCode,
   Inject,
+  Logger,
   NotFoundException,
   Post,
   Req,
@@ -48,6 +49,8 @@ export const PAY_CALLBACK_PATH = '/payments/callback';
 @PublicRoute() // the provider signs every callback instead
 @Controller('payments')
 export class PaymentsHttpController {
+  private readonly logger = new Logger(PaymentsHttpController.name);
+
   constructor(
     private readonly callbacks: PayCallbackService,
     private readonly metrics: PayCallbackMetrics,
@@ -117,7 +120,15 @@ export class PaymentsHttpController {
   private async late(rawBody: Buffer, signedAtSeconds: number): Promise<void> {
     this.metrics.count('late');
     const read = readNotification(rawBody);
-    if (read.ok) await this.callbacks.recordLate(read.notice, new Date(signedAtSeconds * 1000));
+    if (!read.ok) return;
+    try {
+      await this.callbacks.recordLate(read.notice, new Date(signedAtSeconds * 1000));
+    } catch (error) {
+      // Refused with 401 either way, as before: during a database outage the record is what
+      // is lost, and the log says so, rather than the answer turning into a 500.
+      const reason = error instanceof Error ? error.message : String(error);
+      this.logger.warn(`late pay callback ${read.notice.notifyId} not recorded: ${reason}`);
+    }
   }
 }
 
