@@ -134,6 +134,12 @@ describe('OutboxModule in a Nest app', () => {
     expect(await send('/outbox/dead/requeue', { ids: ['x'] })).toEqual([400, ['ids']]);
     expect(await send('/outbox/dead/requeue', { all: 'true' })).toEqual([400, ['all']]);
     expect(await send('/outbox/dead/requeue', { all: true, id: 1 })).toEqual([400, ['id']]);
+    expect(await send('/outbox/dead?aggregateType=parcel')).toEqual([400, ['aggregateType']]);
+    expect(await send('/outbox/dead?eventType=a%20b')).toEqual([400, ['eventType']]);
     expect(await send('/outbox/dead?limit=2')).toEqual([200, undefined]);
+    expect(await send('/outbox/dead?eventType=ParcelShipped&aggregateId=42')).toEqual([
+      200,
+      undefined,
+    ]);
   });
 });
