@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { Kafka, logLevel } from 'kafkajs';
@@ -31,6 +31,7 @@ interface Timeline {
 interface AuditRecord {
   service: string;
   action: string;
+  target: unknown;
   count: number;
   reason: string | null;
   who: string;
@@ -40,7 +41,9 @@ interface AuditRecord {
  * The /ops console as an operator uses it, in headless Chromium, signed in with a named token
  * typed into the URL (http://alice:TOKEN@host/ops): a stuck order found in its list and its
  * timeline opened; a dead letter seen, dry-run and replayed; a DEAD outbox row requeued; the
- * chain complete; both actions in the audit log under alice's name. Every view and dialog is
+ * chain complete, the verified pay callbacks in the order-service lane; both actions in the
+ * audit log under alice's name; DEAD rows requeued by a filter; a gap skipped, and only with a
+ * reason. Every view and dialog is
  * checked with axe, and each step is saved as a screenshot under test-logs/ops-console/.
  */
 describe('the /ops console, as an operator uses it', () => {
@@ -76,18 +79,29 @@ describe('the /ops console, as an operator uses it', () => {
   const nav = async (label: string) => {
     await page.getByRole('link', { name: label, exact: true }).click();
   };
+  const audited = async () =>
+    (
+      await requestJson<{ records: AuditRecord[] }>(`${chain.url('order-service')}/ops/audit`, {
+        headers: chain.opsHeaders,
+      })
+    ).body.records;
 
   beforeAll(async () => {
     const named = { OPS_API_TOKENS: `alice:${aliceToken}` };
+    // A parked event counts as an open gap after a second (default a minute).
+    const consumer = { ...named, INBOX_GAP_ALERT_MS: '1000' };
     chain = await TradingStack.start({
       env: {
         'order-service': named,
-        'fulfillment-service': named,
-        'accounting-service': named,
+        'fulfillment-service': consumer,
+        'accounting-service': consumer,
       },
     });
     [stuck, paid] = await chain.openOrders(2);
     expect(await chain.pay([paid])).toEqual([200]);
+    // Another notification of the settled payment (a duplicate), and a copy signed 10 min ago.
+    expect(await chain.provider.deliver(chain.provider.notification(paid))).toBe(200);
+    expect(await chain.provider.deliver(chain.provider.notification(paid), 600)).toBe(401);
     await waitFor(
       async () => {
         const t = await timeline(paid.id);
@@ -241,6 +255,18 @@ describe('the /ops console, as an operator uses it', () => {
       .nth(1)
       .waitFor();
     expect(await page.locator('.arrows path').count()).toBeGreaterThanOrEqual(4);
+    // The verified pay callbacks are steps of the order-service, with their own legend entry.
+    const callbacks = await page
+      .locator('g.timeline-event[data-kind="callback"][data-lane="order-service"]')
+      .evaluateAll((steps) => steps.map((g) => g.getAttribute('aria-label')?.split(' (')[0]));
+    expect(callbacks).toEqual([
+      'pay callback accepted: SUCCESS',
+      'pay callback duplicate',
+      'pay callback late',
+    ]);
+    expect(await page.locator('#timeline-legend').textContent()).toContain(
+      'pay callback (signature verified)',
+    );
     await screenshot('chain-complete');
   });
 
@@ -285,5 +311,115 @@ describe('the /ops console, as an operator uses it', () => {
       await expectAccessible(label);
     }
     await screenshot('stuck-fulfillments');
+  });
+
+  it('requeues every DEAD row matching a filter, after a confirmation, and audits the filter', async () => {
+    await chain.query(
+      'order_service',
+      `UPDATE t_outbox SET status = 'DEAD', last_error = 'planted for the filter'
+       WHERE aggregate_type = 'Order' AND aggregate_id = ? AND event_type = 'OrderPaymentStarted'`,
+      [stuck.id],
+    );
+    await nav('Outbox DEAD rows');
+    await page.fill('#dead-aggregateId', stuck.id);
+    await page.click('#dead-filter button[type="submit"]');
+    const rows = page.locator('[data-service="order-service"] tr[data-dead-row]');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('planted for the filter');
+    await page.getByText(`No DEAD rows match aggregateId ${stuck.id}.`).waitFor();
+
+    await page.getByRole('button', { name: 'Requeue all 1 matching…' }).click();
+    expect(await page.locator('#action-body').textContent()).toContain(
+      `every DEAD row matching aggregateId ${stuck.id} (1 listed)`,
+    );
+    await page.fill('#action-reason', 'relay fixed, OPS-9');
+    await expectAccessible('requeue-matching dialog');
+    await screenshot('requeue-matching-dialog');
+    await page.click('#action-confirm');
+    await page.getByTestId('action-outcome').waitFor();
+    expect(await page.getByTestId('action-outcome').textContent()).toBe('Requeued 1 row(s).');
+    await page.click('#action-cancel');
+    await page.locator('[data-service="order-service"] .empty').waitFor();
+    expect(await audited()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          service: 'order-service',
+          action: 'outbox.requeue',
+          target: { aggregateId: stuck.id },
+          count: 1,
+          reason: 'relay fixed, OPS-9',
+          who: 'alice',
+        }),
+      ]),
+    );
+  });
+
+  it('skips a gap only with a reason, and audits the skip', async () => {
+    // Version 5 of an order whose versions 1-4 never come: parked, an open gap after 1 s.
+    const lonely = `gap${randomBytes(3).toString('hex')}`;
+    const at = new Date().toISOString();
+    const producer = new Kafka({
+      clientId: 'ops-console-gap',
+      brokers: chain.stack.kafkaBrokers,
+      logLevel: logLevel.NOTHING,
+    }).producer();
+    await producer.connect();
+    try {
+      await producer.send({
+        topic: topicForAggregate('Order', chain.stack.topicPrefix),
+        messages: [
+          {
+            key: lonely,
+            value: JSON.stringify({
+              eventId: randomUUID(),
+              eventType: 'OrderCancelled',
+              eventKey: `OrderCancelled:${lonely}:5`,
+              aggregateType: 'Order',
+              aggregateId: lonely,
+              aggregateVersion: 5,
+              occurredAt: at,
+              schemaVersion: 1,
+              payload: { orderId: lonely, userId: 'u', reason: 'test', cancelledAt: at },
+            }),
+          },
+        ],
+      });
+    } finally {
+      await producer.disconnect();
+    }
+    await nav('Parked and gaps');
+    const skip = page
+      .locator('[data-service="fulfillment-service"]')
+      .getByRole('button', { name: `Skip version 1 of Order ${lonely}` });
+    await skip.waitFor({ timeout: 30_000 }); // the page refreshes every 5 s
+    await skip.click();
+
+    // No reason: the dialog refuses to send, and says which field is missing.
+    await page.click('#action-confirm');
+    expect(await page.locator('#action-reason:invalid').count()).toBe(1);
+    expect(await page.getByTestId('action-outcome').count()).toBe(0);
+    expect(await page.locator('#action-dialog[open]').count()).toBe(1);
+
+    await page.fill('#action-reason', 'OrderCreated v1 was never written (planted by the test)');
+    await expectAccessible('gap-skip dialog');
+    await screenshot('gap-skip-dialog');
+    await page.click('#action-confirm');
+    await page.getByTestId('action-outcome').waitFor();
+    expect(await page.getByTestId('action-outcome').textContent()).toBe(
+      'Skipped version 1; 0 parked event(s) applied.',
+    );
+    await page.click('#action-cancel');
+    expect(await audited()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          service: 'fulfillment-service',
+          action: 'inbox.gap-skip',
+          count: 1,
+          reason: 'OrderCreated v1 was never written (planted by the test)',
+          who: 'alice',
+        }),
+      ]),
+    );
   });
 });

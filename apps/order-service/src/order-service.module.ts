@@ -15,7 +15,9 @@ import { OrdersHttpController } from './orders/orders.http.controller';
 import { OrdersRepository } from './orders/orders.repository';
 import { OrderTransitionsRepository } from './orders/order-transitions.repository';
 import { OrdersService } from './orders/orders.service';
+import { PayCallbackMetrics } from './payments/pay-callback.metrics';
 import { PayCallbackService } from './payments/pay-callback.service';
+import { PayCallbacksRepository } from './payments/pay-callbacks.repository';
 import { PayNotificationsRepository } from './payments/pay-notifications.repository';
 import { PAY_CALLBACK_SECRET, PaymentsHttpController } from './payments/payments.http.controller';
 
@@ -74,6 +76,8 @@ export class OrderServiceModule {
         OrderTransitionsRepository,
         OrderIdempotencyRepository,
         PayNotificationsRepository,
+        PayCallbacksRepository,
+        PayCallbackMetrics,
         OrderEventsOutbox,
         OrdersService,
         PayCallbackService,

@@ -1,4 +1,3 @@
-import { CreateOperatorAuditTable } from '@outbox-inbox/database';
 import { InboxMigrations } from '@outbox-inbox/inbox';
 import { OutboxMigrations } from '@outbox-inbox/outbox';
 import { MigrationInterface, QueryRunner } from 'typeorm';
@@ -15,9 +14,4 @@ export class CreateTicket1766000000000 implements MigrationInterface {
   }
 }
 
-export const migrations = [
-  ...OutboxMigrations,
-  ...InboxMigrations,
-  CreateOperatorAuditTable,
-  CreateTicket1766000000000,
-];
+export const migrations = [...OutboxMigrations, ...InboxMigrations, CreateTicket1766000000000];

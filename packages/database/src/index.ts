@@ -23,7 +23,10 @@ export type {
   OperatorAuditEntry,
   OperatorAuditRecord,
 } from './operator-audit/operator-audit';
-/** The audit log's table; add it to the migrations of a service with an outbox or an inbox. */
+/**
+ * The audit log's table, standalone. OutboxMigrations and InboxMigrations create it already
+ * (when absent), so an app lists it no more; one that still does keeps working.
+ */
 export { CreateOperatorAuditTable1765300000000 as CreateOperatorAuditTable } from './operator-audit/create-operator-audit-table.migration';
 /** The engines the packages run on, and what each needs to know of its engine. */
 export type { DataSourceConfig, SqlDialect, SqlEngine } from './sql-dialect';

@@ -85,6 +85,17 @@ describe('Skipping a gap on purpose', () => {
           drained: 2,
         },
       ]);
+      // The app ran InboxMigrations alone: they made the operator audit log's table too.
+      const log = await fetch(`${url}/inbox/audit`);
+      expect(log.status).toBe(200);
+      expect(await log.json()).toEqual([
+        expect.objectContaining({
+          action: 'inbox.gap-skip',
+          target: { consumer, aggregateType: 'Parcel', aggregateId: 'gap-1', version: 2 },
+          count: 1,
+          reason: 'ParcelPacked v2 was lost with a restored backup',
+        }),
+      ]);
       const deliveries = await app.operations.deliveriesOf([
         { aggregateType: 'Parcel', aggregateId: 'gap-1' },
       ]);

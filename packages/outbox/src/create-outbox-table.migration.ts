@@ -1,5 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { AggregateVersionUnique1765100000000 } from './aggregate-version-unique.migration';
+import { OutboxOperatorAuditTable1765300000100 } from './operator-audit-table.migration';
 import { SingleStatusIndex1765000000000 } from './single-status-index.migration';
 
 /**
@@ -58,10 +59,14 @@ export class CreateOutboxTable1764700000000 implements MigrationInterface {
   }
 }
 
-/** The outbox migrations, in order; include them in each service's migrations list. */
+/**
+ * The outbox migrations, in order; include them in each service's migrations list. They create
+ * the operator audit log's table too, which the operator API's requeue writes to.
+ */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const OutboxMigrations: Function[] = [
   CreateOutboxTable1764700000000,
   SingleStatusIndex1765000000000,
   AggregateVersionUnique1765100000000,
+  OutboxOperatorAuditTable1765300000100,
 ];

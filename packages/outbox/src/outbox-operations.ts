@@ -135,13 +135,22 @@ export class OutboxOperations {
     };
   }
 
-  /** DEAD rows, oldest first. */
-  async listDead(limit = 100, afterId = '0'): Promise<DeadOutboxRow[]> {
+  /**
+   * DEAD rows, oldest first; with `match`, only those a requeue with the same filter would
+   * take (ids and `all` aside), so an operator sees what "requeue all matching" will do.
+   */
+  async listDead(
+    limit = 100,
+    afterId = '0',
+    match: Omit<DeadRowFilter, 'ids' | 'all'> = {},
+  ): Promise<DeadOutboxRow[]> {
+    const { where, params } = deadRowConditions(match);
     const rows = (await this.dataSource.query(
       `SELECT id, event_key, event_type, aggregate_type, aggregate_id, aggregate_version,
          retry_count, last_error, LEFT(payload, 300) AS payload_preview, created_at, updated_at
-       FROM t_outbox WHERE status = 'DEAD' AND id > ? ORDER BY id LIMIT ?`,
-      [afterId, Math.min(Math.max(1, limit), 1_000)],
+       FROM t_outbox WHERE status = 'DEAD' AND id > ? ${where.map((w) => `AND ${w}`).join(' ')}
+       ORDER BY id LIMIT ?`,
+      [afterId, ...params, Math.min(Math.max(1, limit), 1_000)],
     )) as Array<Record<string, string | number | Date | null>>;
     return rows.map((r) => ({
       id: String(r.id),
@@ -189,13 +198,7 @@ export class OutboxOperations {
    * recorded in the operator audit log in the same transaction.
    */
   async requeueDead(filter: DeadRowFilter, audit?: OperatorActionAudit): Promise<number> {
-    const clauses: Array<[string, unknown]> = [];
-    if (filter.ids?.length) clauses.push(['id IN (?)', filter.ids]);
-    if (filter.eventType) clauses.push(['event_type = ?', filter.eventType]);
-    if (filter.aggregateType) clauses.push(['aggregate_type = ?', filter.aggregateType]);
-    if (filter.aggregateId) clauses.push(['aggregate_id = ?', filter.aggregateId]);
-    const where = clauses.map(([sql]) => sql);
-    const params = clauses.map(([, value]) => value);
+    const { where, params } = deadRowConditions(filter);
     if (where.length === 0 && filter.all !== true) {
       throw new OutboxError(
         'OUTBOX_INVALID_FILTER',
@@ -251,4 +254,14 @@ export class OutboxOperations {
     }
     return deleted;
   }
+}
+
+/** The SQL conditions (and their values) of a filter of DEAD rows; `all` adds none. */
+function deadRowConditions(filter: DeadRowFilter): { where: string[]; params: unknown[] } {
+  const clauses: Array<[string, unknown]> = [];
+  if (filter.ids?.length) clauses.push(['id IN (?)', filter.ids]);
+  if (filter.eventType) clauses.push(['event_type = ?', filter.eventType]);
+  if (filter.aggregateType) clauses.push(['aggregate_type = ?', filter.aggregateType]);
+  if (filter.aggregateId) clauses.push(['aggregate_id = ?', filter.aggregateId]);
+  return { where: clauses.map(([sql]) => sql), params: clauses.map(([, value]) => value) };
 }

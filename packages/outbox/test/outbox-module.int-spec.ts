@@ -11,7 +11,6 @@ import {
 } from '@app/test-kit';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { CreateOperatorAuditTable } from '@outbox-inbox/database';
 import { OutboxMigrations, OutboxModule, OutboxWriter } from '../src';
 import { OutboxHttpModule } from '../src/http';
 import { consumeUntil } from './outbox-test-kit';
@@ -31,7 +30,7 @@ describe('OutboxModule in a Nest app', () => {
         TypeOrmModule.forRoot(
           mysqlDataSourceOptions({
             url: database.url,
-            migrations: [...OutboxMigrations, CreateOperatorAuditTable],
+            migrations: OutboxMigrations,
           }),
         ),
         OutboxModule.forRoot({
@@ -94,6 +93,26 @@ describe('OutboxModule in a Nest app', () => {
     expect(await all.json()).toEqual({ requeued: 0 });
   });
 
+  it('audits a requeue with OutboxMigrations alone, which made the audit table too', async () => {
+    const requeue = await fetch(`${baseUrl}/outbox/dead/requeue`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ eventType: 'ParcelShipped', reason: 'broker quota raised' }),
+    });
+    expect(requeue.status).toBe(200);
+    const log = await fetch(`${baseUrl}/outbox/audit?limit=1`);
+    expect(log.status).toBe(200);
+    expect(await log.json()).toEqual([
+      expect.objectContaining({
+        area: 'outbox',
+        action: 'outbox.requeue',
+        target: { eventType: 'ParcelShipped' },
+        count: 0,
+        reason: 'broker quota raised',
+      }),
+    ]);
+  });
+
   it('answers bad input with 400 and the failing fields, never a 500 or a silent default', async () => {
     const send = async (path: string, body?: unknown) => {
       const response = await fetch(`${baseUrl}${path}`, {
@@ -115,6 +134,12 @@ describe('OutboxModule in a Nest app', () => {
     expect(await send('/outbox/dead/requeue', { ids: ['x'] })).toEqual([400, ['ids']]);
     expect(await send('/outbox/dead/requeue', { all: 'true' })).toEqual([400, ['all']]);
     expect(await send('/outbox/dead/requeue', { all: true, id: 1 })).toEqual([400, ['id']]);
+    expect(await send('/outbox/dead?aggregateType=parcel')).toEqual([400, ['aggregateType']]);
+    expect(await send('/outbox/dead?eventType=a%20b')).toEqual([400, ['eventType']]);
     expect(await send('/outbox/dead?limit=2')).toEqual([200, undefined]);
+    expect(await send('/outbox/dead?eventType=ParcelShipped&aggregateId=42')).toEqual([
+      200,
+      undefined,
+    ]);
   });
 });

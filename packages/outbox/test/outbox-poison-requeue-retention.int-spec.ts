@@ -116,6 +116,14 @@ describe('Poison rows, requeue and retention', () => {
         'BlobNoted:b1:1',
         'GhostNoted:g1:1',
       ]);
+      // Listed with a filter: the rows a requeue with the same filter takes, and only those.
+      const matching = async (match: Parameters<typeof operations.listDead>[2]) =>
+        (await operations.listDead(100, '0', match)).map((d) => d.eventKey);
+      expect(await matching({ aggregateType: 'Ghost' })).toEqual(['GhostNoted:g1:1']);
+      expect(await matching({ eventType: 'BlobNoted', aggregateId: 'b1' })).toEqual([
+        'BlobNoted:b1:1',
+      ]);
+      expect(await matching({ eventType: 'BlobNoted', aggregateId: 'g1' })).toEqual([]);
 
       await env.infra.kafka.createTopics({ [ghosts]: 1 });
       expect(await operations.requeueDead({ aggregateType: 'Ghost' })).toBe(1);

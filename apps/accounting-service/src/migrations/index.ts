@@ -1,4 +1,3 @@
-import { CreateOperatorAuditTable } from '@outbox-inbox/database';
 import { InboxMigrations } from '@outbox-inbox/inbox';
 import { CreateLedgerTables1764800000000 } from './1764800000000-create-ledger-tables';
 
@@ -7,5 +6,4 @@ import { CreateLedgerTables1764800000000 } from './1764800000000-create-ledger-t
 export const AccountingMigrations: Function[] = [
   ...InboxMigrations,
   CreateLedgerTables1764800000000,
-  CreateOperatorAuditTable,
 ];

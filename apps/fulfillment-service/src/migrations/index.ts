@@ -1,4 +1,3 @@
-import { CreateOperatorAuditTable } from '@outbox-inbox/database';
 import { InboxMigrations } from '@outbox-inbox/inbox';
 import { OutboxMigrations } from '@outbox-inbox/outbox';
 import { CreateFulfillmentTable1764700000100 } from './1764700000100-create-fulfillment-table';
@@ -11,5 +10,4 @@ export const FulfillmentMigrations: Function[] = [
   ...InboxMigrations,
   CreateFulfillmentTable1764700000100,
   CreateFulfillmentTransitionTable1764900000200,
-  CreateOperatorAuditTable,
 ];

@@ -68,16 +68,49 @@ export const OPS_LISTS_SCRIPT = `
     });
   };
 
+  /** The filter of the DEAD rows view: what GET /outbox/dead and a requeue both take. */
+  var DEAD_FILTER = [['eventType', 'Event type'], ['aggregateType', 'Aggregate type'], ['aggregateId', 'Aggregate id']];
+
+  function deadFilterForm(filter) {
+    var fields = [].concat.apply([], DEAD_FILTER.map(function (f) {
+      return [el('label', { for: 'dead-' + f[0] }, f[1]),
+        el('input', { id: 'dead-' + f[0], name: f[0], value: filter[f[0]] || '', autocomplete: 'off' })];
+    }));
+    var form = el('form', { id: 'dead-filter', role: 'search', 'aria-label': 'filter DEAD rows' },
+      fields.concat([el('button', { type: 'submit' }, 'Filter'), el('a', { href: '#/dead-rows' }, 'clear')]));
+    form.addEventListener('submit', function (event) {
+      event.preventDefault();
+      var query = new URLSearchParams();
+      DEAD_FILTER.forEach(function (f) {
+        var value = document.getElementById('dead-' + f[0]).value.trim();
+        if (value) query.set(f[0], value);
+      });
+      location.hash = '#/dead-rows' + (query.toString() ? '?' + query.toString() : '');
+    });
+    return form;
+  }
+
   ops.lists['dead-rows'] = function (params, quiet) {
-    var body = frame('dead-rows', 'Outbox DEAD rows', quiet, el('p', {},
-      'Rows the relay gave up on. Requeue puts them back to NEW, due now; later events of the aggregate follow.'));
+    var filter = {};
+    DEAD_FILTER.forEach(function (f) { var v = (params.get(f[0]) || '').trim(); if (v) filter[f[0]] = v; });
+    var filtered = Object.keys(filter).length > 0;
+    var described = Object.keys(filter).map(function (k) { return k + ' ' + filter[k]; }).join(', ');
+    var body = frame('dead-rows', 'Outbox DEAD rows', quiet, el('div', {}, [el('p', {},
+      'Rows the relay gave up on. Requeue puts them back to NEW, due now; later events of the aggregate follow. ' +
+      'Filter them to requeue all that match at once.'), deadFilterForm(filter)]));
+    var query = '/outbox/dead?limit=200' + (filtered ? '&' + new URLSearchParams(filter).toString() : '');
     return perService(ops.outboxServices, function (name) {
-      return ops.json(ops.services[name] + '/outbox/dead?limit=200').then(function (rows) {
-        if (rows.length === 0) return ops.empty('No DEAD rows.');
-        var all = el('button', { type: 'button', class: 'danger', 'data-action': 'requeue-all' },
-          'Requeue all ' + rows.length + ' DEAD rows…');
-        all.addEventListener('click', function () { ops.actions.requeue(name, { all: true }, rows.length + ' DEAD rows'); });
-        return el('div', {}, [ops.table(rows.length + ' DEAD rows of ' + name, [
+      return ops.json(ops.services[name] + query).then(function (rows) {
+        if (rows.length === 0) return ops.empty(filtered ? 'No DEAD rows match ' + described + '.' : 'No DEAD rows.');
+        var listed = rows.length + (rows.length === 200 ? '+' : '');
+        var all = filtered
+          ? el('button', { type: 'button', class: 'danger', 'data-action': 'requeue-matching' }, 'Requeue all ' + listed + ' matching…')
+          : el('button', { type: 'button', class: 'danger', 'data-action': 'requeue-all' }, 'Requeue all ' + listed + ' DEAD rows…');
+        all.addEventListener('click', function () {
+          if (filtered) ops.actions.requeue(name, filter, 'every DEAD row matching ' + described + ' (' + listed + ' listed)');
+          else ops.actions.requeue(name, { all: true }, listed + ' DEAD rows');
+        });
+        return el('div', {}, [ops.table(rows.length + ' DEAD rows of ' + name + (filtered ? ' matching ' + described : ''), [
           { title: 'row', render: function (r) { return r.id; } },
           { title: 'event', render: function (r) { return r.eventType + ' v' + r.aggregateVersion; } },
           { title: 'aggregate', render: function (r) { return r.aggregateType + ' ' + r.aggregateId; } },

@@ -3,7 +3,8 @@
  * per service and one row per event, oldest first. Arrows join each publish to its receives
  * (same event key); the time between rows is shown, long gaps highlighted; a click (or Enter)
  * on a step opens its details in the side panel. Times are UTC and say so. A FAILED step that a
- * later step of the same service followed reads as a retry, not as the end.
+ * later step of the same service followed reads as a retry, not as the end. The pay callbacks
+ * whose signature verified (accepted, duplicate, late, refused) are steps of the order-service.
  */
 export const OPS_TIMELINE_SCRIPT = `
 (function () {
@@ -11,6 +12,7 @@ export const OPS_TIMELINE_SCRIPT = `
   var ops = window.Ops = window.Ops || {};
   var LANES = ['order-service', 'fulfillment-service', 'coupon-provider', 'accounting-service'];
   var KINDS = {
+    callback: ['#a21caf', 'pay callback (signature verified)'],
     transition: ['#0b57d0', 'state change'], outbox: ['#7b3fc4', 'outbox row written'],
     published: ['#1a7f37', 'published to Kafka'], dead: ['#b3261e', 'DEAD: relay gave up'],
     inbox: ['#9a6700', 'received by a consumer'], duplicate: ['#c2410c', 'duplicate absorbed'],

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { OrderServiceConfig } from '../order-service.config';
 import { OrderTransitionsRepository } from '../orders/order-transitions.repository';
 import { OrdersRepository } from '../orders/orders.repository';
+import { PayCallbacksRepository } from '../payments/pay-callbacks.repository';
 import { OrderTimelineHttpController } from '../timeline/order-timeline.http.controller';
 import { OrderTimelineService } from '../timeline/order-timeline.service';
 import { PEER_OPTIONS, PeerOptions } from '../timeline/peer-client';
@@ -19,6 +20,7 @@ import { PipelineHealthReader } from './pipeline-health';
     { provide: PEER_OPTIONS, inject: [OrderServiceConfig], useFactory: peerOptionsFromEnv },
     OrdersRepository,
     OrderTransitionsRepository,
+    PayCallbacksRepository,
     OrderTimelineService,
     PipelineHealthReader,
     RecentOrdersReader,

@@ -26,25 +26,35 @@ describe('pay callback signature', () => {
   it('is the hex HMAC-SHA256 of "<timestamp>.<raw body>" with the shared secret', () => {
     const expected = createHmac('sha256', secret).update(`${now}.${body.toString()}`).digest('hex');
     expect(signPayCallback(secret, String(now), body)).toBe(expected);
-    expect(verify()).toEqual({ ok: true });
+    expect(verify()).toEqual({ ok: true, signedAt: now });
   });
 
   it('accepts an upper-case hex signature', () => {
     const signature = signPayCallback(secret, String(now), body).toUpperCase();
-    expect(verify({ signature })).toEqual({ ok: true });
+    expect(verify({ signature })).toEqual({ ok: true, signedAt: now });
   });
 
   it('accepts timestamps up to 300 s away either way and rejects 301 s', () => {
     for (const skew of [-300, 300]) {
       const timestamp = String(now + skew);
       const signature = signPayCallback(secret, timestamp, body);
-      expect(verify({ timestamp, signature })).toEqual({ ok: true });
+      expect(verify({ timestamp, signature })).toEqual({ ok: true, signedAt: now + skew });
     }
     for (const skew of [-301, 301]) {
       const timestamp = String(now + skew);
       const signature = signPayCallback(secret, timestamp, body);
-      expect(verify({ timestamp, signature })).toEqual({ ok: false, reason: 'STALE_TIMESTAMP' });
+      expect(verify({ timestamp, signature })).toEqual({
+        ok: false,
+        reason: 'STALE_TIMESTAMP',
+        signedAt: now + skew,
+      });
     }
+  });
+
+  it('calls a late copy with a bad signature a bad signature: only a verified one is late', () => {
+    const timestamp = String(now - 600);
+    const signature = signPayCallback('another-secret-of-16', timestamp, body);
+    expect(verify({ timestamp, signature })).toEqual({ ok: false, reason: 'BAD_SIGNATURE' });
   });
 
   it('rejects a body changed by one byte', () => {

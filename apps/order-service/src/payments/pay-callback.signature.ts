@@ -9,7 +9,10 @@ export const PayCallbackHeader = {
 /** How far the callback's timestamp may be from our clock, either way, in seconds. */
 export const PAY_CALLBACK_TOLERANCE_SECONDS = 300;
 
-/** Why a callback's signature was not accepted; every reason is answered with 401. */
+/**
+ * Why a callback's signature was not accepted; every reason is answered with 401. Only
+ * STALE_TIMESTAMP comes with a signature that verified: the provider sent it, too late.
+ */
 export type SignatureRejection =
   | 'MISSING_TIMESTAMP'
   | 'MALFORMED_TIMESTAMP'
@@ -33,21 +36,24 @@ export function signPayCallback(secret: string, timestamp: string, rawBody: Buff
   return createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex');
 }
 
+/** What verifyPayCallbackSignature found. */
+export type SignatureVerdict =
+  /** Signed by the provider within the window; `signedAt` is its timestamp, unix seconds. */
+  | { ok: true; signedAt: number }
+  /** Signed by the provider, but outside the window: a late copy, still refused. */
+  | { ok: false; reason: 'STALE_TIMESTAMP'; signedAt: number }
+  | { ok: false; reason: Exclude<SignatureRejection, 'STALE_TIMESTAMP'> };
+
 /**
- * Checks the timestamp window and the HMAC over the exact bytes received, before anything
- * parses them. The comparison is constant-time (after a length check, which reveals only the
- * length of a hex digest, which is public).
+ * Checks the HMAC over the exact bytes received, then the timestamp window, before anything
+ * parses them. The HMAC comes first so that a late callback is known to be the provider's
+ * (its order can show it); a bad signature is tied to nothing. The comparison is constant-time
+ * (after a length check, which reveals only the length of a hex digest, which is public).
  */
-export function verifyPayCallbackSignature(
-  input: SignedCallback,
-): { ok: true } | { ok: false; reason: SignatureRejection } {
+export function verifyPayCallbackSignature(input: SignedCallback): SignatureVerdict {
   const timestamp = single(input.timestamp);
   if (timestamp === undefined) return { ok: false, reason: 'MISSING_TIMESTAMP' };
   if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: 'MALFORMED_TIMESTAMP' };
-  const tolerance = input.toleranceSeconds ?? PAY_CALLBACK_TOLERANCE_SECONDS;
-  if (Math.abs(input.nowSeconds - Number(timestamp)) > tolerance) {
-    return { ok: false, reason: 'STALE_TIMESTAMP' };
-  }
   const signature = single(input.signature);
   if (signature === undefined) return { ok: false, reason: 'MISSING_SIGNATURE' };
   const expected = Buffer.from(signPayCallback(input.secret, timestamp, input.rawBody), 'utf8');
@@ -55,7 +61,12 @@ export function verifyPayCallbackSignature(
   if (received.length !== expected.length || !timingSafeEqual(received, expected)) {
     return { ok: false, reason: 'BAD_SIGNATURE' };
   }
-  return { ok: true };
+  const signedAt = Number(timestamp);
+  const tolerance = input.toleranceSeconds ?? PAY_CALLBACK_TOLERANCE_SECONDS;
+  if (Math.abs(input.nowSeconds - signedAt) > tolerance) {
+    return { ok: false, reason: 'STALE_TIMESTAMP', signedAt };
+  }
+  return { ok: true, signedAt };
 }
 
 function single(value: string | string[] | undefined): string | undefined {

@@ -4,14 +4,15 @@ import { DataSource } from 'typeorm';
 import { OrderTransitionsRepository } from '../orders/order-transitions.repository';
 import { OrdersRepository } from '../orders/orders.repository';
 import { toOrderView } from '../orders/order.view';
+import { PayCallbacksRepository } from '../payments/pay-callbacks.repository';
 import { OrderTimeline, timelineEvents } from './order-timeline';
 import { getPeerJson, PEER_OPTIONS, PeerOptions, PeerSection } from './peer-client';
 import { CouponGrantView, FulfillmentTimelineView, LedgerTimelineView } from './peer-views';
 
 /**
- * Assembles an order's causal chain: its own transitions and outbox rows, then over HTTP the
- * fulfillment-service's (transitions, outbox, inbox), the coupon grant, and the
- * accounting-service's (inbox, journals). Each remote part may be `unavailable`.
+ * Assembles an order's causal chain: its own verified pay callbacks, transitions and outbox
+ * rows, then over HTTP the fulfillment-service's (transitions, outbox, inbox), the coupon
+ * grant, and the accounting-service's (inbox, journals). Each remote part may be `unavailable`.
  */
 @Injectable()
 export class OrderTimelineService {
@@ -19,6 +20,7 @@ export class OrderTimelineService {
     private readonly dataSource: DataSource,
     private readonly orders: OrdersRepository,
     private readonly transitions: OrderTransitionsRepository,
+    private readonly callbacks: PayCallbacksRepository,
     private readonly outbox: OutboxOperations,
     @Inject(PEER_OPTIONS) private readonly peers: PeerOptions,
   ) {}
@@ -30,7 +32,8 @@ export class OrderTimelineService {
     const { fulfillmentUrl, accountingUrl, couponProviderUrl, timeoutMs } = this.peers;
     // Our services want the operator token; the coupon provider is a third party: never send it.
     const ours = { timeoutMs, token: this.peers.opsApiToken };
-    const [transitions, outbox, fulfillment] = await Promise.all([
+    const [callbacks, transitions, outbox, fulfillment] = await Promise.all([
+      this.callbacks.listOfOrder(this.dataSource.manager, orderId),
       this.transitions.list(this.dataSource.manager, orderId),
       this.outbox.rowsOfAggregate('Order', orderId),
       getPeerJson<FulfillmentTimelineView>(
@@ -57,7 +60,7 @@ export class OrderTimelineService {
         ours,
       ),
     ]);
-    const sections = { order: { transitions, outbox }, fulfillment, coupon, accounting };
+    const sections = { order: { callbacks, transitions, outbox }, fulfillment, coupon, accounting };
     return {
       orderId,
       generatedAt: new Date().toISOString(),

@@ -1,5 +1,6 @@
 import { OrderTransitionRecord } from '../orders/order-transitions.repository';
 import { OrderView } from '../orders/order.view';
+import { PayCallbackView } from '../payments/pay-callbacks.repository';
 import { PeerSection } from './peer-client';
 import {
   CouponGrantView,
@@ -18,6 +19,7 @@ export interface TimelineEvent {
   at: string;
   lane: TimelineLane;
   kind:
+    | 'callback'
     | 'transition'
     | 'outbox'
     | 'published'
@@ -39,7 +41,12 @@ export interface OrderTimeline {
   generatedAt: string;
   order: OrderView;
   sections: {
-    order: { transitions: OrderTransitionRecord[]; outbox: OutboxRowView[] };
+    order: {
+      /** The pay callbacks whose signature verified, in the order they arrived. */
+      callbacks: PayCallbackView[];
+      transitions: OrderTransitionRecord[];
+      outbox: OutboxRowView[];
+    };
     fulfillment: PeerSection<FulfillmentTimelineView>;
     coupon: PeerSection<CouponGrantView | null>;
     accounting: PeerSection<LedgerTimelineView>;
@@ -50,7 +57,8 @@ export interface OrderTimeline {
 
 /** Flattens the sections into time-ordered events; unavailable sections contribute none. */
 export function timelineEvents(sections: OrderTimeline['sections']): TimelineEvent[] {
-  const events: TimelineEvent[] = [];
+  // Callbacks first: at equal times, an accepted callback comes before the transition it made.
+  const events: TimelineEvent[] = sections.order.callbacks.map(callbackEvent);
   for (const t of sections.order.transitions) {
     events.push({
       at: t.occurredAt,
@@ -113,6 +121,21 @@ export function timelineEvents(sections: OrderTimeline['sections']): TimelineEve
     .map((event, index) => ({ event, index }))
     .sort((a, b) => a.event.at.localeCompare(b.event.at) || a.index - b.index)
     .map(({ event }) => event);
+}
+
+function callbackEvent(c: PayCallbackView): TimelineEvent {
+  const answered = c.verdict === 'accepted' ? `: ${c.notifiedStatus}` : ` (${c.answerStatus})`;
+  const ahead = Math.round((Date.parse(c.receivedAt) - Date.parse(c.signedAt)) / 1000);
+  return {
+    at: c.receivedAt,
+    lane: 'order-service',
+    kind: 'callback',
+    title: `pay callback ${c.verdict}${answered}`,
+    detail:
+      `notifyId ${c.notifyId}, payment ${c.payOrderId}, ${c.notifiedStatus} ${c.amount} ` +
+      `${c.currency} (minor units); signed ${ahead} s before it arrived; answered ` +
+      `${c.answerStatus}${c.detail ? ` (${c.detail})` : ''}`,
+  };
 }
 
 function outboxEvents(lane: TimelineLane, rows: OutboxRowView[]): TimelineEvent[] {

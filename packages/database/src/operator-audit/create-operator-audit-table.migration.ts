@@ -4,13 +4,18 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * `t_operator_audit`: every state-changing action an operator took through the outbox's and
  * the inbox's operator APIs (requeue, replay, gap skip): when, what, how many, why and who.
  * Written in the action's own transaction when the action is a database change.
+ *
+ * The outbox's and the inbox's own migration lists create this table (OutboxMigrations,
+ * InboxMigrations), each under its own migration name, so an app never lists it itself. Each
+ * of them, and this one, creates it only when it is absent: any mix of the three runs on one
+ * database, and a table made by an earlier run is left as it is.
  */
 export class CreateOperatorAuditTable1765300000000 implements MigrationInterface {
   name = 'CreateOperatorAuditTable1765300000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
-      CREATE TABLE t_operator_audit (
+      CREATE TABLE IF NOT EXISTS t_operator_audit (
         id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT,
         area VARCHAR(16) NOT NULL COMMENT 'outbox / inbox',
         action VARCHAR(64) NOT NULL,
@@ -25,6 +30,6 @@ export class CreateOperatorAuditTable1765300000000 implements MigrationInterface
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('DROP TABLE t_operator_audit');
+    await queryRunner.query('DROP TABLE IF EXISTS t_operator_audit');
   }
 }

@@ -38,8 +38,27 @@ export const outboxInput = new ValidationPipe({
     }),
 });
 
-/** Query of GET /outbox/dead. */
-export class ListDeadQuery {
+/** The fields a filter of DEAD rows may match: the same in the listing and in a requeue. */
+export class DeadRowMatch {
+  @ApiPropertyOptional({ example: 'ParcelShipped' })
+  @IsOptional()
+  @Length(1, 190)
+  @Matches(/^[A-Za-z0-9._-]+$/)
+  eventType?: string;
+
+  @ApiPropertyOptional({ example: 'Parcel' })
+  @IsOptional()
+  @Matches(AGGREGATE_TYPE)
+  aggregateType?: string;
+
+  @ApiPropertyOptional({ example: '42' })
+  @IsOptional()
+  @Matches(AGGREGATE_ID)
+  aggregateId?: string;
+}
+
+/** Query of GET /outbox/dead: a page, and the rows a requeue with the same filter would take. */
+export class ListDeadQuery extends DeadRowMatch {
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
   @PageLimit(1000)
   limit = 100;
@@ -78,7 +97,7 @@ export class PruneOutboxDto {
 }
 
 /** Body of POST /outbox/dead/requeue: at least one filter (the operations refuse none). */
-export class RequeueDeadDto {
+export class RequeueDeadDto extends DeadRowMatch {
   @ApiPropertyOptional({ type: [String], maxItems: 1000, example: ['17'] })
   @IsOptional()
   @IsArray()
@@ -86,22 +105,6 @@ export class RequeueDeadDto {
   @ArrayMaxSize(1000)
   @Matches(ROW_ID, { each: true, message: 'each id must be a row id' })
   ids?: string[];
-
-  @ApiPropertyOptional({ example: 'ParcelShipped' })
-  @IsOptional()
-  @Length(1, 190)
-  @Matches(/^[A-Za-z0-9._-]+$/)
-  eventType?: string;
-
-  @ApiPropertyOptional({ example: 'Parcel' })
-  @IsOptional()
-  @Matches(AGGREGATE_TYPE)
-  aggregateType?: string;
-
-  @ApiPropertyOptional({ example: '42' })
-  @IsOptional()
-  @Matches(AGGREGATE_ID)
-  aggregateId?: string;
 
   @ApiPropertyOptional({ enum: [true], description: 'every DEAD row' })
   @IsOptional()

@@ -49,12 +49,13 @@ export class OutboxHttpController {
   @ApiOperation({
     summary: 'List DEAD rows: events the relay gave up publishing',
     description:
-      'DEAD rows oldest first, `limit` per page, the next page after `afterId`. Each shows its event, aggregate, attempts and last error. Requeue them with POST /outbox/dead/requeue.',
+      'DEAD rows oldest first, `limit` per page, the next page after `afterId`; with `eventType`, `aggregateType` or `aggregateId`, only the rows POST /outbox/dead/requeue with the same filter would requeue. Each shows its event, aggregate, attempts and last error.',
   })
   @ApiOkResponse({ description: 'DEAD rows, oldest first' })
   @DegradedRead()
   listDead(@Query(outboxInput) query: ListDeadQuery): Promise<DeadOutboxRow[]> {
-    return this.operations.listDead(query.limit, query.afterId);
+    const { limit, afterId, eventType, aggregateType, aggregateId } = query;
+    return this.operations.listDead(limit, afterId, { eventType, aggregateType, aggregateId });
   }
 
   /** The operator actions on this outbox (requeues), newest first: when, what, how many, who. */
