@@ -50,8 +50,13 @@ async function startApacheKafka() {
   globalThis.__APACHE_KAFKA__ = cluster;
 }
 
-module.exports = async function globalSetup() {
+module.exports = async function globalSetup(globalConfig) {
   if (!process.env.KAFKA_BROKERS && process.env.KAFKA === 'apache') await startApacheKafka();
+  // A broker-fault test pauses and kills the nodes of the cluster it runs on. It may take the
+  // run's shared cluster only when test files run one at a time (one worker, as on a 2-core
+  // machine); with more workers, other files would feel its faults, so it starts its own.
+  if (process.env.KAFKA_CLUSTER_STATE && globalConfig?.maxWorkers === 1)
+    process.env.KAFKA_CLUSTER_FAULTS = 'shared';
   if (process.env.MYSQL_URL && process.env.KAFKA_BROKERS) return;
   if (process.env.TESTCONTAINERS === 'off' || !(await dockerReachable())) return;
   const { startApacheKafka: startKafkaContainer, startMariaDb } = require('./testcontainers');

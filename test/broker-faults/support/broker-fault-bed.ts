@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import { ApacheKafkaCluster } from '@app/test-kit';
+import { InvariantReport } from '@app/trading-checker';
 import { StackOptions } from '../../../scripts/stack/start-stack';
 import { TradingStack } from '../../support/trading-stack';
+import { expectChainWhole } from './chain-outcome';
 import { OrderTraffic } from './order-traffic';
 import { ReadinessProbe } from './readiness-probe';
 
@@ -67,6 +69,30 @@ export class BrokerFaultBed {
     return new OrderTraffic(this.chain);
   }
 
+  /**
+   * The frame of every broker-fault test: the coupon provider drops replies, readiness is
+   * probed, and `fault` drives all BROKER_FAULT_ORDERS orders around the fault it injects and
+   * heals. Then the chain must be whole (chain-outcome.ts), every order driven, and readiness
+   * 200 whenever two brokers were up. Returns the checker's report and the probe.
+   */
+  async underFault(
+    fault: (traffic: OrderTraffic, probe: ReadinessProbe) => Promise<void>,
+  ): Promise<{ report: InvariantReport; probe: ReadinessProbe }> {
+    const traffic = this.traffic();
+    await traffic.dropCouponReplies();
+    const probe = this.probeReadiness();
+    try {
+      await fault(traffic, probe);
+    } finally {
+      await probe.stop();
+    }
+    await traffic.dropCouponReplies(0);
+    expect(traffic.opened).toHaveLength(BROKER_FAULT_ORDERS);
+    const report = await expectChainWhole(this.chain, traffic);
+    expect(probe.notReadyWithTwoBrokersUp()).toEqual([]);
+    return { report, probe };
+  }
+
   /** Polls /health/ready of the order, fulfillment and accounting services until stopped. */
   probeReadiness(): ReadinessProbe {
     const probe = new ReadinessProbe(() => this.brokersUp());
@@ -124,15 +150,17 @@ export class BrokerFaultBed {
 }
 
 /**
- * The jest run's cluster when it has three nodes (KAFKA=apache KAFKA_NODES=3: one cluster for
- * every file, which each test leaves whole), else one started for the caller (`owned`).
+ * The jest run's cluster when it has three nodes and test files run one at a time (the global
+ * setup then sets KAFKA_CLUSTER_FAULTS=shared; each test leaves the cluster whole), else one
+ * started for the caller (`owned`), so that no other file feels this file's faults.
  */
 export async function threeNodeCluster(): Promise<{
   cluster: ApacheKafkaCluster;
   owned: boolean;
 }> {
   const stateFile = process.env.KAFKA_CLUSTER_STATE;
-  const shared = stateFile ? ApacheKafkaCluster.attach(stateFile) : undefined;
+  const mayShare = stateFile && process.env.KAFKA_CLUSTER_FAULTS === 'shared';
+  const shared = mayShare ? ApacheKafkaCluster.attach(stateFile) : undefined;
   if (shared?.nodeIds.length === 3) return { cluster: shared, owned: false };
   const cluster = await ApacheKafkaCluster.start({
     nodes: 3,
