@@ -6,8 +6,9 @@ import {
 import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { InboxMigrations } from '@outbox-inbox/inbox';
 import { OutboxMigrations } from '@outbox-inbox/outbox';
-import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
+import { createTestDatabase, TestDatabase } from '@app/test-kit';
 import { DataSource } from 'typeorm';
+import { MYSQL_URL } from '../support/trading-stack';
 
 /**
  * The operator audit log's table belongs to the packages' own migrations: the outbox's and the
@@ -15,8 +16,14 @@ import { DataSource } from 'typeorm';
  * the standalone migration that apps listed before runs on one database.
  */
 describe('the operator audit table, from the packages migrations', () => {
-  let env: TestEnvironment;
   const opened: DataSource[] = [];
+  const databases: TestDatabase[] = [];
+  // Only the database: these migrations need no broker.
+  async function createDatabase(label: string): Promise<TestDatabase> {
+    const database = await createTestDatabase(MYSQL_URL, label);
+    databases.push(database);
+    return database;
+  }
 
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   async function migrate(url: string, migrations: Function[]): Promise<DataSource> {
@@ -44,17 +51,13 @@ describe('the operator audit table, from the packages migrations', () => {
     }
   }
 
-  beforeAll(async () => {
-    env = await startTestEnvironment({ kafkaMockOnly: true });
-  });
-
   afterAll(async () => {
     await Promise.allSettled(opened.map((d) => d.destroy()));
-    await env?.stop();
+    await Promise.allSettled(databases.map((d) => d.drop()));
   });
 
   it('is made once when both packages lists and the standalone migration run together', async () => {
-    const { url } = await env.createDatabase('audit_all_lists');
+    const { url } = await createDatabase('audit_all_lists');
     const dataSource = await migrate(url, [
       ...OutboxMigrations,
       ...InboxMigrations,
@@ -73,7 +76,7 @@ describe('the operator audit table, from the packages migrations', () => {
   });
 
   it('keeps the table and its records of a deployment that listed the standalone migration', async () => {
-    const { url } = await env.createDatabase('audit_upgrade');
+    const { url } = await createDatabase('audit_upgrade');
     // Yesterday's app: the outbox's earlier list and the standalone migration, with a record.
     const yesterdays = OutboxMigrations.filter((m) => !/OperatorAudit/.test(m.name));
     const before = await migrate(url, [...yesterdays, CreateOperatorAuditTable]);
@@ -99,7 +102,7 @@ describe('the operator audit table, from the packages migrations', () => {
     ['the outbox', OutboxMigrations],
     ['the inbox', InboxMigrations],
   ])('is made by %s migrations alone', async (name, migrations) => {
-    const { url } = await env.createDatabase(`audit_${name.slice(4)}_only`);
+    const { url } = await createDatabase(`audit_${name.slice(4)}_only`);
     const dataSource = await migrate(url, migrations);
     await audit(dataSource, 'ops-anna');
     expect(await readOperatorAudit(dataSource, 'inbox')).toHaveLength(1);
