@@ -6,8 +6,9 @@ export const DEMO_HELP = `Usage: npm run demo -- [options]
 Runs the whole trading chain on this machine without Docker, in a run of its own: the four
 services against the local MySQL/MariaDB (and the librdkafka mock unless KAFKA_BROKERS is set),
 pays orders with duplicated, late and reordered callbacks, crashes a consumer, redelivers events,
-waits until the run is at rest and judges it with the invariant checker. The last line is
-"demo: PASS ..." or "demo: FAIL <check>: <what>", and the exit code matches.
+stages a dead letter (an order in a currency the ledger is not open in) and replays it after a
+dry run, waits until the run is at rest and judges it with the invariant checker. The last line
+is "demo: PASS ..." or "demo: FAIL <check>: <what>", and the exit code matches.
 
 Options:
   --orders N   orders to place and pay, 1 to 10000 (default $DEMO_ORDERS or 50)

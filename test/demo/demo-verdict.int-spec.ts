@@ -40,9 +40,9 @@ describe('the demo verdict', () => {
     expect(lastLine(run.stdout)).toMatch(/^demo: PASS 6 orders/);
     expect(run.code).toBe(0);
     const runId = /demo run (\S+)/.exec(run.stdout)![1];
-    // Per consumer: every redelivered copy absorbed, one effect per event.
-    expect(run.stdout).toMatch(/fulfillment-service\s+\d+\s+[1-9]\d*\s+6\s+0/);
-    expect(run.stdout).toMatch(/accounting-service\s+\d+\s+[1-9]\d*\s+12\s+0/);
+    // Per consumer: every redelivered copy absorbed, one effect per event, nothing dead-lettered.
+    expect(run.stdout).toMatch(/fulfillment-service\s+\d+\s+[1-9]\d*\s+6\s+\d+\s+0\n/);
+    expect(run.stdout).toMatch(/accounting-service\s+\d+\s+[1-9]\d*\s+12\s+\d+\s+0\n/);
 
     const [journal] = await chain.query<{ id: string; order_id: string }>(
       'accounting_service',
