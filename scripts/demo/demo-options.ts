@@ -13,8 +13,8 @@ is "demo: PASS ..." or "demo: FAIL <check>: <what>", and the exit code matches.
 Options:
   --orders N   orders to place and pay, 1 to 10000 (default $DEMO_ORDERS or 50)
   --keep       keep the stack running after the verdict, until Ctrl-C: prints every service's
-               URL, the operator token as an "export OPS_API_TOKEN=..." line and a sample
-               "npm run ops" command
+               URL, the operator token as an "export OPS_API_TOKEN=..." line and sample
+               "npm run ops" commands
   -h, --help   print this help and exit (nothing is built or started)
 
 Environment: MYSQL_URL, KAFKA_BROKERS, DATABASE_PREFIX, TOPIC_PREFIX, OPS_API_TOKEN,
