@@ -1,13 +1,17 @@
 /**
- * `npm run demo:driver [-- --judge RUN]`: the demo against services that already run (docker
- * compose, or `npm run stack` in another terminal), counting only this run's orders. With
- * `--judge RUN` it runs no traffic and judges an earlier run as it stands now.
+ * `npm run demo:driver [-- --judge RUN] [-- --dead-letter-drill]`: the demo against services
+ * that already run (docker compose, or `npm run stack` in another terminal), counting only this
+ * run's orders. With `--judge RUN` it runs no traffic and judges an earlier run as it stands
+ * now. `--dead-letter-drill` stages a dead letter and replays it, as `npm run demo` does: it
+ * opens a currency in the accounting database, so MYSQL_URL must be allowed to write there
+ * (docker compose's checker user is read-only, so compose's demo leaves it out).
  * Settings come from the environment; the last line is the verdict, and the exit code matches.
  */
 import { parseArgs } from 'node:util';
 import { DemoSettings, newRunId } from './demo/demo-settings';
 import { judgeExistingRun, runDemo } from './demo/driver';
 import { formatSummary } from './demo/summary';
+import { RunState } from './demo/run-state';
 import { DemoCheck, verdictLine } from './demo/verdict';
 
 const env = (name: string, fallback: string) => process.env[name] || fallback;
@@ -29,20 +33,22 @@ function settingsFromEnv(): DemoSettings {
   };
 }
 
-function report(checks: DemoCheck[], orders: number): boolean {
+function report(checks: DemoCheck[], state: RunState): boolean {
   for (const c of checks.filter((x) => x.what))
     process.stdout.write(`  failed ${c.check}: ${c.what}\n`);
-  const line = verdictLine(checks, orders);
+  const line = verdictLine(checks, state);
   process.stdout.write(`${line}\n`);
   return line.startsWith('demo: PASS');
 }
 
 async function main(): Promise<boolean> {
-  const { values: flags } = parseArgs({ options: { judge: { type: 'string' } } });
+  const { values: flags } = parseArgs({
+    options: { judge: { type: 'string' }, 'dead-letter-drill': { type: 'boolean' } },
+  });
   const settings = settingsFromEnv();
   if (flags.judge) {
-    const { checks, orders } = await judgeExistingRun(settings, flags.judge);
-    return report(checks, orders);
+    const { checks, state } = await judgeExistingRun(settings, flags.judge);
+    return report(checks, state);
   }
   const orders = Number(env('DEMO_ORDERS', '50'));
   const runId = newRunId();
@@ -51,12 +57,13 @@ async function main(): Promise<boolean> {
     runId,
     orders,
     progress: (line) => process.stdout.write(`${line}\n`),
+    deadLetterDrill: flags['dead-letter-drill'] ?? false,
   });
   const publicOrderUrl = env('DEMO_PUBLIC_ORDER_URL', settings.urls.order);
   process.stdout.write(
     `${formatSummary(outcome, `${publicOrderUrl}/ops?order=${outcome.state.orders[0].id}`)}\n`,
   );
-  return report(outcome.checks, orders);
+  return report(outcome.checks, outcome.state);
 }
 
 main()

@@ -66,12 +66,13 @@ async function main(): Promise<boolean> {
       orders,
       progress: (line) => process.stdout.write(`${line}\n`),
       whileSettling: () => crashAndRestart(settings, stack.services['accounting-service']),
+      deadLetterDrill: true,
     });
     const opsUrl = `${settings.urls.order}/ops?order=${outcome.state.orders[0].id}`;
     process.stdout.write(`${formatSummary(outcome, opsUrl)}\n`);
     for (const c of outcome.checks.filter((x) => x.what))
       process.stdout.write(`  failed ${c.check}: ${c.what}\n`);
-    const line = verdictLine(outcome.checks, orders);
+    const line = verdictLine(outcome.checks, outcome.state);
     if (keep) process.stdout.write(keepLines(settings, opsUrl, stack.opsApiToken));
     // Printed once, and last: with --keep too, the verdict stays the last line.
     process.stdout.write(`${line}\n`);
@@ -106,6 +107,7 @@ function keepLines(settings: DemoSettings, opsUrl: string, token: string): strin
     'the browser asks for a user name (any) and the operator token as password; for the CLI:',
     `  export OPS_API_TOKEN=${token}`,
     `  npm run ops -- inbox:stats --service ${urls.fulfillment}`,
+    `  npm run ops -- dlq:list --service ${urls.accounting}`,
     '',
   ].join('\n');
 }

@@ -6,14 +6,15 @@ export const DEMO_HELP = `Usage: npm run demo -- [options]
 Runs the whole trading chain on this machine without Docker, in a run of its own: the four
 services against the local MySQL/MariaDB (and the librdkafka mock unless KAFKA_BROKERS is set),
 pays orders with duplicated, late and reordered callbacks, crashes a consumer, redelivers events,
-waits until the run is at rest and judges it with the invariant checker. The last line is
-"demo: PASS ..." or "demo: FAIL <check>: <what>", and the exit code matches.
+stages a dead letter (an order in a currency the ledger is not open in) and replays it after a
+dry run, waits until the run is at rest and judges it with the invariant checker. The last line
+is "demo: PASS ..." or "demo: FAIL <check>: <what>", and the exit code matches.
 
 Options:
   --orders N   orders to place and pay, 1 to 10000 (default $DEMO_ORDERS or 50)
   --keep       keep the stack running after the verdict, until Ctrl-C: prints every service's
-               URL, the operator token as an "export OPS_API_TOKEN=..." line and a sample
-               "npm run ops" command
+               URL, the operator token as an "export OPS_API_TOKEN=..." line and sample
+               "npm run ops" commands
   -h, --help   print this help and exit (nothing is built or started)
 
 Environment: MYSQL_URL, KAFKA_BROKERS, DATABASE_PREFIX, TOPIC_PREFIX, OPS_API_TOKEN,

@@ -1,19 +1,14 @@
 import { createConnection } from 'mysql2/promise';
 import { topicForAggregate } from '@app/trading-events';
 import { checkInvariants, invariantTargets } from '@app/trading-checker';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { DeadLetterDrill, runDeadLetterDrill } from './dead-letter-drill';
 import { DemoSettings, demoUserPrefix } from './demo-settings';
+import { DEMO_CONSUMERS, DemoConsumer } from './inbox-api';
+import { pollUntil } from './poll';
 import { republishCopies } from './republish';
-import {
-  DEMO_CONSUMERS,
-  DemoConsumer,
-  orderAtRest,
-  readRunState,
-  RunState,
-  tallyConsumer,
-} from './run-state';
+import { orderAtRest, readRunState, RunState, tallyConsumer } from './run-state';
 import { driveTraffic, stopCouponFaults, TrafficResult } from './traffic';
-import { DemoCheck, judgeRun, RunExpectations } from './verdict';
+import { copiesFor, DemoCheck, judgeRun, RunExpectations } from './verdict';
 
 export interface DemoOptions {
   runId: string;
@@ -23,6 +18,12 @@ export interface DemoOptions {
   progress?: (line: string) => void;
   /** Runs once the callbacks are in, while the chain is still at work (the npm demo crashes a consumer here). */
   whileSettling?: () => Promise<string | undefined>;
+  /**
+   * Stage a dead letter and replay it at the end (dead-letter-drill.ts). It opens a currency
+   * in the accounting database, so it needs write access there: npm run demo has it, docker
+   * compose's read-only checker user has not. Default false.
+   */
+  deadLetterDrill?: boolean;
 }
 
 /** Everything the demo observed, read back from the services and the checker. */
@@ -31,7 +32,8 @@ export interface DemoOutcome {
   traffic: TrafficResult;
   /** What `whileSettling` reported it did. */
   incident?: string;
-  republished: Record<string, number>;
+  /** The copies written back to Kafka, and the dead-letter drill when it ran (its order is one of `state.orders`). */
+  expectations: RunExpectations;
   state: RunState;
   droppedReplies: number;
   checks: DemoCheck[];
@@ -47,8 +49,9 @@ export function consumerTopics(topicPrefix: string): RunExpectations['consumerTo
 /**
  * The demo: traffic with duplicated, late and reordered callbacks and lost coupon replies;
  * wait until every order of the run is at rest; redeliver a third of the run's events on Kafka
- * as a consumer crash would; wait until the inboxes absorbed them; then judge the run and the
- * deployment with the invariant checker.
+ * as a consumer crash would; wait until the inboxes absorbed them; stage a dead letter and
+ * replay it (with `deadLetterDrill`); then judge the run and the deployment with the invariant
+ * checker.
  */
 export async function runDemo(settings: DemoSettings, options: DemoOptions): Promise<DemoOutcome> {
   const say = options.progress ?? (() => undefined);
@@ -76,31 +79,36 @@ export async function runDemo(settings: DemoSettings, options: DemoOptions): Pro
     topics['accounting-service'],
     redelivered,
   );
-  const expectations: RunExpectations = { republished, consumerTopics: topics };
+  const copies = { republished, consumerTopics: topics };
   state = await settle(settings, traffic.orderIds, timeoutMs, say, (s) =>
     DEMO_CONSUMERS.every(
-      (c) =>
-        tallyConsumer(s, c).duplicatesAbsorbed >=
-        before[c] + topics[c].reduce((n, t) => n + (republished[t] ?? 0), 0),
+      (c) => tallyConsumer(s, c).duplicatesAbsorbed >= before[c] + copiesFor(copies, c),
     ),
   );
 
+  let drill: DeadLetterDrill | undefined;
+  if (options.deadLetterDrill) {
+    drill = await runDeadLetterDrill(settings, options.runId, say);
+    state = await readRunState(settings, [...traffic.orderIds, drill.orderId]);
+  }
+
   say('running the invariant checker on this deployment…');
+  const expectations: RunExpectations = { ...copies, drill };
   const checks = judgeRun(state, expectations, await checkDeployment(settings));
-  return { runId: options.runId, traffic, incident, republished, state, droppedReplies, checks };
+  return { runId: options.runId, traffic, incident, expectations, state, droppedReplies, checks };
 }
 
 /** Judges a finished run again, as it stands now (its orders found by the run id). */
 export async function judgeExistingRun(
   settings: DemoSettings,
   runId: string,
-): Promise<{ checks: DemoCheck[]; orders: number }> {
+): Promise<{ checks: DemoCheck[]; state: RunState }> {
   const orderIds = await runOrderIds(settings, runId);
   if (orderIds.length === 0) throw new Error(`no orders of demo run ${runId}`);
   const state = await readRunState(settings, orderIds);
   const expectations = { republished: {}, consumerTopics: consumerTopics(settings.topicPrefix) };
   const checks = judgeRun(state, expectations, await checkDeployment(settings));
-  return { checks, orders: orderIds.length };
+  return { checks, state };
 }
 
 function checkDeployment(settings: DemoSettings) {
@@ -140,18 +148,13 @@ async function settle(
   say: (line: string) => void,
   done: (state: RunState) => boolean,
 ): Promise<RunState> {
-  const deadline = Date.now() + timeoutMs;
-  let lastReport = Date.now();
-  for (;;) {
-    const state = await readRunState(settings, orderIds);
-    // Past the deadline the run is judged as it stands: the checks name what is missing.
-    if (done(state) || Date.now() > deadline) return state;
-    if (Date.now() - lastReport > 3_000) {
-      lastReport = Date.now();
-      say(`  ${state.orders.filter(orderAtRest).length}/${orderIds.length} orders at rest`);
-    }
-    await sleep(500);
-  }
+  // Past the deadline the run is judged as it stands: the checks name what is missing.
+  const { value } = await pollUntil(() => readRunState(settings, orderIds), done, {
+    timeoutMs,
+    onWait: (state) =>
+      say(`  ${state.orders.filter(orderAtRest).length}/${orderIds.length} orders at rest`),
+  });
+  return value;
 }
 
 function tallies(state: RunState): Record<DemoConsumer, number> {

@@ -41,3 +41,14 @@ export async function mapConcurrently<I, O>(
   await Promise.all(workers);
   return results;
 }
+
+/** The body of a 2xx answer; anything else throws naming the call. */
+export async function expectOk<T>(
+  call: Promise<{ status: number; body: unknown }>,
+  what: string,
+): Promise<T> {
+  const { status, body } = await call;
+  if (status < 200 || status >= 300)
+    throw new Error(`${what}: HTTP ${status} ${JSON.stringify(body)}`);
+  return body as T;
+}

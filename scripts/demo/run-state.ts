@@ -1,9 +1,6 @@
-import { mapConcurrently, requestJson } from './http-json';
+import { expectOk, mapConcurrently, requestJson } from './http-json';
 import { DemoSettings, opsHeaders } from './demo-settings';
-
-/** The consumers the demo holds to account. */
-export const DEMO_CONSUMERS = ['fulfillment-service', 'accounting-service'] as const;
-export type DemoConsumer = (typeof DEMO_CONSUMERS)[number];
+import { DEMO_CONSUMERS, DeadLetterView, DemoConsumer, listDeadLetters } from './inbox-api';
 
 /** One inbox row as GET /orders/:id/timeline shows it. */
 interface InboxRow {
@@ -30,13 +27,6 @@ export interface OrderState {
   inbox: Record<DemoConsumer, InboxRow[]>;
   /** A peer section the timeline could not read ('' when all were read). */
   unavailable: string;
-}
-
-/** One dead letter of a consumer, as GET /inbox/dead-letters lists it. */
-export interface DeadLetterView {
-  key: string | null;
-  eventKey: string | null;
-  errorCode: string | null;
 }
 
 /** The run as the services tell it. */
@@ -76,12 +66,7 @@ export async function readRunState(settings: DemoSettings, orderIds: string[]): 
   );
   const deadLetters = {} as RunState['deadLetters'];
   for (const consumer of DEMO_CONSUMERS) {
-    const url =
-      consumer === 'fulfillment-service' ? settings.urls.fulfillment : settings.urls.accounting;
-    const letters = await expectOk<DeadLetterView[]>(
-      requestJson(`${url}/inbox/dead-letters`, { headers: opsHeaders(settings) }),
-      `${consumer} dead letters`,
-    );
+    const letters = await listDeadLetters(settings, consumer);
     deadLetters[consumer] = letters.filter((l) => l.key !== null && keys.has(l.key));
   }
   const reconciliation = await expectOk<{ clean: boolean; mismatches: unknown[] }>(
@@ -97,7 +82,8 @@ export async function readRunState(settings: DemoSettings, orderIds: string[]): 
   };
 }
 
-async function readOrder(settings: DemoSettings, id: string): Promise<OrderState> {
+/** What the services hold about one order, read from its timeline. */
+export async function readOrder(settings: DemoSettings, id: string): Promise<OrderState> {
   const t = await expectOk<TimelineBody>(
     requestJson(`${settings.urls.order}/orders/${id}/timeline`, { headers: opsHeaders(settings) }),
     `timeline of order ${id}`,
@@ -148,44 +134,44 @@ export function orderAtRest(o: OrderState): boolean {
   );
 }
 
-/** Per consumer: what its inbox took in for this run. */
+/**
+ * Per consumer: what became of every delivery of the run's events. Each delivery was absorbed
+ * as a duplicate, recorded as applied, ignored or waiting (parked or stale), or dead-lettered:
+ * `deliveries` is their sum. A dead-lettered delivery writes no inbox row; its replay, once
+ * applied, is a delivery of its own.
+ */
 export interface ConsumerTally {
-  /** Every delivery the inbox saw: first copies and the duplicates it absorbed. */
   deliveries: number;
   duplicatesAbsorbed: number;
   /** Events whose handler ran and wrote its effect. */
   effectsApplied: number;
+  /** Events of a type this consumer has no handler for: recorded, and passed by. */
+  ignored: number;
+  /** Events parked until their predecessor comes, or stale: none once a run is at rest. */
+  waiting: number;
   /** Distinct events taken in (one inbox row each). */
   events: number;
   deadLetters: number;
 }
 
-/** Sums a consumer's inbox rows over the run's orders. */
+/** Sums a consumer's inbox rows and dead letters over the run's orders. */
 export function tallyConsumer(state: RunState, consumer: DemoConsumer): ConsumerTally {
   const rows = new Map<string, InboxRow>();
   for (const o of state.orders) for (const r of o.inbox[consumer]) rows.set(r.eventKey, r);
+  const outcomes: Record<string, number> = {};
   let duplicates = 0;
-  let applied = 0;
   for (const r of rows.values()) {
     duplicates += r.duplicateCount;
-    if (r.outcome === 'applied') applied++;
+    outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
   }
+  const deadLetters = state.deadLetters[consumer].length;
   return {
-    deliveries: rows.size + duplicates,
+    deliveries: rows.size + duplicates + deadLetters,
     duplicatesAbsorbed: duplicates,
-    effectsApplied: applied,
+    effectsApplied: outcomes.applied ?? 0,
+    ignored: outcomes.ignored ?? 0,
+    waiting: rows.size - (outcomes.applied ?? 0) - (outcomes.ignored ?? 0),
     events: rows.size,
-    deadLetters: state.deadLetters[consumer].length,
+    deadLetters,
   };
-}
-
-/** The body of a 2xx answer; anything else throws naming the call. */
-export async function expectOk<T>(
-  call: Promise<{ status: number; body: unknown }>,
-  what: string,
-): Promise<T> {
-  const { status, body } = await call;
-  if (status < 200 || status >= 300)
-    throw new Error(`${what}: HTTP ${status} ${JSON.stringify(body)}`);
-  return body as T;
 }

@@ -1,10 +1,40 @@
+import { textTable } from '../ops/text-table';
+import { DeadLetterDrill } from './dead-letter-drill';
 import { DemoOutcome } from './driver';
-import { DEMO_CONSUMERS, tallyConsumer } from './run-state';
+import { DEMO_CONSUMERS, DemoConsumer } from './inbox-api';
+import { formatInboxTable } from './inbox-table';
+import { OrderState } from './run-state';
+import { copiesFor } from './verdict';
 
-/** The demo's last screen: what each service and each inbox did with this run's traffic. */
+const RULE = '─'.repeat(72);
+
+/**
+ * The demo's last screen: what each service did with the run's traffic, the crash, the Kafka
+ * redeliveries, the dead-letter drill, and what every inbox did with every delivery.
+ */
 export function formatSummary(o: DemoOutcome, opsUrl: string): string {
-  const { traffic, state } = o;
-  const orders = state.orders;
+  const drillId = o.expectations.drill?.orderId;
+  // The services' figures are the traffic's; the drill's order has a section of its own.
+  const orders = o.state.orders.filter((x) => x.id !== drillId);
+  const replayed = DEMO_CONSUMERS.reduce(
+    (n, c) => n + o.state.deadLetters[c].filter((l) => l.replayedAt !== null).length,
+    0,
+  );
+  return [
+    '',
+    `── demo run ${o.runId} ${RULE}`.slice(0, RULE.length),
+    ...serviceLines(o, orders),
+    ...(o.incident ? [`crash: ${o.incident}`] : []),
+    ...redeliveryLines(o.expectations.republished),
+    ...(o.expectations.drill ? drillLines(o.expectations.drill) : []),
+    ...formatInboxTable(o.state, copiesPerConsumer(o), replayed),
+    `one order's story: ${opsUrl}`,
+    RULE,
+  ].join('\n');
+}
+
+function serviceLines(o: DemoOutcome, orders: OrderState[]): string[] {
+  const { traffic } = o;
   const answers = Object.entries(traffic.callbackAnswers)
     .map(([status, n]) => `${n}×${status}`)
     .join(', ');
@@ -15,13 +45,7 @@ export function formatSummary(o: DemoOutcome, opsUrl: string): string {
   const transitions = orders.reduce((n, x) => n + x.paidTransitions, 0);
   const retried = orders.reduce((n, x) => n + Math.max(0, x.couponAttempts - 1), 0);
   const journals = (kind: string) => orders.reduce((n, x) => n + (x.journals[kind] ?? 0), 0);
-  const copies = Object.entries(o.republished)
-    .map(([topic, n]) => `${n} on ${topic}`)
-    .join(', ');
-  const row = (label: string, value: string | number) => `  ${label.padEnd(34)}${value}`;
-  const lines = [
-    '',
-    `── demo run ${o.runId} ─────────────────────────────────────`,
+  return [
     'order-service',
     row('orders created, paid', `${orders.length}, ${paid} (${transitions} PAID transitions)`),
     row('callbacks delivered', `${traffic.callbacksDelivered} (${answers})`),
@@ -37,18 +61,41 @@ export function formatSummary(o: DemoOutcome, opsUrl: string): string {
     row('payment, coupon journals', `${journals('PAYMENT')}, ${journals('COUPON_GRANT')}`),
     row(
       'ledger balanced and reconciled',
-      state.ledger.clean ? 'yes' : `NO (${state.ledger.mismatches} mismatches)`,
+      o.state.ledger.clean ? 'yes' : `NO (${o.state.ledger.mismatches} mismatches)`,
     ),
-    ...(o.incident ? [`crash: ${o.incident}`] : []),
-    `Kafka redeliveries: the driver wrote copies of ${copies}; duplicates below also count what`,
-    '  Kafka delivered again by itself (offsets not committed before a crash, relay resends)',
-    `inboxes          ${'deliveries'.padStart(11)}${'duplicates'.padStart(12)}${'effects'.padStart(9)}${'dead letters'.padStart(14)}`,
-    ...DEMO_CONSUMERS.map((c) => {
-      const t = tallyConsumer(state, c);
-      return `  ${c.padEnd(20)}${String(t.deliveries).padStart(9)}${String(t.duplicatesAbsorbed).padStart(12)}${String(t.effectsApplied).padStart(9)}${String(t.deadLetters).padStart(14)}`;
-    }),
-    `one order's story: ${opsUrl}`,
-    '──────────────────────────────────────────────────────────────',
   ];
-  return lines.join('\n');
+}
+
+/** The copies the driver wrote, per topic, and what they stand for. */
+function redeliveryLines(republished: Record<string, number>): string[] {
+  const rows = Object.entries(republished).map(([topic, n]) => [topic, n]);
+  return [
+    'Kafka redeliveries: the driver wrote every event of every third order back to its',
+    '  partition, byte for byte, as Kafka redelivers after a crash:',
+    ...textTable(['topic', 'copies written'], rows)
+      .split('\n')
+      .map((line) => `  ${line}`),
+  ];
+}
+
+function drillLines(d: DeadLetterDrill): string[] {
+  const keys = d.deadLettered.map((l) => l.eventKey).join(', ');
+  const codes = [...new Set(d.deadLettered.map((l) => l.errorCode))].join(', ');
+  const outcome = d.booked ? 'booked: the order has its payment and coupon journals' : 'NOT booked';
+  return [
+    `dead letter: order ${d.orderId}, paid in ${d.currency}, which the ledger was not open in`,
+    `  ${d.consumer} dead-lettered ${d.deadLettered.length}: ${keys} (${codes})`,
+    `  dry run: ${d.wouldReplay} would be replayed to ${d.retryTopic ?? '-'}`,
+    `  ${d.currency} opened in the ledger; ${d.replayed} replayed, ${outcome}`,
+  ];
+}
+
+function copiesPerConsumer(o: DemoOutcome): Record<DemoConsumer, number> {
+  const copies = {} as Record<DemoConsumer, number>;
+  for (const c of DEMO_CONSUMERS) copies[c] = copiesFor(o.expectations, c);
+  return copies;
+}
+
+function row(label: string, value: string | number): string {
+  return `  ${label.padEnd(34)}${value}`;
 }

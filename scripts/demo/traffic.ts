@@ -1,15 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { DemoSettings, demoUserPrefix, opsHeaders } from './demo-settings';
-import { mapConcurrently, requestJson } from './http-json';
+import { expectOk, mapConcurrently, requestJson } from './http-json';
 import { PayNotification, SimulatedPayProvider } from './pay-provider';
-import { expectOk } from './run-state';
-
-interface OrderView {
-  id: string;
-  amount: number;
-  currency: string;
-  payOrderId: string | null;
-}
+import { placeOrder } from './place-order';
 
 /** What the traffic did, as the provider saw it. */
 export interface TrafficResult {
@@ -45,29 +37,17 @@ export async function driveTraffic(
   );
 
   say(`creating and paying ${orders} orders…`);
-  const paying = await mapConcurrently(range(orders), 8, async (i) => {
-    const created = await expectOk<OrderView>(
-      requestJson(`${urls.order}/orders`, {
-        body: {
-          userId: `${demoUserPrefix(runId)}u${i % 7}`,
-          amount: 1_000 + 37 * i,
-          currency: i % 3 ? 'EUR' : 'USD',
-        },
-        headers: { 'idempotency-key': randomUUID() },
-      }),
-      'create order',
-    );
-    return expectOk<OrderView>(
-      requestJson(`${urls.order}/orders/${created.id}/pay`, { method: 'POST' }),
-      'pay',
-    );
-  });
+  const paying = await mapConcurrently(range(orders), 8, (i) =>
+    placeOrder(settings, {
+      userId: `${demoUserPrefix(runId)}u${i % 7}`,
+      amount: 1_000 + 37 * i,
+      currency: i % 3 ? 'EUR' : 'USD',
+    }),
+  );
 
   // Every order gets its notification twice at once, once more in a shuffled order, and a
   // third of them a late copy signed 10 minutes ago (the order service must answer 401).
-  const notifications = paying.map((o) =>
-    provider.notification({ ...o, payOrderId: o.payOrderId! }),
-  );
+  const notifications = paying.map((o) => provider.notification(o));
   const deliveries: Array<{ notification: PayNotification; ageSeconds: number }> = [
     ...notifications.flatMap((n) => [
       { notification: n, ageSeconds: 0 },

@@ -35,14 +35,16 @@ describe('the demo verdict', () => {
     await chain?.stop();
   });
 
-  it('passes a healthy run, and fails naming the check once an order loses its payment journal', async () => {
-    const run = await demoDriver(chain);
-    expect(lastLine(run.stdout)).toMatch(/^demo: PASS 6 orders/);
+  it('passes a healthy run with its dead letters replayed, and fails naming the check once an order loses its payment journal', async () => {
+    const run = await demoDriver(chain, ['--dead-letter-drill']);
+    // The 6 orders and the drill's order in CHF, whose two dead letters were replayed.
+    expect(lastLine(run.stdout)).toMatch(/^demo: PASS 7 orders .*, 2 dead letters replayed;/);
     expect(run.code).toBe(0);
     const runId = /demo run (\S+)/.exec(run.stdout)![1];
-    // Per consumer: every redelivered copy absorbed, one effect per event.
-    expect(run.stdout).toMatch(/fulfillment-service\s+\d+\s+[1-9]\d*\s+6\s+0/);
-    expect(run.stdout).toMatch(/accounting-service\s+\d+\s+[1-9]\d*\s+12\s+0/);
+    // Per consumer: every redelivered copy absorbed, one effect per event; the ledger
+    // dead-lettered the drill's two events, and applied them when replayed.
+    expect(run.stdout).toMatch(/fulfillment-service\s+\d+\s+[1-9]\d*\s+7\s+\d+\s+0\n/);
+    expect(run.stdout).toMatch(/accounting-service\s+\d+\s+[1-9]\d*\s+14\s+\d+\s+2\n/);
 
     const [journal] = await chain.query<{ id: string; order_id: string }>(
       'accounting_service',

@@ -1,6 +1,6 @@
 import { NonRetryableError } from '@outbox-inbox/inbox';
 import { deadLetterJournalErrors } from './dead-letter-journal-errors';
-import { JournalError } from './domain/ledger.errors';
+import { JournalError, LedgerCurrencyNotOpenError } from './domain/ledger.errors';
 
 describe('deadLetterJournalErrors', () => {
   it('turns a journal that cannot balance into a non-retryable error that keeps its cause', async () => {
@@ -9,6 +9,17 @@ describe('deadLetterJournalErrors', () => {
 
     await expect(failure).rejects.toBeInstanceOf(NonRetryableError);
     await expect(failure).rejects.toMatchObject({ cause });
+  });
+
+  it('dead-letters a journal in a currency the ledger is not open in, naming the currency', async () => {
+    const failure = deadLetterJournalErrors(() =>
+      Promise.reject(new LedgerCurrencyNotOpenError('CHF')),
+    );
+
+    await expect(failure).rejects.toBeInstanceOf(NonRetryableError);
+    await expect(failure).rejects.toThrow(
+      /^LEDGER_CURRENCY_NOT_OPEN: the ledger is not open in CHF/,
+    );
   });
 
   it('leaves other errors retryable and passes results through', async () => {

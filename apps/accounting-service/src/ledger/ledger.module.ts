@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { FulfillmentEventsConsumer } from './fulfillment-events.consumer';
 import { LedgerHttpController } from './ledger.http.controller';
 import { LedgerTimelineHttpController } from './ledger-timeline.http.controller';
+import { LedgerCurrencies } from './ledger-currencies';
 import { LedgerQueries } from './ledger.queries';
 import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
@@ -16,7 +17,13 @@ import { ReconciliationService } from './reconciliation.service';
     OrderEventsConsumer,
     FulfillmentEventsConsumer,
   ],
-  providers: [LedgerRepository, LedgerService, LedgerQueries, ReconciliationService],
+  providers: [
+    LedgerRepository,
+    LedgerCurrencies,
+    LedgerService,
+    LedgerQueries,
+    ReconciliationService,
+  ],
   exports: [LedgerService],
 })
 export class LedgerModule {}

@@ -10,6 +10,7 @@ import {
   orderPaid,
 } from '../../test/ledger-fixtures';
 import { AccountingMigrations } from '../migrations';
+import { LedgerCurrencies } from './ledger-currencies';
 import { LedgerQueries } from './ledger.queries';
 import { LedgerRepository } from './ledger.repository';
 import { BookingResult, LedgerService } from './ledger.service';
@@ -33,7 +34,7 @@ beforeAll(async () => {
     poolSize: 10,
   });
   await dataSource.runMigrations();
-  ledger = new LedgerService(new LedgerRepository());
+  ledger = new LedgerService(new LedgerRepository(), new LedgerCurrencies());
   queries = new LedgerQueries(dataSource);
   reconciliation = new ReconciliationService(dataSource);
 });

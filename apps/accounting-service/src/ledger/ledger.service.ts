@@ -7,6 +7,7 @@ import {
   OrderPaidV1Payload,
 } from '@app/trading-events';
 import { EntityManager } from 'typeorm';
+import { LedgerCurrencies } from './ledger-currencies';
 import { LedgerRepository, PaidOrderRecord } from './ledger.repository';
 import {
   fulfillmentDonePosting,
@@ -31,7 +32,10 @@ export type BookingResult =
 export class LedgerService {
   private readonly logger = new Logger(LedgerService.name);
 
-  constructor(private readonly repository: LedgerRepository) {}
+  constructor(
+    private readonly repository: LedgerRepository,
+    private readonly currencies: LedgerCurrencies,
+  ) {}
 
   /** OrderPaid: books the payment and remembers the paid order for reconciliation. */
   async bookOrderPaid(
@@ -74,7 +78,10 @@ export class LedgerService {
     return this.post(manager, fulfillmentRevertedPosting(event), new Date());
   }
 
-  /** Books a posting; `paid` (OrderPaid) is remembered with the journal when it is booked. */
+  /**
+   * Books a posting; `paid` (OrderPaid) is remembered with the journal when it is booked. A
+   * journal in a currency the ledger is not open in throws LedgerCurrencyNotOpenError.
+   */
   private async post(
     manager: EntityManager,
     posting: Posting,
@@ -83,6 +90,7 @@ export class LedgerService {
   ): Promise<BookingResult> {
     if (posting.action === 'SKIP') return { status: 'NOTHING_TO_BOOK', reason: posting.reason };
     const { journal } = posting;
+    await this.currencies.requireOpen(manager, journal.currency);
     const header = await this.repository.insertJournal(manager, journal, now, paid);
     if (!header.inserted) {
       this.logger.warn(`${journal.source.eventKey} was booked before as journal ${header.id}`);

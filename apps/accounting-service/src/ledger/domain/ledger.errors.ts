@@ -27,3 +27,18 @@ export class LedgerStoreError extends Error {
     this.name = 'LedgerStoreError';
   }
 }
+
+/**
+ * Raised when a journal is in a currency finance has not opened the ledger in
+ * (t_ledger_currency): booking it would open accounts in that currency that nobody set up.
+ * Retrying cannot help until someone opens the currency, so its event is dead-lettered and
+ * replayed after that.
+ */
+export class LedgerCurrencyNotOpenError extends Error {
+  readonly code = 'LEDGER_CURRENCY_NOT_OPEN' as const;
+
+  constructor(readonly currency: string) {
+    super(`the ledger is not open in ${currency}: open it in t_ledger_currency, then replay`);
+    this.name = 'LedgerCurrencyNotOpenError';
+  }
+}
