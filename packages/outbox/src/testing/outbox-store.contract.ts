@@ -83,9 +83,9 @@ const TUNING: OutboxClaimTuning & OutboxOutcomeTuning = {
 };
 
 /**
- * The contract of the outbox store, which every implementation must pass (MySQL/MariaDB, the
- * in-memory twin, a later SQL dialect): what the relay and the operators rely on of t_outbox,
- * stated as outcomes on rows, with no SQL in it.
+ * The contract of the outbox store, which every implementation must pass (the SQL store on
+ * MySQL/MariaDB and on PostgreSQL, the in-memory twin): what the relay and the operators rely
+ * on of t_outbox, stated as outcomes on rows, with no SQL in it.
  */
 export function runOutboxStoreContract(
   name: string,
