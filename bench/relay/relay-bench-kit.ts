@@ -11,7 +11,7 @@ import {
   OutboxRelayConfig,
   OutboxWriter,
 } from '@outbox-inbox/outbox';
-import { CLAIM_DUE_NEW_SQL } from '@outbox-inbox/outbox/testing';
+import { outboxSqlOf } from '@outbox-inbox/outbox/testing';
 import { purged } from '../lib/purged';
 
 /** Events in the throughput runs (BENCH_RELAY_EVENTS: fewer for a quick check of the script). */
@@ -137,7 +137,8 @@ export async function relayRate(bench: Bench, instances: number): Promise<number
 }
 
 export async function claimPlan(bench: Bench): Promise<unknown> {
-  const [plan] = (await bench.dataSource.query(`EXPLAIN ${CLAIM_DUE_NEW_SQL}`, [200])) as Array<
+  const { sql, params } = outboxSqlOf(bench.dataSource).claimDueNew(200);
+  const [plan] = (await bench.dataSource.query(`EXPLAIN ${sql}`, params)) as Array<
     Record<string, unknown>
   >;
   return { type: plan.type, key: plan.key, rows: plan.rows, Extra: plan.Extra };

@@ -1,11 +1,23 @@
+import type { DataSourceConfig } from '@outbox-inbox/database';
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
+import { postgresDataSourceOptions } from '@outbox-inbox/database/postgres';
 import { OutboxMigrations } from '@outbox-inbox/outbox';
 import { DataSource } from 'typeorm';
 
-/** A fresh database with t_outbox, its DataSource open. */
-export async function openOutboxDatabase(url: string, poolSize = 10): Promise<DataSource> {
+/**
+ * A fresh database with t_outbox, its DataSource open: on PostgreSQL for a postgres:// URL,
+ * else on MySQL/MariaDB. `lockWaitTimeoutS` bounds each statement's wait for a row lock.
+ */
+export async function openOutboxDatabase(
+  url: string,
+  poolSize = 10,
+  { lockWaitTimeoutS }: Pick<DataSourceConfig, 'lockWaitTimeoutS'> = {},
+): Promise<DataSource> {
+  const config = { url, migrations: OutboxMigrations, poolSize, lockWaitTimeoutS };
   const dataSource = new DataSource(
-    mysqlDataSourceOptions({ url, migrations: OutboxMigrations, poolSize }),
+    /^postgres(ql)?:/.test(url)
+      ? postgresDataSourceOptions(config)
+      : mysqlDataSourceOptions(config),
   );
   await dataSource.initialize();
   await dataSource.runMigrations({ transaction: 'each' });

@@ -25,9 +25,9 @@ export interface OutboxRelayConfig extends Partial<OutboxRelayOptions> {
 }
 
 /**
- * A relay on MySQL/MariaDB and Kafka, wired as OutboxModule wires it: the options resolved
- * and validated, its own pool on `dataSource`'s database (`ownConnections`), the claimer and
- * finalizer on that pool, the kafkajs publisher (or `publisher`).
+ * A relay on MySQL/MariaDB or PostgreSQL and Kafka, wired as OutboxModule wires it: the
+ * options resolved and validated, its own pool on `dataSource`'s database (`ownConnections`),
+ * the claimer and finalizer on that pool, the kafkajs publisher (or `publisher`).
  */
 export function createOutboxRelay(config: OutboxRelayConfig): OutboxRelay {
   const { dataSource, kafka, publisher, topicFor, notifier, logger, ...partial } = config;

@@ -6,7 +6,7 @@ export { OutboxWriter } from './outbox-writer';
 /** The multi-instance relay loop from t_outbox to Kafka (a Nest provider of OutboxModule). */
 export { OutboxRelay } from './outbox-relay';
 export type { OutboxRelayCounters, OutboxRelayHeartbeat, OutboxRelayParts } from './outbox-relay';
-/** A standalone relay on MySQL/MariaDB and Kafka, wired as OutboxModule wires it. */
+/** A standalone relay on MySQL/MariaDB or PostgreSQL and Kafka, wired as OutboxModule wires it. */
 export { createOutboxRelay } from './create-outbox-relay';
 export type { OutboxRelayConfig } from './create-outbox-relay';
 /** The ports the relay claims from and records outcomes to, and what a claim holds. */

@@ -4,35 +4,13 @@ import { rowsToAsk, takeWithinBytes } from './batch-bytes';
 import { EarlierUnsent, planBatch } from './batch-order';
 import { aggregateRef, ClaimedRow, ClaimedRowRecord, toClaimedRow } from './outbox-row';
 import { OutboxRelayOptions } from './outbox-relay.options';
+import { OutboxStatus } from './outbox-status';
 import { OutboxState } from './outbox-state';
 import { Claim, OutboxClaims } from './outbox-store.port';
+import { OutboxQuery, OutboxSql } from './sql/outbox-sql';
+import { outboxSqlOf } from './sql/outbox-sql-of';
 
 export type { Claim } from './outbox-store.port';
-
-const ROW_COLUMNS = `id, aggregate_type, aggregate_id, aggregate_version, event_type, event_key,
-  payload, headers, retry_count`;
-
-/**
- * Due NEW rows, oldest due first. Reads only the ('NEW', next_retry_at <= now) range of
- * idx_status_retry, in index order (no filesort), and skips rows other relays are claiming.
- * MariaDB 10.11 EXPLAIN with 1,000,000 SENT rows and 3,000 NEW rows present (see
- * test/outbox-claim-plan.int-spec.ts):
- *   select_type=SIMPLE table=t_outbox type=range key=idx_status_retry rows≈3000
- *   Extra="Using index condition"   (no "Using filesort", SENT rows never examined)
- */
-export const CLAIM_DUE_NEW_SQL = `SELECT ${ROW_COLUMNS} FROM t_outbox
-  WHERE status = 'NEW' AND next_retry_at <= UTC_TIMESTAMP(3)
-  ORDER BY next_retry_at, id LIMIT ? FOR UPDATE SKIP LOCKED`;
-
-/**
- * SENDING rows whose lease expired (their relay died or stalled): a range of idx_status_retry,
- * where a SENDING row's next_retry_at is its lease expiry. `lease_until` is checked too, for
- * rows leased before that was so (SingleStatusIndex1765000000000).
- */
-export const CLAIM_EXPIRED_SQL = `SELECT ${ROW_COLUMNS} FROM t_outbox
-  WHERE status = 'SENDING' AND next_retry_at <= UTC_TIMESTAMP(3)
-    AND lease_until <= UTC_TIMESTAMP(3)
-  ORDER BY next_retry_at, id LIMIT ? FOR UPDATE SKIP LOCKED`;
 
 /** Longest time between two looks for expired leases while full batches keep coming. */
 export const EXPIRED_CHECK_MS = 1_000;
@@ -59,7 +37,8 @@ export type ClaimOptions = Pick<
  * Claims a batch in one short READ COMMITTED transaction: lock due candidates with
  * FOR UPDATE SKIP LOCKED, hold back any whose aggregate still has an earlier unsent version
  * outside the batch (so N+1 never overtakes N, across relays too), and lease the rest with a
- * token unique to this claim.
+ * token unique to this claim. On MySQL/MariaDB or PostgreSQL: the statements are the
+ * DataSource's engine's (OutboxSql).
  */
 export class OutboxClaimer implements OutboxClaims {
   private expiredCheckedAt = 0;
@@ -68,6 +47,8 @@ export class OutboxClaimer implements OutboxClaims {
   private readonly expiredCheckMs: number;
   /** Tokens of this claimer's leases that may still hold rows, with when each was taken. */
   private readonly leases = new Map<string, number>();
+  private readonly sql: OutboxSql;
+  private readonly state: OutboxState;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -75,6 +56,8 @@ export class OutboxClaimer implements OutboxClaims {
     private readonly owner: string,
   ) {
     this.expiredCheckMs = Math.min(EXPIRED_CHECK_MS, options.leaseMs / 4);
+    this.sql = outboxSqlOf(dataSource);
+    this.state = new OutboxState(dataSource);
   }
 
   async claim(): Promise<Claim | null> {
@@ -111,9 +94,7 @@ export class OutboxClaimer implements OutboxClaims {
       const expired = lookNow ? await this.expired(manager, batch, now) : [];
       const due =
         expired.length < batch
-          ? ((await manager.query(CLAIM_DUE_NEW_SQL, [
-              batch - expired.length,
-            ])) as ClaimedRowRecord[])
+          ? await this.read<ClaimedRowRecord>(manager, this.sql.claimDueNew(batch - expired.length))
           : [];
       // Rows past the byte budget stay as they are (only locked until this commits): one claim
       // is one produce request, which must stay under the broker's batch limit.
@@ -134,7 +115,7 @@ export class OutboxClaimer implements OutboxClaims {
       if (plan.sendable.length === 0) return null;
       const token = randomUUID();
       const leasedAt = Date.now();
-      await OutboxState.lease(
+      await this.state.lease(
         manager,
         plan.sendable.map((r) => r.id),
         { owner: this.owner, token, leaseMs: this.options.leaseMs },
@@ -150,7 +131,7 @@ export class OutboxClaimer implements OutboxClaims {
     now: number,
   ): Promise<ClaimedRowRecord[]> {
     this.expiredCheckedAt = now;
-    return (await manager.query(CLAIM_EXPIRED_SQL, [limit])) as ClaimedRowRecord[];
+    return this.read<ClaimedRowRecord>(manager, this.sql.claimExpired(limit));
   }
 
   /** Unsent rows of the candidates' aggregates, with lower versions, outside this claim. */
@@ -161,25 +142,19 @@ export class OutboxClaimer implements OutboxClaims {
     // A first event (version 1) has nothing before it: most batches skip this query.
     const later = candidates.filter((r) => r.aggregateVersion > 1);
     if (later.length === 0) return [];
-    const statuses =
+    const statuses: OutboxStatus[] =
       this.options.deadPolicy === 'block' ? ['NEW', 'SENDING', 'DEAD'] : ['NEW', 'SENDING'];
     const refs = new Set(later.map(aggregateRef));
-    const records = (await manager.query(
-      `SELECT aggregate_type, aggregate_id, aggregate_version, status,
-         CASE WHEN status = 'NEW'
-           THEN TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(3), next_retry_at) DIV 1000
-           ELSE 0 END AS due_in_ms
-       FROM t_outbox
-       WHERE aggregate_type IN (?) AND aggregate_id IN (?) AND aggregate_version < ?
-         AND status IN (?) AND id NOT IN (?)`,
-      [
-        [...new Set(later.map((r) => r.aggregateType))],
-        [...new Set(later.map((r) => r.aggregateId))],
-        Math.max(...later.map((r) => r.aggregateVersion)),
+    const records = await this.read<EarlierRecord>(
+      manager,
+      this.sql.earlierUnsent({
+        aggregateTypes: [...new Set(later.map((r) => r.aggregateType))],
+        aggregateIds: [...new Set(later.map((r) => r.aggregateId))],
+        belowVersion: Math.max(...later.map((r) => r.aggregateVersion)),
         statuses,
-        candidates.map((r) => r.id),
-      ],
-    )) as EarlierRecord[];
+        excludingIds: candidates.map((r) => r.id),
+      }),
+    );
     return records
       .map((r) => ({
         aggregateType: r.aggregate_type,
@@ -200,6 +175,10 @@ export class OutboxClaimer implements OutboxClaims {
     for (const { row, retryInMs } of held) {
       byDelay.set(retryInMs, [...(byDelay.get(retryInMs) ?? []), row.id]);
     }
-    for (const [retryInMs, ids] of byDelay) await OutboxState.backToNew(manager, ids, retryInMs);
+    for (const [retryInMs, ids] of byDelay) await this.state.backToNew(manager, ids, retryInMs);
+  }
+
+  private async read<R>(manager: EntityManager, { sql, params }: OutboxQuery): Promise<R[]> {
+    return (await manager.query(sql, params)) as R[];
   }
 }

@@ -13,13 +13,17 @@ import { OutboxOutcomes } from './outbox-store.port';
  * of rows it changed.
  */
 export class OutboxFinalizer implements OutboxOutcomes {
+  private readonly state: OutboxState;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly options: Pick<OutboxRelayOptions, 'maxAttempts' | 'backoff'>,
-  ) {}
+  ) {
+    this.state = new OutboxState(dataSource);
+  }
 
   markSent(ids: string[], token: string): Promise<number> {
-    return OutboxState.markSent(this.dataSource, ids, token);
+    return this.state.markSent(this.dataSource, ids, token);
   }
 
   /** A failed attempt: back to NEW after a backoff, or DEAD after `maxAttempts` attempts. */
@@ -38,14 +42,14 @@ export class OutboxFinalizer implements OutboxOutcomes {
     }
     let changed = await this.markDead(dead, token, reason, true);
     for (const [delayMs, ids] of retryAfterMs) {
-      changed += await OutboxState.markRetry(this.dataSource, ids, token, reason, delayMs);
+      changed += await this.state.markRetry(this.dataSource, ids, token, reason, delayMs);
     }
     return changed;
   }
 
   /** DEAD with `reason`; `attempted` counts this as a failed attempt in retry_count. */
   markDead(ids: string[], token: string, reason: string, attempted = false): Promise<number> {
-    return OutboxState.markDead(this.dataSource, ids, token, reason, attempted);
+    return this.state.markDead(this.dataSource, ids, token, reason, attempted);
   }
 
   /**
@@ -54,12 +58,12 @@ export class OutboxFinalizer implements OutboxOutcomes {
    * relay took some over after the lease expired.
    */
   extendLease(ids: string[], token: string, leaseMs: number): Promise<number> {
-    return OutboxState.extendLease(this.dataSource, ids, token, leaseMs);
+    return this.state.extendLease(this.dataSource, ids, token, leaseMs);
   }
 
   /** Hands rows back unsent (NEW, due now or after `delayMs`), keeping their retry count. */
   release(ids: string[], token: string, delayMs = 0): Promise<number> {
-    return OutboxState.backToNew(this.dataSource, ids, delayMs, token);
+    return this.state.backToNew(this.dataSource, ids, delayMs, token);
   }
 
   /**
@@ -68,6 +72,6 @@ export class OutboxFinalizer implements OutboxOutcomes {
    * would otherwise hand back each other's rows mid-send.
    */
   releaseLeases(tokens: string[]): Promise<number> {
-    return OutboxState.releaseLeases(this.dataSource, tokens);
+    return this.state.releaseLeases(this.dataSource, tokens);
   }
 }

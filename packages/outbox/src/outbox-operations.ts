@@ -4,10 +4,15 @@ import {
   recordOperatorAction,
 } from '@outbox-inbox/database';
 import { DataSource } from 'typeorm';
+import { DeadRowFilter, deadRowConditions } from './dead-row-filter';
 import { OutboxError } from './outbox.errors';
 import { OutboxState } from './outbox-state';
+import { OutboxQuery, OutboxSql } from './sql/outbox-sql';
+import { outboxSqlOf } from './sql/outbox-sql-of';
 import { DeadEventPolicy } from './outbox-relay.options';
 import { OutboxRelayCounters } from './outbox-relay';
+
+export type { DeadRowFilter } from './dead-row-filter';
 
 /** The outbox at a glance: what monitoring alerts on. Ids and counts are plain numbers. */
 export interface OutboxStats {
@@ -56,15 +61,6 @@ export interface AggregateOutboxRow {
   nextRetryAt: string;
 }
 
-/** Which DEAD rows to requeue: by ids, by fields, or `all: true`. At least one is required. */
-export interface DeadRowFilter {
-  ids?: string[];
-  eventType?: string;
-  aggregateType?: string;
-  aggregateId?: string;
-  all?: boolean;
-}
-
 /** Who asked for an operator action, and why: what the audit log records beside the action. */
 export interface OperatorActionAudit {
   who: string;
@@ -85,32 +81,25 @@ export interface PruneOptions {
  * Operator actions on the outbox: stats, listing and requeueing DEAD rows, retention.
  */
 export class OutboxOperations {
+  private readonly sql: OutboxSql;
+  private readonly state: OutboxState;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly deadPolicy: DeadEventPolicy,
     private readonly relayCounters?: () => OutboxRelayCounters,
-  ) {}
+  ) {
+    this.sql = outboxSqlOf(dataSource);
+    this.state = new OutboxState(dataSource);
+  }
 
   async stats(): Promise<OutboxStats> {
+    type Count = { n: string | number };
     const [byStatus, oldest, retrying, blocked] = await Promise.all([
-      this.dataSource.query(
-        `SELECT status, COUNT(*) AS n FROM t_outbox
-         WHERE status IN ('NEW', 'SENDING', 'DEAD') GROUP BY status`,
-      ) as Promise<Array<{ status: 'NEW' | 'SENDING' | 'DEAD'; n: string | number }>>,
-      this.dataSource.query(
-        `SELECT TIMESTAMPDIFF(MICROSECOND, MIN(created_at), UTC_TIMESTAMP(3)) DIV 1000 AS age_ms
-         FROM t_outbox WHERE status IN ('NEW', 'SENDING')`,
-      ) as Promise<Array<{ age_ms: string | number | null }>>,
-      this.dataSource.query(
-        `SELECT COUNT(*) AS n FROM t_outbox WHERE status = 'NEW' AND retry_count > 0`,
-      ) as Promise<Array<{ n: string | number }>>,
-      this.dataSource.query(
-        `SELECT COUNT(DISTINCT d.aggregate_type, d.aggregate_id) AS n
-         FROM t_outbox d JOIN t_outbox w
-           ON w.aggregate_type = d.aggregate_type AND w.aggregate_id = d.aggregate_id
-          AND w.aggregate_version > d.aggregate_version AND w.status IN ('NEW', 'SENDING')
-         WHERE d.status = 'DEAD'`,
-      ) as Promise<Array<{ n: string | number }>>,
+      this.read<Count & { status: 'NEW' | 'SENDING' | 'DEAD' }>(this.sql.countByStatus()),
+      this.read<{ age_ms: string | number | null }>(this.sql.oldestUnsentAge()),
+      this.read<Count>(this.sql.retryingRows()),
+      this.read<Count>(this.sql.aggregatesBlockedByDead()),
     ]);
     const backlog = { NEW: 0, SENDING: 0, DEAD: 0 };
     for (const row of byStatus) backlog[row.status] = Number(row.n);
@@ -144,14 +133,9 @@ export class OutboxOperations {
     afterId = '0',
     match: Omit<DeadRowFilter, 'ids' | 'all'> = {},
   ): Promise<DeadOutboxRow[]> {
-    const { where, params } = deadRowConditions(match);
-    const rows = (await this.dataSource.query(
-      `SELECT id, event_key, event_type, aggregate_type, aggregate_id, aggregate_version,
-         retry_count, last_error, LEFT(payload, 300) AS payload_preview, created_at, updated_at
-       FROM t_outbox WHERE status = 'DEAD' AND id > ? ${where.map((w) => `AND ${w}`).join(' ')}
-       ORDER BY id LIMIT ?`,
-      [afterId, ...params, Math.min(Math.max(1, limit), 1_000)],
-    )) as Array<Record<string, string | number | Date | null>>;
+    const rows = await this.read<Record<string, string | number | Date | null>>(
+      this.sql.listDead(Math.min(Math.max(1, limit), 1_000), afterId, match),
+    );
     return rows.map((r) => ({
       id: String(r.id),
       eventKey: String(r.event_key),
@@ -169,13 +153,9 @@ export class OutboxOperations {
 
   /** Every outbox row of one aggregate (until retention prunes it), by version. */
   async rowsOfAggregate(aggregateType: string, aggregateId: string): Promise<AggregateOutboxRow[]> {
-    const rows = (await this.dataSource.query(
-      `SELECT id, event_key, event_type, aggregate_version, status, retry_count, last_error,
-         created_at, updated_at, sent_at, next_retry_at
-       FROM t_outbox WHERE aggregate_type = ? AND aggregate_id = ?
-       ORDER BY aggregate_version, id`,
-      [aggregateType, aggregateId],
-    )) as Array<Record<string, string | number | Date | null>>;
+    const rows = await this.read<Record<string, string | number | Date | null>>(
+      this.sql.rowsOfAggregate(aggregateType, aggregateId),
+    );
     const iso = (v: unknown) => new Date(v as Date).toISOString();
     return rows.map((r) => ({
       id: String(r.id),
@@ -198,23 +178,22 @@ export class OutboxOperations {
    * recorded in the operator audit log in the same transaction.
    */
   async requeueDead(filter: DeadRowFilter, audit?: OperatorActionAudit): Promise<number> {
-    const { where, params } = deadRowConditions(filter);
-    if (where.length === 0 && filter.all !== true) {
+    if (deadRowConditions(filter).length === 0 && filter.all !== true) {
       throw new OutboxError(
         'OUTBOX_INVALID_FILTER',
         'requeueDead needs ids, eventType, aggregateType, aggregateId or all: true',
       );
     }
-    const condition = where.length > 0 ? `AND ${where.join(' AND ')}` : '';
     return this.dataSource.transaction('READ COMMITTED', async (manager) => {
-      const aggregates = (await manager.query(
-        `SELECT DISTINCT aggregate_type, aggregate_id FROM t_outbox
-         WHERE status = 'DEAD' ${condition} FOR UPDATE`,
-        params,
-      )) as Array<{ aggregate_type: string; aggregate_id: string }>;
-      const requeued = await OutboxState.requeueDead(manager, condition, params);
-      for (const a of aggregates)
-        await OutboxState.dueNow(manager, a.aggregate_type, a.aggregate_id);
+      const { sql, params } = this.sql.lockDeadAggregates(filter);
+      const aggregates = (await manager.query(sql, params)) as Array<{
+        aggregate_type: string;
+        aggregate_id: string;
+      }>;
+      const requeued = await this.state.requeueDead(manager, filter);
+      for (const a of aggregates) {
+        await this.state.dueNow(manager, a.aggregate_type, a.aggregate_id);
+      }
       if (audit) {
         await recordOperatorAction(manager, {
           area: 'outbox',
@@ -236,7 +215,7 @@ export class OutboxOperations {
 
   /**
    * Retention: deletes SENT rows sent more than `olderThanMs` ago in chunks of `chunkSize`,
-   * each DELETE its own autocommit statement (OutboxState.deleteSent), so locks are held for
+   * each DELETE its own autocommit statement (deleteSent of OutboxState), so locks are held for
    * one chunk only. Returns the number of rows deleted.
    */
   async pruneSent(options: PruneOptions): Promise<number> {
@@ -244,7 +223,7 @@ export class OutboxOperations {
     const maxChunks = options.maxChunks ?? 1_000;
     let deleted = 0;
     for (let chunk = 0; chunk < maxChunks; chunk++) {
-      const chunkDeleted = await OutboxState.deleteSent(
+      const chunkDeleted = await this.state.deleteSent(
         this.dataSource,
         options.olderThanMs,
         chunkSize,
@@ -254,14 +233,9 @@ export class OutboxOperations {
     }
     return deleted;
   }
+
+  private async read<R>({ sql, params }: OutboxQuery): Promise<R[]> {
+    return (await this.dataSource.query(sql, params)) as R[];
+  }
 }
 
-/** The SQL conditions (and their values) of a filter of DEAD rows; `all` adds none. */
-function deadRowConditions(filter: DeadRowFilter): { where: string[]; params: unknown[] } {
-  const clauses: Array<[string, unknown]> = [];
-  if (filter.ids?.length) clauses.push(['id IN (?)', filter.ids]);
-  if (filter.eventType) clauses.push(['event_type = ?', filter.eventType]);
-  if (filter.aggregateType) clauses.push(['aggregate_type = ?', filter.aggregateType]);
-  if (filter.aggregateId) clauses.push(['aggregate_id = ?', filter.aggregateId]);
-  return { where: clauses.map(([sql]) => sql), params: clauses.map(([, value]) => value) };
-}

@@ -13,7 +13,10 @@ export interface ClaimedRow {
   retryCount: number;
 }
 
-/** A row as mysql2 returns it (JSON columns are strings on MariaDB, objects on MySQL). */
+/**
+ * A row as the driver returns it: JSON columns are strings on MariaDB and PostgreSQL (text),
+ * objects on MySQL's JSON type; ids strings (bigint) on both.
+ */
 export interface ClaimedRowRecord {
   id: string | number;
   aggregate_type: string;

@@ -1,4 +1,8 @@
 import { affectedRows } from '@outbox-inbox/database';
+import type { DataSource } from 'typeorm';
+import { DeadRowFilter } from './dead-row-filter';
+import { OutboxLease, OutboxQuery, OutboxSql } from './sql/outbox-sql';
+import { outboxSqlOf } from './sql/outbox-sql-of';
 
 /** Whatever runs a statement: the DataSource, or a transaction's EntityManager. */
 export interface SqlRunner {
@@ -7,172 +11,106 @@ export interface SqlRunner {
 
 const LAST_ERROR_MAX = 1000;
 
-/** Microseconds for `INTERVAL ? MICROSECOND` (MariaDB and MySQL both take them). */
-const us = (ms: number) => ms * 1000;
-
 /**
  * Every state change of `t_outbox` after its insert (OutboxWriter), in one place: the claim's
  * lease, the outcomes of a send, hand-backs, the operators' requeue and retention. The claimer,
- * the finalizer and the operations call these; each answers how many rows it changed.
+ * the finalizer and the operations call these; each answers how many rows it changed. The
+ * statements are those of the DataSource's engine (OutboxSql).
  *
  * `next_retry_at` is when a NEW row is due, a SENDING row's lease expiry, and the time of a
  * SENT or DEAD row's outcome (see idx_status_retry). A statement given a lease `token` changes
  * only rows still leased under it: a relay whose lease was taken over changes nothing.
  */
-export const OutboxState = {
+export class OutboxState {
+  private readonly sql: OutboxSql;
+
+  /** On `dataSource`'s engine (its options are read; it need not be initialized yet). */
+  constructor(dataSource: Pick<DataSource, 'options'>) {
+    this.sql = outboxSqlOf(dataSource);
+  }
+
   /** NEW (or expired SENDING) rows → SENDING, leased to `owner` under `token` for `leaseMs`. */
-  async lease(
-    db: SqlRunner,
-    ids: string[],
-    lease: { owner: string; token: string; leaseMs: number },
-  ): Promise<number> {
-    if (ids.length === 0) return 0;
-    return write(
-      db,
-      `UPDATE t_outbox SET status = 'SENDING', lease_owner = ?, lease_token = ?,
-         lease_until = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND),
-         next_retry_at = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND),
-         updated_at = UTC_TIMESTAMP(3)
-       WHERE id IN (?)`,
-      [lease.owner, lease.token, us(lease.leaseMs), us(lease.leaseMs), ids],
-    );
-  },
+  lease(db: SqlRunner, ids: string[], lease: OutboxLease): Promise<number> {
+    return this.write(db, ids, () => this.sql.lease(ids, lease));
+  }
 
   /**
    * Rows back to NEW, unsent, due after `delayMs`, keeping their retry count: rows a claim
    * holds back behind an earlier version (no `token`: the claim's transaction has them
    * locked), or rows a relay hands back under its lease `token`.
    */
-  async backToNew(db: SqlRunner, ids: string[], delayMs: number, token?: string): Promise<number> {
-    if (ids.length === 0) return 0;
-    return write(
-      db,
-      `UPDATE t_outbox SET status = 'NEW', lease_owner = NULL, lease_token = NULL,
-         lease_until = NULL, updated_at = UTC_TIMESTAMP(3),
-         next_retry_at = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND)
-       WHERE id IN (?)${token === undefined ? '' : ' AND lease_token = ?'}`,
-      [us(delayMs), ids, ...(token === undefined ? [] : [token])],
-    );
-  },
+  backToNew(db: SqlRunner, ids: string[], delayMs: number, token?: string): Promise<number> {
+    return this.write(db, ids, () => this.sql.backToNew(ids, delayMs, token));
+  }
 
   /** Shutdown: every row still SENDING under one of `tokens` goes back to NEW, due now. */
-  async releaseLeases(db: SqlRunner, tokens: string[]): Promise<number> {
-    if (tokens.length === 0) return 0;
-    return write(
-      db,
-      `UPDATE t_outbox SET status = 'NEW', lease_owner = NULL, lease_token = NULL,
-         lease_until = NULL, updated_at = UTC_TIMESTAMP(3), next_retry_at = UTC_TIMESTAMP(3)
-       WHERE status = 'SENDING' AND lease_token IN (?)`,
-      [tokens],
-    );
-  },
+  releaseLeases(db: SqlRunner, tokens: string[]): Promise<number> {
+    return this.write(db, tokens, () => this.sql.releaseLeases(tokens));
+  }
 
   /** Extends the lease of rows still SENDING under `token` to `leaseMs` from now. */
-  async extendLease(db: SqlRunner, ids: string[], token: string, leaseMs: number): Promise<number> {
-    if (ids.length === 0) return 0;
-    return write(
-      db,
-      `UPDATE t_outbox SET lease_until = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND),
-         next_retry_at = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND)
-       WHERE id IN (?) AND lease_token = ? AND status = 'SENDING'`,
-      [us(leaseMs), us(leaseMs), ids, token],
-    );
-  },
+  extendLease(db: SqlRunner, ids: string[], token: string, leaseMs: number): Promise<number> {
+    return this.write(db, ids, () => this.sql.extendLease(ids, token, leaseMs));
+  }
 
-  async markSent(db: SqlRunner, ids: string[], token: string): Promise<number> {
-    if (ids.length === 0) return 0;
-    return write(
-      db,
-      `UPDATE t_outbox SET status = 'SENT', sent_at = UTC_TIMESTAMP(3),
-         next_retry_at = UTC_TIMESTAMP(3), updated_at = UTC_TIMESTAMP(3), lease_token = NULL,
-         lease_until = NULL, last_error = NULL
-       WHERE id IN (?) AND lease_token = ?`,
-      [ids, token],
-    );
-  },
+  markSent(db: SqlRunner, ids: string[], token: string): Promise<number> {
+    return this.write(db, ids, () => this.sql.markSent(ids, token));
+  }
 
   /** A failed attempt to try again: NEW after `delayMs`, one more in retry_count. */
-  async markRetry(
+  markRetry(
     db: SqlRunner,
     ids: string[],
     token: string,
     reason: string,
     delayMs: number,
   ): Promise<number> {
-    if (ids.length === 0) return 0;
-    return write(
-      db,
-      `UPDATE t_outbox SET status = 'NEW', retry_count = retry_count + 1, last_error = ?,
-         next_retry_at = DATE_ADD(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND),
-         updated_at = UTC_TIMESTAMP(3), lease_token = NULL, lease_until = NULL
-       WHERE id IN (?) AND lease_token = ?`,
-      [clip(reason), us(delayMs), ids, token],
-    );
-  },
+    return this.write(db, ids, () => this.sql.markRetry(ids, token, clip(reason), delayMs));
+  }
 
   /** DEAD with `reason`; `attempted` counts this as a failed attempt in retry_count. */
-  async markDead(
+  markDead(
     db: SqlRunner,
     ids: string[],
     token: string,
     reason: string,
     attempted: boolean,
   ): Promise<number> {
-    if (ids.length === 0) return 0;
-    return write(
-      db,
-      `UPDATE t_outbox SET status = 'DEAD', last_error = ?,
-         retry_count = retry_count + ${attempted ? 1 : 0}, next_retry_at = UTC_TIMESTAMP(3),
-         updated_at = UTC_TIMESTAMP(3), lease_token = NULL, lease_until = NULL
-       WHERE id IN (?) AND lease_token = ?`,
-      [clip(reason), ids, token],
-    );
-  },
+    return this.write(db, ids, () => this.sql.markDead(ids, token, clip(reason), attempted));
+  }
 
   /**
-   * DEAD rows matching `condition` (`AND …` over t_outbox columns, with `params`) → NEW, due
-   * now, with a fresh retry count. Run it in the transaction that locked them.
+   * DEAD rows `filter` selects → NEW, due now, with a fresh retry count. Run it in the
+   * transaction that locked them.
    */
-  async requeueDead(db: SqlRunner, condition: string, params: unknown[]): Promise<number> {
-    return write(
-      db,
-      `UPDATE t_outbox SET status = 'NEW', retry_count = 0, next_retry_at = UTC_TIMESTAMP(3),
-         updated_at = UTC_TIMESTAMP(3), lease_owner = NULL, lease_token = NULL, lease_until = NULL
-       WHERE status = 'DEAD' ${condition}`,
-      params,
-    );
-  },
+  requeueDead(db: SqlRunner, filter: DeadRowFilter): Promise<number> {
+    return this.run(db, this.sql.requeueDead(filter));
+  }
 
   /** The aggregate's NEW rows that never failed become due now (held back behind a DEAD one). */
-  async dueNow(db: SqlRunner, aggregateType: string, aggregateId: string): Promise<number> {
-    return write(
-      db,
-      `UPDATE t_outbox SET next_retry_at = UTC_TIMESTAMP(3)
-       WHERE aggregate_type = ? AND aggregate_id = ? AND status = 'NEW' AND retry_count = 0`,
-      [aggregateType, aggregateId],
-    );
-  },
+  dueNow(db: SqlRunner, aggregateType: string, aggregateId: string): Promise<number> {
+    return this.run(db, this.sql.dueNow(aggregateType, aggregateId));
+  }
 
-  /**
-   * Deletes up to `chunkSize` SENT rows sent more than `olderThanMs` ago, oldest first, on a
-   * range of idx_status_retry (a SENT row's next_retry_at is its send time, or an earlier due
-   * time for rows sent before SingleStatusIndex1765000000000, hence the `sent_at` check).
-   */
-  async deleteSent(db: SqlRunner, olderThanMs: number, chunkSize: number): Promise<number> {
-    return write(
-      db,
-      `DELETE FROM t_outbox
-       WHERE status = 'SENT'
-         AND next_retry_at < DATE_SUB(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND)
-         AND sent_at < DATE_SUB(UTC_TIMESTAMP(3), INTERVAL ? MICROSECOND)
-       ORDER BY next_retry_at LIMIT ?`,
-      [us(olderThanMs), us(olderThanMs), chunkSize],
-    );
-  },
-};
+  /** Deletes up to `chunkSize` SENT rows sent more than `olderThanMs` ago, oldest first. */
+  deleteSent(db: SqlRunner, olderThanMs: number, chunkSize: number): Promise<number> {
+    return this.run(db, this.sql.deleteSent(olderThanMs, chunkSize));
+  }
 
-async function write(db: SqlRunner, sql: string, params: unknown[]): Promise<number> {
-  return affectedRows(await db.query(sql, params));
+  /** Sends the statement only when it names rows (MySQL refuses an empty `IN ()`). */
+  private async write(
+    db: SqlRunner,
+    rows: string[],
+    statement: () => OutboxQuery,
+  ): Promise<number> {
+    return rows.length === 0 ? 0 : this.run(db, statement());
+  }
+
+  private async run(db: SqlRunner, { sql, params }: OutboxQuery): Promise<number> {
+    // Every statement here is an UPDATE or a DELETE: mysql2 answers its count in a header,
+    // TypeORM's PostgreSQL runner as [rows, count]; affectedRows reads both.
+    return affectedRows(await db.query(sql, params));
+  }
 }
 
 function clip(reason: string): string {

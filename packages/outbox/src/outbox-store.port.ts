@@ -12,7 +12,7 @@ export interface Claim {
 }
 
 /**
- * Where the relay takes its batches from (OutboxClaimer on MySQL/MariaDB). A claim leases due
+ * Where the relay takes its batches from (OutboxClaimer, on MySQL/MariaDB or PostgreSQL). A claim leases due
  * rows under a token of its own: no row is in two live claims, and no later version of an
  * aggregate is claimed while an earlier one is unsent (or DEAD, with deadPolicy 'block').
  */
@@ -24,7 +24,7 @@ export interface OutboxClaims {
 }
 
 /**
- * Where the relay records what became of a claim (OutboxFinalizer on MySQL/MariaDB). Every
+ * Where the relay records what became of a claim (OutboxFinalizer, on either engine). Every
  * method changes only rows still leased under `token` and answers how many rows it changed:
  * fewer than asked means another relay took them over after the lease expired.
  */

@@ -10,10 +10,7 @@ import { EntityManager } from 'typeorm';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';
 import { OutboxError } from './outbox.errors';
 import { activeTraceContext } from './outbox-tracing';
-
-interface InsertResult {
-  insertId: number | string;
-}
+import { outboxSqlOf } from './sql/outbox-sql-of';
 
 /**
  * Writes events into `t_outbox` inside the caller's transaction, so the event exists exactly
@@ -27,12 +24,14 @@ export class OutboxWriter {
    * enters the table) and inserts it through `manager`, which must belong to an open
    * transaction (OutboxError OUTBOX_NO_TRANSACTION otherwise). Adding an event whose key
    * (eventType:aggregateId:version) is already stored changes nothing and returns the stored
-   * envelope; it does not fail the statement, so the caller's transaction goes on. Adding
+   * envelope; it does not fail the statement, so the caller's transaction goes on (on
+   * PostgreSQL, where a failed statement would abort it, too). Adding
    * another event at a version of the aggregate that an event of another type holds throws
    * OutboxError OUTBOX_VERSION_TAKEN: consumers gate by version and would skip it as stale.
    *
    * `alongside`: the caller's own statements of the same change (its compare-and-set, a history
-   * row), sent before the event's insert in the same round trip (see `runStatements`); when one
+   * row), sent before the event's insert, in the same round trip where the engine allows it
+   * (see `runStatements`; their SQL is the caller's, in its engine's dialect); when one
    * of their `read`s throws, `add` throws that error, and the caller's transaction must roll
    * back, which takes the event's row with it.
    */
@@ -53,30 +52,18 @@ export class OutboxWriter {
     // The trace context of the writing request (its HTTP span), unless the caller names one.
     const trace = event.trace ?? activeTraceContext();
     const envelope = createEnvelope(definition, { ...event, ...(trace && { trace }) });
-    // ON DUPLICATE KEY UPDATE instead of catching ER_DUP_ENTRY: a failed statement inside the
-    // caller's transaction is avoidable noise, and INSERT IGNORE would also hide truncations.
-    const insert: Statement<number> = {
-      sql: `INSERT INTO t_outbox
-         (aggregate_type, aggregate_id, aggregate_version, event_type, event_key, event_id,
-          payload, headers, status, next_retry_at, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'NEW', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))
-       ON DUPLICATE KEY UPDATE id = id`,
-      params: [
-        envelope.aggregateType,
-        envelope.aggregateId,
-        envelope.aggregateVersion,
-        envelope.eventType,
-        envelope.eventKey,
-        envelope.eventId,
-        JSON.stringify(envelope),
-        JSON.stringify(envelopeHeaders(envelope)),
-      ],
-      // mysql2 reports a duplicate as 1 "found" row, so affectedRows cannot tell the cases
-      // apart; the insert id is the new row's, and 0 when the row existed already.
-      read: (result) => Number((result as InsertResult).insertId),
-    };
+    const insert = outboxSqlOf(manager.connection).insert({
+      aggregateType: envelope.aggregateType,
+      aggregateId: envelope.aggregateId,
+      aggregateVersion: envelope.aggregateVersion,
+      eventType: envelope.eventType,
+      eventKey: envelope.eventKey,
+      eventId: envelope.eventId,
+      payload: JSON.stringify(envelope),
+      headers: JSON.stringify(envelopeHeaders(envelope)),
+    });
     const results = await runStatements(manager, [...alongside, insert]);
-    if ((results.at(-1) as number) > 0) {
+    if (results.at(-1) === true) {
       this.notifier?.markPending(runner);
       return envelope;
     }
@@ -87,11 +74,15 @@ export class OutboxWriter {
     manager: EntityManager,
     envelope: EventEnvelope<P>,
   ): Promise<EventEnvelope<P>> {
-    const rows = (await manager.query(
-      `SELECT event_key, payload FROM t_outbox
-       WHERE aggregate_type = ? AND aggregate_id = ? AND aggregate_version = ?`,
-      [envelope.aggregateType, envelope.aggregateId, envelope.aggregateVersion],
-    )) as Array<{ event_key: string; payload: string | object }>;
+    const { sql, params } = outboxSqlOf(manager.connection).atVersion(
+      envelope.aggregateType,
+      envelope.aggregateId,
+      envelope.aggregateVersion,
+    );
+    const rows = (await manager.query(sql, params)) as Array<{
+      event_key: string;
+      payload: string | object;
+    }>;
     if (rows.length === 0) {
       throw new OutboxError('OUTBOX_KEY_CONFLICT', `event ${envelope.eventKey} vanished`);
     }

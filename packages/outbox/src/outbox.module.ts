@@ -107,7 +107,7 @@ const outboxProviders: Provider[] = [
     ) => {
       if (options.relay?.enabled === false) return null;
       // The relay's parts, each replaceable: a pool of its own on the app's database, the
-      // claimer and finalizer on it (t_outbox on MySQL/MariaDB), the kafkajs publisher.
+      // claimer and finalizer on it (t_outbox on the DataSource's engine), the kafkajs publisher.
       const instanceId = resolved.instanceId ?? defaultInstanceId();
       const pool = relayPool(dataSource, resolved.ownConnections);
       return new OutboxRelay({

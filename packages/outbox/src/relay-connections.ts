@@ -42,10 +42,14 @@ export function relayPool(
 
 function ownPool(dataSource: DataSource, connections: number): DataSource {
   const options = dataSource.options as DataSourceOptions & { extra?: Record<string, unknown> };
+  // TypeORM hands `poolSize` to the driver as its pool's size, unless `extra` names that size
+  // in the driver's own words (mysql2's connectionLimit, node-postgres's max), which the
+  // database package's options do: dropped here, `poolSize` sizes the pool on either engine.
+  const { connectionLimit: _mysql2, max: _pg, ...extra } = options.extra ?? {};
   return new DataSource({
     ...options,
     poolSize: connections,
-    extra: { ...options.extra, connectionLimit: connections },
+    extra,
     entities: [],
     migrations: [],
     subscribers: [],

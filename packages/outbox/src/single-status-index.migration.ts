@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migrationEngine } from './migration-engine';
 
 /**
  * One status-prefixed index instead of three. Every status change of a row rewrote an entry in
@@ -11,11 +12,15 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   never later than `sent_at`, so retention also checks `sent_at`);
  * - DEAD: when it died.
  * Claiming expired leases and retention read ranges of idx_status_retry, in index order.
+ *
+ * On PostgreSQL it changes nothing: CreateOutboxTable1764700000000 makes the table there with
+ * the single status index, and no relay ever leased a row under the old rule.
  */
 export class SingleStatusIndex1765000000000 implements MigrationInterface {
   name = 'SingleStatusIndex1765000000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    if (migrationEngine(queryRunner) === 'postgres') return;
     await queryRunner.query(
       `UPDATE t_outbox SET next_retry_at = lease_until
        WHERE status = 'SENDING' AND lease_until IS NOT NULL`,
@@ -26,6 +31,7 @@ export class SingleStatusIndex1765000000000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    if (migrationEngine(queryRunner) === 'postgres') return;
     await queryRunner.query(
       `ALTER TABLE t_outbox ADD KEY idx_status_lease (status, lease_until),
          ADD KEY idx_status_updated (status, updated_at)`,

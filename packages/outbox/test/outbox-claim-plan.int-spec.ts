@@ -6,7 +6,7 @@ import {
 } from '@app/test-kit';
 import { DataSource } from 'typeorm';
 import { OutboxWriter } from '../src';
-import { CLAIM_DUE_NEW_SQL, CLAIM_EXPIRED_SQL } from '../src/testing';
+import { mysqlOutboxSql } from '../src/sql/mysql-outbox-sql';
 import { writeParcelEvents } from './outbox-test-kit';
 
 interface PlanRow {
@@ -40,10 +40,10 @@ describe('claim query plan', () => {
   });
 
   it.each([
-    ['due NEW rows', 'idx_status_retry', CLAIM_DUE_NEW_SQL],
-    ['expired SENDING rows', 'idx_status_retry', CLAIM_EXPIRED_SQL],
-  ])('claims %s by a range on %s, without a sort', async (_, index, sql) => {
-    const plan = (await dataSource.query(`EXPLAIN ${sql}`, [100])) as PlanRow[];
+    ['due NEW rows', 'idx_status_retry', mysqlOutboxSql.claimDueNew(100)],
+    ['expired SENDING rows', 'idx_status_retry', mysqlOutboxSql.claimExpired(100)],
+  ])('claims %s by a range on %s, without a sort', async (_, index, { sql, params }) => {
+    const plan = (await dataSource.query(`EXPLAIN ${sql}`, params)) as PlanRow[];
     expect(plan).toHaveLength(1);
     expect(plan[0]).toMatchObject({ table: 't_outbox', type: 'range', key: index });
     expect(plan[0].Extra ?? '').not.toMatch(/filesort/i);
@@ -55,7 +55,8 @@ describe('claim query plan', () => {
     try {
       await runner.startTransaction('READ COMMITTED');
       const before = await handlerReads(runner.query.bind(runner));
-      const claimed = (await runner.query(CLAIM_DUE_NEW_SQL, [100])) as unknown[];
+      const { sql, params } = mysqlOutboxSql.claimDueNew(100);
+      const claimed = (await runner.query(sql, params)) as unknown[];
       const after = await handlerReads(runner.query.bind(runner));
       await runner.rollbackTransaction();
       expect(claimed).toHaveLength(100);

@@ -3,7 +3,7 @@ import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
 import { DataSource } from 'typeorm';
 import { CreateOutboxTable1764700000000 } from '../src/create-outbox-table.migration';
 import { OutboxMigrations } from '../src';
-import { CLAIM_EXPIRED_SQL } from '../src/testing';
+import { mysqlOutboxSql } from '../src/sql/mysql-outbox-sql';
 
 /**
  * Upgrading a table that holds rows: SingleStatusIndex1765000000000 drops two indexes and moves
@@ -53,7 +53,8 @@ describe('outbox migrations', () => {
     await upgraded.initialize();
     try {
       await upgraded.runMigrations({ transaction: 'each' });
-      const expired = (await upgraded.query(CLAIM_EXPIRED_SQL, [10])) as Array<{
+      const { sql, params } = mysqlOutboxSql.claimExpired(10);
+      const expired = (await upgraded.query(sql, params)) as Array<{
         event_key: string;
       }>;
       expect(expired.map((r) => r.event_key)).toEqual(['ParcelRegistered:m2:1']);

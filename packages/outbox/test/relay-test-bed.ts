@@ -1,7 +1,10 @@
+import type { SqlEngine } from '@outbox-inbox/database';
 import {
+  createPostgresTestDatabase,
   KAFKA_STARTUP_MS,
   openOutboxDatabase,
   startTestEnvironment,
+  TestDatabase,
   TestEnvironment,
 } from '@app/test-kit';
 import { logLevel } from 'kafkajs';
@@ -22,14 +25,17 @@ export interface RelayTestBed {
  * Registers the file's hooks: starts the test environment once, creates a fresh outbox
  * database `name` (pool of `poolSize`) before each test and closes it after; stops the
  * environment at the end. The returned object is filled in before each test runs. `kafka`
- * asks for a Kafka of the file's own (see startTestEnvironment).
+ * asks for a Kafka of the file's own (see startTestEnvironment); `engine` puts the outbox
+ * database on MySQL/MariaDB or PostgreSQL.
  */
 export function useRelayTestBed(
   name: string,
   clientId: string,
   poolSize = 10,
   kafka: { kafkaFaults?: boolean; kafkaMockOnly?: boolean } = {},
+  engine: SqlEngine = 'mysql',
 ): RelayTestBed {
+  let postgres: TestDatabase | undefined;
   const bed = {
     relay: (topic, extra = {}) =>
       createOutboxRelay({
@@ -45,10 +51,13 @@ export function useRelayTestBed(
     bed.env = await startTestEnvironment(kafka);
   }, KAFKA_STARTUP_MS);
   beforeEach(async () => {
-    bed.dataSource = await openOutboxDatabase((await bed.env.createDatabase(name)).url, poolSize);
+    postgres = engine === 'postgres' ? await createPostgresTestDatabase(name) : undefined;
+    const database = postgres ?? (await bed.env.createDatabase(name));
+    bed.dataSource = await openOutboxDatabase(database.url, poolSize);
   });
   afterEach(async () => {
     await bed.dataSource?.destroy();
+    await postgres?.drop();
   });
   afterAll(async () => {
     await bed.env?.stop();

@@ -1,3 +1,5 @@
+import { engineOf } from '../dialect-of';
+import type { SqlEngine } from '../sql-dialect';
 import { Queryable } from '../statements';
 
 /** Which package's operator API an action went through. */
@@ -36,7 +38,7 @@ export async function recordOperatorAction(
 ): Promise<void> {
   await manager.query(
     `INSERT INTO t_operator_audit (area, action, target, affected, reason, who, at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (${placeholders(manager, 7).join(', ')})`,
     [
       entry.area,
       entry.action,
@@ -55,9 +57,10 @@ export async function readOperatorAudit(
   area: OperatorAuditArea,
   limit = 100,
 ): Promise<OperatorAuditRecord[]> {
+  const [areaValue, limitValue] = placeholders(queryable, 2);
   const rows = (await queryable.query(
     `SELECT id, area, action, target, affected, reason, who, at FROM t_operator_audit
-     WHERE area = ? ORDER BY id DESC LIMIT ?`,
+     WHERE area = ${areaValue} ORDER BY id DESC LIMIT ${limitValue}`,
     [area, limit],
   )) as Array<Record<string, unknown>>;
   return rows.map((r) => ({
@@ -70,6 +73,21 @@ export async function readOperatorAudit(
     who: String(r.who),
     at: new Date(r.at as string | Date).toISOString(),
   }));
+}
+
+/**
+ * `count` placeholders in the words of the engine behind `queryable` (a DataSource, or an
+ * EntityManager or QueryRunner, which name theirs `connection`): mysql2's `?`, or
+ * node-postgres's `$1`, `$2`, …; MySQL's for anything else, as before PostgreSQL was supported.
+ */
+function placeholders(queryable: Queryable, count: number): string[] {
+  const owner = queryable as {
+    connection?: { options?: { type?: string } };
+    options?: { type?: string };
+  };
+  const type = owner.connection?.options?.type ?? owner.options?.type;
+  const engine: SqlEngine = type === undefined ? 'mysql' : engineOf(type);
+  return Array.from({ length: count }, (_, i) => (engine === 'postgres' ? `$${i + 1}` : '?'));
 }
 
 function parseTarget(text: string): unknown {

@@ -30,8 +30,8 @@ interface Row extends ClaimedRow {
 /**
  * The in-memory twin of t_outbox: the writer's idempotent insert, the relay's claims and
  * outcomes (OutboxClaims, OutboxOutcomes), the operators' requeue and retention, with the
- * rules of the MySQL/MariaDB store (lease tokens, per-aggregate order, retry and DEAD). For
- * fast tests of the relay; it passes runOutboxStoreContract, without fault features.
+ * rules of the SQL store (lease tokens, per-aggregate order, retry and DEAD). For fast tests
+ * of the relay; it passes runOutboxStoreContract, without fault features.
  */
 export class InMemoryOutboxStore implements OutboxStoreUnderTest {
   private readonly table: Row[] = [];

@@ -26,5 +26,6 @@ export { InMemoryOutboxPublisher } from './in-memory-outbox-publisher';
 export type { AroundSend, InMemoryOutboxPublisherOptions } from './in-memory-outbox-publisher';
 /** The in-memory twin of t_outbox: claims, outcomes, requeue and retention. */
 export { InMemoryOutboxStore } from './in-memory-outbox-store';
-/** SQL of the claim's two reads, so a test can EXPLAIN it against its own data. */
-export { CLAIM_DUE_NEW_SQL, CLAIM_EXPIRED_SQL } from '../outbox-claimer';
+/** The statements of t_outbox for a DataSource's engine, so a test can EXPLAIN them on its data. */
+export { outboxSqlOf } from '../sql/outbox-sql-of';
+export type { OutboxQuery, OutboxSql } from '../sql/outbox-sql';

@@ -51,14 +51,24 @@ export interface OutboxStoreUnderTest {
   close(): Promise<void>;
 }
 
-/** Cases that need the fixture to break the store's backend; an in-memory twin has none. */
-export type OutboxStoreFeature = 'lost-connection';
+/**
+ * Cases that need the fixture to reach into the store's backend; an in-memory twin has none.
+ * 'lost-connection': the server cuts the store's connections. 'row-locks': another transaction
+ * holds rows locked, as a claim in progress does.
+ */
+export type OutboxStoreFeature = 'lost-connection' | 'row-locks';
 
 /** How the suite reaches an implementation of the outbox store (claims, outcomes, operations). */
 export interface OutboxStoreFixture {
   open(): Promise<OutboxStoreUnderTest>;
   /** Feature 'lost-connection': every open connection of `store` is cut by the server. */
   cutConnections?(store: OutboxStoreUnderTest): Promise<void>;
+  /**
+   * Feature 'row-locks': locks the `count` rows of `store` with the lowest ids in a transaction
+   * of its own, until the returned function ends it. The store should bound its own lock waits
+   * (a few seconds), so that a claim which waits for these rows fails instead of hanging.
+   */
+  lockRows?(store: OutboxStoreUnderTest, count: number): Promise<() => Promise<void>>;
 }
 
 const TUNING: OutboxClaimTuning & OutboxOutcomeTuning = {
@@ -73,9 +83,9 @@ const TUNING: OutboxClaimTuning & OutboxOutcomeTuning = {
 };
 
 /**
- * The contract of the outbox store, which every implementation must pass (MySQL/MariaDB, the
- * in-memory twin, a later SQL dialect): what the relay and the operators rely on of t_outbox,
- * stated as outcomes on rows, with no SQL in it.
+ * The contract of the outbox store, which every implementation must pass (the SQL store on
+ * MySQL/MariaDB and on PostgreSQL, the in-memory twin): what the relay and the operators rely
+ * on of t_outbox, stated as outcomes on rows, with no SQL in it.
  */
 export function runOutboxStoreContract(
   name: string,
@@ -250,6 +260,24 @@ export function runOutboxStoreContract(
         expect(claim.rows.map((r) => r.aggregateVersion)).toEqual([1]);
       }
     });
+
+    withFeature('row-locks')(
+      'claims past the rows another transaction holds locked, without waiting for it',
+      async () => {
+        await store.add(events(4));
+        const claimer = store.claims(TUNING, 'r1');
+        const release = await fixture.lockRows!(store, 2);
+        let whileLocked: Claim | null;
+        try {
+          whileLocked = await claimer.claim();
+        } finally {
+          await release();
+        }
+        const aggregatesOf = (claim: Claim | null) => claim?.rows.map((r) => r.aggregateId);
+        expect(aggregatesOf(whileLocked)).toEqual(['a2', 'a3']);
+        expect(aggregatesOf(await claimer.claim())).toEqual(['a0', 'a1']);
+      },
+    );
 
     withFeature('lost-connection')(
       'claims again after the server cut its connections, and loses no row',

@@ -1,0 +1,99 @@
+import { defineEvent, EventDefinition } from '@outbox-inbox/messaging';
+import { IsString } from 'class-validator';
+import { DataSource } from 'typeorm';
+import { OutboxOperations, OutboxWriter } from '../src';
+import { OutboxClaimer } from '../src/outbox-claimer';
+import { OutboxFinalizer } from '../src/outbox-finalizer';
+import { OutboxRowState, OutboxStoreUnderTest } from '../src/testing';
+
+class NotedPayload {
+  @IsString() note!: string;
+}
+
+const definitions = new Map<string, EventDefinition<NotedPayload>>();
+/** `${type}Noted`, the event type the suite's keys name. */
+function notedEvent(aggregateType: string): EventDefinition<NotedPayload> {
+  let definition = definitions.get(aggregateType);
+  if (!definition) {
+    definition = defineEvent({
+      eventType: `${aggregateType}Noted`,
+      aggregateType,
+      schemaVersion: 1,
+      payload: NotedPayload,
+    });
+    definitions.set(aggregateType, definition);
+  }
+  return definition;
+}
+
+/**
+ * t_outbox on a DataSource of either engine, as the outbox store contract reaches it:
+ * OutboxWriter, OutboxClaimer, OutboxFinalizer, OutboxOperations. `close` destroys the
+ * DataSource, then runs `dropped` (the fixture's own clean-up).
+ */
+export class SqlOutboxStore implements OutboxStoreUnderTest {
+  private readonly writer = new OutboxWriter();
+  private readonly operations: OutboxOperations;
+
+  constructor(
+    readonly dataSource: DataSource,
+    private readonly dropped: () => Promise<void> = async () => undefined,
+  ) {
+    this.operations = new OutboxOperations(dataSource, 'block');
+  }
+
+  async add(events: Parameters<OutboxStoreUnderTest['add']>[0]): Promise<void> {
+    for (const event of events) {
+      await this.dataSource.transaction((manager) =>
+        this.writer.add(manager, notedEvent(event.aggregateType), {
+          aggregateId: event.aggregateId,
+          aggregateVersion: event.aggregateVersion,
+          payload: { note: 'contract' },
+        }),
+      );
+    }
+  }
+
+  claims: OutboxStoreUnderTest['claims'] = (tuning, owner) =>
+    new OutboxClaimer(this.dataSource, tuning, owner);
+  outcomes: OutboxStoreUnderTest['outcomes'] = (tuning) =>
+    new OutboxFinalizer(this.dataSource, tuning);
+  requeueDead: OutboxStoreUnderTest['requeueDead'] = (filter) =>
+    this.operations.requeueDead(filter);
+  pruneSent: OutboxStoreUnderTest['pruneSent'] = (options) => this.operations.pruneSent(options);
+
+  async rows(): Promise<OutboxRowState[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT id, event_key, aggregate_id, aggregate_version, status, retry_count
+       FROM t_outbox ORDER BY id`,
+    )) as Array<Record<string, string | number>>;
+    return rows.map((r) => ({
+      id: String(r.id),
+      eventKey: String(r.event_key),
+      aggregateId: String(r.aggregate_id),
+      aggregateVersion: Number(r.aggregate_version),
+      status: r.status as OutboxRowState['status'],
+      retryCount: Number(r.retry_count),
+    }));
+  }
+
+  /**
+   * Locks the `count` rows with the lowest ids in a transaction on a connection of its own
+   * (`lockSql` in the engine's words, with the count as its one value) until the returned
+   * function rolls it back.
+   */
+  async lockRows(lockSql: string, count: number): Promise<() => Promise<void>> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.startTransaction();
+    await runner.query(lockSql, [count]);
+    return async () => {
+      await runner.rollbackTransaction();
+      await runner.release();
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.dataSource.destroy();
+    await this.dropped();
+  }
+}
