@@ -238,4 +238,3 @@ export class OutboxOperations {
     return (await this.dataSource.query(sql, params)) as R[];
   }
 }
-

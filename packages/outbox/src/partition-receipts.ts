@@ -1,4 +1,10 @@
-import { ICustomPartitioner, Message, PartitionerArgs, Partitioners, RecordMetadata } from 'kafkajs';
+import {
+  ICustomPartitioner,
+  Message,
+  PartitionerArgs,
+  Partitioners,
+  RecordMetadata,
+} from 'kafkajs';
 import { TopicBatch } from './outbox-publisher';
 
 /**
