@@ -1,36 +1,68 @@
-import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
+import { createPostgresTestDatabase, createTestDatabase, TestDatabase } from '@app/test-kit';
 import { DataSource } from 'typeorm';
 import { compareAndSet } from './compare-and-set';
 import { openMysqlDataSource } from './mysql/mysql-data-source';
+import { openPostgresDataSource } from './postgres/postgres-data-source';
 import { runTransaction } from './run-transaction';
+import { SqlEngine } from './sql-dialect';
 import { runStatements } from './statements';
 
 class LostRace extends Error {}
 
-describe('compareAndSet', () => {
-  let env: TestEnvironment;
+/** The MySQL/MariaDB server of the tests (MYSQL_URL, else the local one). */
+const MYSQL_URL = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/$/, '');
+
+/** A database of its own on each engine, and a DataSource on it. */
+const ENGINES: Array<
+  [SqlEngine, () => Promise<{ database: TestDatabase; dataSource: DataSource }>]
+> = [
+  [
+    'mysql',
+    async () => {
+      const database = await createTestDatabase(MYSQL_URL, 'cas');
+      return {
+        database,
+        dataSource: await openMysqlDataSource({ url: database.url, poolSize: 2 }),
+      };
+    },
+  ],
+  [
+    'postgres',
+    async () => {
+      const database = await createPostgresTestDatabase('cas');
+      return {
+        database,
+        dataSource: await openPostgresDataSource({ url: database.url, poolSize: 2 }),
+      };
+    },
+  ],
+];
+
+describe.each(ENGINES)('compareAndSet on %s', (engine, open) => {
+  let database: TestDatabase;
   let dataSource: DataSource;
   const row = async () =>
     ((await dataSource.query('SELECT status, version FROM t_thing WHERE id = 1')) as unknown[])[0];
   const move = (status: string, from: number) =>
-    compareAndSet({
-      table: 't_thing',
-      set: { status, version: from + 1 },
-      expected: { id: 1, version: from },
-      lost: () => new LostRace(`thing 1 is no longer at version ${from}`),
-    });
+    compareAndSet(
+      {
+        table: 't_thing',
+        set: { status, version: from + 1 },
+        expected: { id: 1, version: from },
+        lost: () => new LostRace(`thing 1 is no longer at version ${from}`),
+      },
+      engine,
+    );
 
   beforeAll(async () => {
-    env = await startTestEnvironment();
-    const { url } = await env.createDatabase('cas');
-    dataSource = await openMysqlDataSource({ url, poolSize: 2 });
+    ({ database, dataSource } = await open());
     await dataSource.query(
       'CREATE TABLE t_thing (id INT PRIMARY KEY, status VARCHAR(10) NOT NULL, version INT NOT NULL)',
     );
   });
   afterAll(async () => {
     await dataSource?.destroy();
-    await env?.stop();
+    await database?.drop();
   });
   beforeEach(async () => {
     await dataSource.query('DELETE FROM t_thing');

@@ -1,4 +1,6 @@
 import { affectedRows } from './affected-rows';
+import { postgresAffectedRows } from './postgres/postgres-affected-rows';
+import type { SqlEngine } from './sql-dialect';
 import type { Statement } from './statements';
 
 /** What `compareAndSet` writes, and where. */
@@ -27,18 +29,27 @@ function identifier(name: string): string {
  * (runStatements): `UPDATE table SET … WHERE <expected>`, whose `read` throws `lost()` unless
  * exactly one row changed. The caller's transaction then rolls back what went with it, and
  * runs again on fresh state. Correctness rests on the condition, not on the isolation level.
+ * `engine` picks the placeholders: mysql2's `?` (the default) or node-postgres's `$n`.
  */
-export function compareAndSet({ table, set, expected, lost }: CompareAndSet): Statement {
-  const assignments = Object.keys(set).map((column) => `${identifier(column)} = ?`);
-  const conditions = Object.keys(expected).map((column) => `${identifier(column)} = ?`);
+export function compareAndSet(
+  { table, set, expected, lost }: CompareAndSet,
+  engine: SqlEngine = 'mysql',
+): Statement {
+  let n = 0;
+  const placeholder = () => (engine === 'postgres' ? `$${++n}` : '?');
+  const assignments = Object.keys(set).map((column) => `${identifier(column)} = ${placeholder()}`);
+  const conditions = Object.keys(expected).map(
+    (column) => `${identifier(column)} = ${placeholder()}`,
+  );
   if (assignments.length === 0 || conditions.length === 0) {
     throw new Error('compareAndSet needs at least one column to set and one to expect');
   }
+  const changed = engine === 'postgres' ? postgresAffectedRows : affectedRows;
   return {
     sql: `UPDATE ${identifier(table)} SET ${assignments.join(', ')} WHERE ${conditions.join(' AND ')}`,
     params: [...Object.values(set), ...Object.values(expected)],
     read: (result) => {
-      if (affectedRows(result) !== 1) throw lost();
+      if (changed(result) !== 1) throw lost();
     },
   };
 }
