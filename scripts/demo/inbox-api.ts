@@ -1,3 +1,4 @@
+import type { DeadLetterMessage, ReplayResult } from '@outbox-inbox/inbox';
 import { DemoSettings, opsHeaders } from './demo-settings';
 import { expectOk, requestJson } from './http-json';
 
@@ -5,27 +6,14 @@ import { expectOk, requestJson } from './http-json';
 export const DEMO_CONSUMERS = ['fulfillment-service', 'accounting-service'] as const;
 export type DemoConsumer = (typeof DEMO_CONSUMERS)[number];
 
-/** One dead letter of a consumer, as GET /inbox/dead-letters lists it. */
-export interface DeadLetterView {
-  partition: number;
-  offset: string;
-  /** The Kafka key: the aggregate id. */
-  key: string | null;
-  eventType: string | null;
-  eventKey: string | null;
-  errorCode: string | null;
-  error: string | null;
-  /** When it was replayed last; null if never. */
-  replayedAt: string | null;
-}
+/** One dead letter of a consumer, as GET /inbox/dead-letters lists it: the fields the demo reads. */
+export type DeadLetterView = Pick<
+  DeadLetterMessage,
+  'partition' | 'offset' | 'key' | 'eventType' | 'eventKey' | 'errorCode' | 'error' | 'replayedAt'
+>;
 
 /** What POST /inbox/dead-letters/replay answers, in the fields the demo reads. */
-export interface ReplayAnswer {
-  matched: number;
-  replayed: Array<{ partition: number; offset: string; targetTopic: string }>;
-  /** On a dry run: what a replay would publish, and where. */
-  wouldReplay?: Array<{ partition: number; offset: string; targetTopic: string }>;
-}
+export type ReplayAnswer = Pick<ReplayResult, 'matched' | 'replayed' | 'wouldReplay'>;
 
 /** Where a consumer's operator API answers. */
 export function consumerUrl(settings: DemoSettings, consumer: DemoConsumer): string {

@@ -46,6 +46,27 @@ interface AuditRecord {
  * reason. Every view and dialog is
  * checked with axe, and each step is saved as a screenshot under test-logs/ops-console/.
  */
+/** Writes one message straight to the order topic, as a producer outside the chain would. */
+async function plantOnOrderTopic(
+  chain: TradingStack,
+  message: { key: string; value: string },
+): Promise<void> {
+  const producer = new Kafka({
+    clientId: 'ops-console-test',
+    brokers: chain.stack.kafkaBrokers,
+    logLevel: logLevel.NOTHING,
+  }).producer();
+  await producer.connect();
+  try {
+    await producer.send({
+      topic: topicForAggregate('Order', chain.stack.topicPrefix),
+      messages: [message],
+    });
+  } finally {
+    await producer.disconnect();
+  }
+}
+
 describe('the /ops console, as an operator uses it', () => {
   const aliceToken = randomBytes(24).toString('base64url');
   let chain: TradingStack;
@@ -161,20 +182,7 @@ describe('the /ops console, as an operator uses it', () => {
   });
 
   it('shows a planted dead letter and replays it after a dry run', async () => {
-    const producer = new Kafka({
-      clientId: 'ops-console-test',
-      brokers: chain.stack.kafkaBrokers,
-      logLevel: logLevel.NOTHING,
-    }).producer();
-    await producer.connect();
-    try {
-      await producer.send({
-        topic: topicForAggregate('Order', chain.stack.topicPrefix),
-        messages: [{ key: 'planted', value: 'planted: not json' }],
-      });
-    } finally {
-      await producer.disconnect();
-    }
+    await plantOnOrderTopic(chain, { key: 'planted', value: 'planted: not json' });
     await nav('Dead letters');
     const letters = page.locator('[data-service="fulfillment-service"] tr[data-dead-letter]');
     await waitFor(async () => (await letters.count()) === 1, {
@@ -359,35 +367,20 @@ describe('the /ops console, as an operator uses it', () => {
     // Version 5 of an order whose versions 1-4 never come: parked, an open gap after 1 s.
     const lonely = `gap${randomBytes(3).toString('hex')}`;
     const at = new Date().toISOString();
-    const producer = new Kafka({
-      clientId: 'ops-console-gap',
-      brokers: chain.stack.kafkaBrokers,
-      logLevel: logLevel.NOTHING,
-    }).producer();
-    await producer.connect();
-    try {
-      await producer.send({
-        topic: topicForAggregate('Order', chain.stack.topicPrefix),
-        messages: [
-          {
-            key: lonely,
-            value: JSON.stringify({
-              eventId: randomUUID(),
-              eventType: 'OrderCancelled',
-              eventKey: `OrderCancelled:${lonely}:5`,
-              aggregateType: 'Order',
-              aggregateId: lonely,
-              aggregateVersion: 5,
-              occurredAt: at,
-              schemaVersion: 1,
-              payload: { orderId: lonely, userId: 'u', reason: 'test', cancelledAt: at },
-            }),
-          },
-        ],
-      });
-    } finally {
-      await producer.disconnect();
-    }
+    await plantOnOrderTopic(chain, {
+      key: lonely,
+      value: JSON.stringify({
+        eventId: randomUUID(),
+        eventType: 'OrderCancelled',
+        eventKey: `OrderCancelled:${lonely}:5`,
+        aggregateType: 'Order',
+        aggregateId: lonely,
+        aggregateVersion: 5,
+        occurredAt: at,
+        schemaVersion: 1,
+        payload: { orderId: lonely, userId: 'u', reason: 'test', cancelledAt: at },
+      }),
+    });
     await nav('Parked and gaps');
     const skip = page
       .locator('[data-service="fulfillment-service"]')

@@ -3,6 +3,8 @@ export type { Infrastructure, InfrastructureSource } from './infrastructure';
 export { KafkaApiKey, KafkaErrorCode, KafkaMock } from './kafka-mock';
 export type { KafkaMockOptions } from './kafka-mock';
 export { createTestDatabase } from './test-database';
+/** Which database drivers a module loads: packages load neither until a dialect is asked for. */
+export { driversLoadedBy } from './drivers-loaded';
 export type { TestDatabase } from './test-database';
 /** A throwaway PostgreSQL database per test file, on POSTGRES_URL or the local server. */
 export { createPostgresTestDatabase, postgresServerUrl } from './postgres-test-database';
