@@ -9,7 +9,7 @@ import {
 } from './inbox.module-definition';
 import { InboxModuleOptions, ResolvedInboxOptions, resolveInboxOptions } from './inbox.options';
 import { INBOX_DATA_SOURCE, INBOX_OPTIONS } from './inbox.tokens';
-import { inboxPipelineProviders } from './inbox-pipeline.factory';
+import { inboxPipelineProviders } from './create-inbox';
 import { InboxDeadLetters } from './operations/inbox-dead-letters';
 import { InboxOperations } from './operations/inbox-operations';
 import { InboxMetrics } from './metrics/inbox-metrics';

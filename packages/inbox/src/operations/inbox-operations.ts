@@ -10,7 +10,7 @@ import { DrainParked, skipVersion, SkipVersionRequest, SkipVersionResult } from 
 /**
  * What an operator reads of an inbox and does to its rows: stats, open gaps, an aggregate's
  * deliveries, skipping a gap on purpose, and pruning. The dead letters are InboxDeadLetters'.
- * Built by the module's factory (inbox-pipeline.factory.ts).
+ * Built by the module's factory (create-inbox.ts).
  */
 export class InboxOperations {
   constructor(

@@ -3,21 +3,21 @@ import { LoggerService } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';
 import { isNewerSchema } from '../decode-event';
-import { InboxBatchProcessor } from '../gate/inbox-batch-processor';
-import { InboxBatchStore } from '../gate/inbox-batch-store';
-import { InboxProcessor } from '../gate/inbox-processor';
-import { InboxStore } from '../gate/inbox-store';
+import { InboxBatchProcessor } from '../apply/inbox-batch-processor';
+import { InboxBatchStore } from '../apply/mysql-inbox-batch-store';
+import { InboxProcessor } from '../apply/inbox-processor';
+import { InboxStore } from '../apply/mysql-inbox-store';
 import { ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from '../metrics/inbox-metrics';
 import { DrainParked } from '../operations/skip-version';
 import { MessageRunner } from './message-runner';
 import { InboxMessageScope } from './message-scope';
-import { NestHandlers } from './nest-handlers';
+import { NestHandlers } from '../handlers/nest-handlers';
 
 /**
  * What a message goes through once the transport has it: the inbox store, the version gate
  * and its batched twin, Nest's handlers; the MessageRunner on top, once the transport has a
- * producer for its dead letters. Built by the module (inbox-pipeline.factory.ts).
+ * producer for its dead letters. Built by the module (create-inbox.ts).
  */
 export class InboxPipeline {
   readonly store: InboxStore;

@@ -8,12 +8,12 @@ import { InboxError } from '../inbox.errors';
 import { ResolvedInboxOptions } from '../inbox.options';
 import { INBOX_OPTIONS } from '../inbox.tokens';
 import { InboxMetrics } from '../metrics/inbox-metrics';
-import { InboxHousekeeping } from '../operations/inbox-housekeeping';
+import { InboxHousekeeping } from '../housekeeping/inbox-housekeeping';
 import { ensureTopics } from './ensure-topics';
 import { InboxPipeline } from './inbox-pipeline';
 import { leaveGroupWithin } from './leave-group';
 import { MessageRunner } from './message-runner';
-import { NestHandlers } from './nest-handlers';
+import { NestHandlers } from '../handlers/nest-handlers';
 
 /**
  * The Nest transport that feeds `@OnEvent` and `@OnEventBatch` handlers from Kafka through the

@@ -1,9 +1,9 @@
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { EntityManager } from 'typeorm';
 import { EffectQueue } from './effect-queue';
-import { aggregateKey, AggregateRef, InboxBatchStore } from './inbox-batch-store';
+import { aggregateKey, AggregateRef, InboxBatchStore } from './mysql-inbox-batch-store';
 import { Delivery, HandlerLookup, InboxProcessor, ProcessResult } from './inbox-processor';
-import { GateRow, InboxStore } from './inbox-store';
+import { GateRow, InboxStore } from './mysql-inbox-store';
 import { decideVersion } from './version-decision';
 
 type GateState = AggregateRef & GateRow & { isNew: boolean; dirty: boolean };

@@ -1,6 +1,6 @@
 import { MessageHandler, Server } from '@nestjs/microservices';
 import { isObservable, lastValueFrom } from 'rxjs';
-import { InboxHandler } from '../gate/inbox-processor';
+import { InboxHandler } from '../apply/inbox-processor';
 import { InboxError } from '../inbox.errors';
 import { InboxBatchContext, InboxContext } from './inbox-context';
 import { InboxHandlerExtras } from './on-event.decorator';

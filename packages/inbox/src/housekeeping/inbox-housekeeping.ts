@@ -1,10 +1,10 @@
 import { runTransaction } from '@outbox-inbox/database';
 import { LoggerService } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { InboxProcessor } from '../gate/inbox-processor';
-import { InboxStore } from '../gate/inbox-store';
+import { InboxProcessor } from '../apply/inbox-processor';
+import { InboxStore } from '../apply/mysql-inbox-store';
 import { ResolvedInboxOptions } from '../inbox.options';
-import { InboxOperations } from './inbox-operations';
+import { InboxOperations } from '../operations/inbox-operations';
 import { InboxMetrics } from '../metrics/inbox-metrics';
 
 /**

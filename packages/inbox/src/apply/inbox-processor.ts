@@ -1,7 +1,7 @@
 import { envelopeHeaders, EventEnvelope } from '@outbox-inbox/messaging';
 import { EntityManager } from 'typeorm';
 import { DeliveryPosition } from '../inbox.options';
-import { InboxStore } from './inbox-store';
+import { InboxStore } from './mysql-inbox-store';
 import { decideVersion } from './version-decision';
 
 /** A message's position and its Kafka headers. */

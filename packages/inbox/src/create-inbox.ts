@@ -4,11 +4,11 @@ import { ResolvedInboxOptions } from './inbox.options';
 import { INBOX_DATA_SOURCE, INBOX_OPTIONS } from './inbox.tokens';
 import { InboxMetrics } from './metrics/inbox-metrics';
 import { InboxDeadLetters } from './operations/inbox-dead-letters';
-import { InboxHousekeeping } from './operations/inbox-housekeeping';
+import { InboxHousekeeping } from './housekeeping/inbox-housekeeping';
 import { InboxOperations } from './operations/inbox-operations';
 import { InboxPipeline } from './transport/inbox-pipeline';
 import { InboxMessageScope } from './transport/message-scope';
-import { NestHandlers } from './transport/nest-handlers';
+import { NestHandlers } from './handlers/nest-handlers';
 
 /**
  * The module's factories: what InboxTransport runs messages through and what operators call,

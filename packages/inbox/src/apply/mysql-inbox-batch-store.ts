@@ -1,6 +1,6 @@
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { EntityManager } from 'typeorm';
-import { GateRow, StoredOutcome } from './inbox-store';
+import { GateRow, StoredOutcome } from './mysql-inbox-store';
 
 /** An aggregate's key in the gate. */
 export interface AggregateRef {
