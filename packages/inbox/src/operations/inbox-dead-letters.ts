@@ -1,4 +1,3 @@
-import { Inject, Injectable } from '@nestjs/common';
 import { kafkaClient } from '@outbox-inbox/messaging';
 import { recordOperatorAction } from '@outbox-inbox/database';
 import { Kafka } from 'kafkajs';
@@ -7,7 +6,6 @@ import { DeadLetterHeader, withoutInboxHeaders } from '../dead-letter/dead-lette
 import { RawDeadLetter, readWholeTopic } from '../dead-letter/dead-letter-reader';
 import { InboxError } from '../inbox.errors';
 import { ResolvedInboxOptions } from '../inbox.options';
-import { INBOX_DATA_SOURCE, INBOX_OPTIONS } from '../inbox.tokens';
 
 /** A dead-lettered message, with why and where it failed. */
 export interface DeadLetterMessage {
@@ -83,13 +81,12 @@ export interface ReplayResult {
  * applied meanwhile. Replays are recorded in t_inbox_dlq_replay so the same message is not
  * replayed twice unless asked.
  */
-@Injectable()
 export class InboxDeadLetters {
   private readonly kafka: Kafka;
 
   constructor(
-    @Inject(INBOX_OPTIONS) private readonly options: ResolvedInboxOptions,
-    @Inject(INBOX_DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly options: ResolvedInboxOptions,
+    private readonly dataSource: DataSource,
   ) {
     this.kafka = kafkaClient(options.kafka, {}, '-inbox-ops');
   }
