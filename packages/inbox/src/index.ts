@@ -37,12 +37,8 @@ export { DEAD_LETTER_CODES, INBOX_ERROR_CODES } from './inbox.errors';
 export { InboxOperations } from './operations/inbox-operations';
 /** The dead letters: listing, and replay to the consumer's own retry topic (or a dry run). */
 export { InboxDeadLetters } from './operations/inbox-dead-letters';
-export type {
-  DeadLetterMessage,
-  OperatorActionAudit,
-  ReplayRequest,
-  ReplayResult,
-} from './operations/inbox-dead-letters';
+export type { DeadLetterMessage, OperatorActionAudit } from './operations/inbox-dead-letters';
+export type { ReplayRequest, ReplayResult } from './operations/replay-plan';
 /** Shapes of GET /inbox/deliveries: an aggregate's events as this inbox took them in. */
 export type { AggregateSelector, InboxDeliveryRecord } from './operations/inbox-deliveries';
 /** Shapes of POST /inbox/gaps/skip: skip an aggregate's missing version on purpose. */
