@@ -3,6 +3,7 @@ import { EventEnvelope } from '@outbox-inbox/messaging';
 import { StoredOutcome } from '../apply/inbox-store.port';
 import { eventually } from './eventually';
 import { batchStoreCases } from './inbox-batch-store.contract';
+import { concurrencyCases } from './inbox-store-concurrency.contract';
 import {
   InboxStoreFeature,
   InboxStoreFixture,
@@ -13,12 +14,6 @@ import {
 } from './inbox-store.fixture';
 
 const position = { topic: 'parcels', partition: 0, offset: '7' };
-
-/**
- * How often `lockWaits` is asked. Not more often than every 100 ms: MariaDB refreshes what
- * information_schema.INNODB_TRX shows only once it has not been read for that long.
- */
-const LOCK_WAIT_POLL = { intervalMs: 200, timeoutMs: 10_000 };
 
 /**
  * The contract of the inbox store, which every implementation must pass (MySQL/MariaDB, the
@@ -49,31 +44,6 @@ export function runInboxStoreContract<Tx>(
     /** Takes `event` in for consumer c1, in a transaction of its own. */
     const admit = (event: EventEnvelope, outcome: StoredOutcome = 'applied', fastPath = true) =>
       db.transaction((tx) => db.store('c1').admit(tx, event, outcome, fastPath));
-
-    /**
-     * Runs `first` in a transaction, starts `second` in another before the first ends, waits
-     * until the second waits for the first's lock, then ends the first: committed, or rolled
-     * back. Answers what `second` answered.
-     */
-    async function overlapping<T>(
-      first: (tx: Tx) => Promise<unknown>,
-      second: (tx: Tx) => Promise<T>,
-      firstEnds: 'commit' | 'rollback',
-    ): Promise<T> {
-      let later: Promise<T> | undefined;
-      const rolledBack = new Error('rolled back by the suite');
-      const earlier = db.transaction(async (tx) => {
-        await first(tx);
-        later = db.transaction(second);
-        // Awaited below, once the first has ended; until then a rejection is not unhandled.
-        later.catch(() => undefined);
-        await eventually(async () => expect(await db.lockWaits()).toBe(1), LOCK_WAIT_POLL);
-        if (firstEnds === 'rollback') throw rolledBack;
-      });
-      if (firstEnds === 'rollback') await expect(earlier).rejects.toBe(rolledBack);
-      else await earlier;
-      return later!;
-    }
 
     it('records an event once per consumer, however often it is taken in', async () => {
       const event = testEvent('p1', 1);
@@ -247,60 +217,6 @@ export function runInboxStoreContract<Tx>(
       expect(await tables()).toEqual({ inbox: [], gates: [], parked: [] });
     });
 
-    it('makes a second transaction taking the same event in wait, then finds it a duplicate', async () => {
-      const event = testEvent('race', 1);
-      const second = await overlapping(
-        (tx) => db.store('c1').admit(tx, event, 'applied'),
-        (tx) => db.store('c1').admit(tx, event, 'applied'),
-        'commit',
-      );
-      expect(second).toBe('duplicate');
-      expect(await inboxRows()).toEqual([['c1', 'ParcelNoted:race:1', 'applied', 0]]);
-      expect(await gates()).toEqual([['c1', 'race', 1, 0]]);
-    });
-
-    it('records the event in the second transaction when the first rolls back', async () => {
-      const event = testEvent('race', 1);
-      const second = await overlapping(
-        (tx) => db.store('c1').admit(tx, event, 'applied'),
-        (tx) => db.store('c1').admit(tx, event, 'ignored'),
-        'rollback',
-      );
-      expect(second).toBe('advanced');
-      expect(await inboxRows()).toEqual([['c1', 'ParcelNoted:race:1', 'ignored', 0]]);
-    });
-
-    it("moves the gate from what the earlier version's transaction committed, not before", async () => {
-      const committed = await overlapping(
-        (tx) => db.store('c1').admit(tx, testEvent('seq', 1), 'applied'),
-        (tx) => db.store('c1').admit(tx, testEvent('seq', 2), 'applied'),
-        'commit',
-      );
-      expect(committed).toBe('advanced');
-      expect(await gates()).toEqual([['c1', 'seq', 2, 0]]);
-      const rolledBack = await overlapping(
-        (tx) => db.store('c1').admit(tx, testEvent('gone', 1), 'applied'),
-        (tx) => db.store('c1').admit(tx, testEvent('gone', 2), 'applied'),
-        'rollback',
-      );
-      expect(rolledBack).toBe('arrived');
-      expect(await gates()).toEqual([['c1', 'seq', 2, 0]]);
-    });
-
-    it('holds a locked gate row until commit: the next reader sees what was written', async () => {
-      const store = db.store('c1');
-      await admit(testEvent('lock', 1));
-      const seen = await overlapping(
-        async (tx) => {
-          const row = await store.lockVersion(tx, 'Parcel', 'lock');
-          await store.saveVersion(tx, 'Parcel', 'lock', { ...row!, lastVersion: 5 }, false);
-        },
-        (tx) => store.lockVersion(tx, 'Parcel', 'lock'),
-        'commit',
-      );
-      expect(seen).toEqual({ lastVersion: 5, parkedCount: 0 });
-    });
-
     withFeature('lost-connection')(
       'keeps nothing of a transaction whose connection was cut, and takes the event in afterwards',
       async () => {
@@ -319,6 +235,7 @@ export function runInboxStoreContract<Tx>(
       },
     );
 
+    concurrencyCases(() => db);
     batchStoreCases(() => db);
   });
 }

@@ -25,4 +25,5 @@ export type {
   StoredOutcome,
 } from '../apply/inbox-store.port';
 /** The in-memory twin of the inbox's tables: per-consumer stores, transactions one at a time. */
-export { InMemoryInboxDatabase, InMemoryInboxTransaction } from './in-memory-inbox-database';
+export { InMemoryInboxDatabase } from './in-memory-inbox-database';
+export { InMemoryInboxTransaction } from './in-memory-inbox-tables';
