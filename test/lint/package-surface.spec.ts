@@ -226,6 +226,25 @@ const SURFACE: Record<string, string[]> = {
     'groupTimingFromEnv',
     'inboxOptionsFromEnv',
   ],
+  '@outbox-inbox/inbox/testing': [
+    'Admission',
+    'AggregateRef',
+    'GateRow',
+    'GateRowState',
+    'InMemoryInboxDatabase',
+    'InMemoryInboxTransaction',
+    'InboxBatchStore',
+    'InboxRowState',
+    'InboxStore',
+    'InboxStoreFeature',
+    'InboxStoreFixture',
+    'InboxStoreUnderTest',
+    'InboxTables',
+    'ParkedEvent',
+    'ParkedRowState',
+    'StoredOutcome',
+    'runInboxStoreContract',
+  ],
 };
 
 /** `@outbox-inbox/outbox/http` → packages/outbox/src/http/index.ts */

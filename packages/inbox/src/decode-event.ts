@@ -14,7 +14,7 @@ import { InboxError } from './inbox.errors';
  * - A registered event type and version: envelope and payload validated.
  * - An event type the registry does not know at all, or a newer schema version of a known
  *   one: only the envelope is validated (the gate needs it); the inbox records the event and
- *   skips it, or holds it when this consumer handles the type (see `holdsNewerSchema`).
+ *   skips it, or holds it when this consumer handles the type (see `holdNewerSchema`).
  * - Throws InboxError NOT_JSON, InboxError UNKNOWN_EVENT_TYPE (an older schema version no
  *   longer registered) or EventValidationError: all permanent, the message goes to the DLQ.
  */

@@ -1,5 +1,7 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { dataSourceProvider } from '@outbox-inbox/database';
+import { DataSource } from 'typeorm';
+import { createInbox, Inbox } from './create-inbox';
 import {
   INBOX_ASYNC_OPTIONS_TYPE,
   INBOX_MODULE_OPTIONS,
@@ -8,11 +10,11 @@ import {
   InboxModuleExtras,
 } from './inbox.module-definition';
 import { InboxModuleOptions, ResolvedInboxOptions, resolveInboxOptions } from './inbox.options';
-import { INBOX_DATA_SOURCE, INBOX_OPTIONS } from './inbox.tokens';
-import { inboxPipelineProviders } from './inbox-pipeline.factory';
+import { INBOX, INBOX_DATA_SOURCE, INBOX_OPTIONS } from './inbox.tokens';
+import { InboxMetrics } from './metrics/inbox-metrics';
 import { InboxDeadLetters } from './operations/inbox-dead-letters';
 import { InboxOperations } from './operations/inbox-operations';
-import { InboxMetrics } from './metrics/inbox-metrics';
+import { InboxMessageScope } from './transport/message-scope';
 import { InboxTransport } from './transport/inbox-transport';
 
 export type { InboxModuleExtras } from './inbox.module-definition';
@@ -22,7 +24,7 @@ export type { InboxModuleExtras } from './inbox.module-definition';
  * InboxHttpModule, from `@outbox-inbox/inbox/http`). Works on the app's
  * TypeORM DataSource (or the one `dataSource` names). Options are validated at start:
  * `forRoot(options)` when it is called, `forRootAsync({ useFactory, inject, imports })` when
- * the factory has run.
+ * the factory has run. Every part is built by createInbox (create-inbox.ts).
  */
 @Module({})
 export class InboxModule extends InboxConfigurableModule {
@@ -49,13 +51,24 @@ function withInbox(definition: DynamicModule, extras: InboxModuleExtras): Dynami
         useFactory: (options: InboxModuleOptions) => resolveInboxOptions(options),
       },
       {
-        provide: InboxMetrics,
-        inject: [INBOX_OPTIONS],
-        useFactory: (options: ResolvedInboxOptions) => new InboxMetrics(options.blockedBackoff),
+        provide: INBOX,
+        inject: [INBOX_OPTIONS, INBOX_DATA_SOURCE, { token: InboxMessageScope, optional: true }],
+        useFactory: (
+          options: ResolvedInboxOptions,
+          dataSource: DataSource,
+          scope?: InboxMessageScope,
+        ) => createInbox({ options, dataSource, scope: scope ?? undefined }),
       },
-      ...inboxPipelineProviders,
-      InboxTransport,
+      part(InboxTransport, (inbox) => inbox.transport),
+      part(InboxOperations, (inbox) => inbox.operations),
+      part(InboxDeadLetters, (inbox) => inbox.deadLetters),
+      part(InboxMetrics, (inbox) => inbox.metrics),
     ],
     exports: [INBOX_OPTIONS, InboxOperations, InboxDeadLetters, InboxTransport, InboxMetrics],
   };
+}
+
+/** Provides one part of the inbox createInbox built, under its class. */
+function part<T>(token: abstract new (...args: never[]) => T, pick: (inbox: Inbox) => T): Provider {
+  return { provide: token, inject: [INBOX], useFactory: pick };
 }

@@ -20,14 +20,14 @@ export { resolveInboxOptions } from './inbox.options';
 /** The Nest custom transport: connect with app.connectMicroservice({ strategy }). */
 export { InboxTransport } from './transport/inbox-transport';
 /** The @Ctx() of an inbox handler: the transaction's EntityManager and where the event came from. */
-export { InboxContext } from './transport/inbox-context';
-export type { InboxDelivery } from './transport/inbox-context';
+export { InboxContext } from './handlers/inbox-context';
+export type { InboxDelivery } from './handlers/inbox-context';
 /** The @Ctx() of an @OnEventBatch handler: the transaction's EntityManager and each event's origin. */
-export { InboxBatchContext } from './transport/inbox-context';
-export type { InboxBatchDelivery } from './transport/inbox-context';
+export { InboxBatchContext } from './handlers/inbox-context';
+export type { InboxBatchDelivery } from './handlers/inbox-context';
 /** Declares an inbox handler of an event definition, taking events one by one or in runs. */
-export { OnEvent, OnEventBatch } from './transport/on-event.decorator';
-export type { OnEventOptions } from './transport/on-event.decorator';
+export { OnEvent, OnEventBatch } from './handlers/on-event.decorator';
+export type { OnEventOptions } from './handlers/on-event.decorator';
 /** Typed inbox errors; NonRetryableError sends a message straight to the dead-letter topic. */
 export { InboxError, NonRetryableError } from './inbox.errors';
 export type { DeadLetterCode, InboxErrorCode } from './inbox.errors';
@@ -37,12 +37,8 @@ export { DEAD_LETTER_CODES, INBOX_ERROR_CODES } from './inbox.errors';
 export { InboxOperations } from './operations/inbox-operations';
 /** The dead letters: listing, and replay to the consumer's own retry topic (or a dry run). */
 export { InboxDeadLetters } from './operations/inbox-dead-letters';
-export type {
-  DeadLetterMessage,
-  OperatorActionAudit,
-  ReplayRequest,
-  ReplayResult,
-} from './operations/inbox-dead-letters';
+export type { DeadLetterMessage, OperatorActionAudit } from './operations/inbox-dead-letters';
+export type { ReplayRequest, ReplayResult } from './operations/replay-plan';
 /** Shapes of GET /inbox/deliveries: an aggregate's events as this inbox took them in. */
 export type { AggregateSelector, InboxDeliveryRecord } from './operations/inbox-deliveries';
 /** Shapes of POST /inbox/gaps/skip: skip an aggregate's missing version on purpose. */
@@ -60,9 +56,9 @@ export { InboxMessageScope } from './transport/message-scope';
 /** Headers the inbox adds to dead-lettered messages. */
 export { DeadLetterHeader } from './dead-letter/dead-letter-headers';
 /** The version gate's pure rule. */
-export { decideVersion } from './gate/version-decision';
-export type { VersionDecision } from './gate/version-decision';
+export { decideVersion } from './apply/version-decision';
+export type { VersionDecision } from './apply/version-decision';
 /** What became of a delivered message. */
-export type { InboxOutcome } from './gate/inbox-processor';
+export type { InboxOutcome } from './apply/inbox-processor';
 /** Schema migrations (t_inbox, t_inbox_version, t_inbox_parked, t_inbox_dlq_replay, t_inbox_prune). */
 export { InboxMigrations } from './migrations';

@@ -1,5 +1,5 @@
 import { backoffDelay, delay } from '@outbox-inbox/database';
-import { IHeaders, KafkaMessage, Producer } from 'kafkajs';
+import { IHeaders, Kafka, KafkaMessage, Producer } from 'kafkajs';
 import { InboxError } from '../inbox.errors';
 import { DeadLetterReason, deadLetterHeaders } from './dead-letter-headers';
 
@@ -26,12 +26,36 @@ const IN_PLACE_ATTEMPTS = 8;
  * for a non-retriable answer (topic deleted, not authorized, message too large), it throws
  * InboxError DEPENDENCY_UNAVAILABLE or DEAD_LETTER_REJECTED: the transport pauses the
  * partition and tries the message again after a backoff, for as long as it takes.
+ *
+ * The transport connects a new producer each time it starts its consumer, and disconnects it
+ * when it closes.
  */
 export class DeadLetterPublisher {
+  private producer?: Producer;
+
   constructor(
-    private readonly producer: Producer,
+    private readonly kafka: Kafka,
     private readonly topic: string,
   ) {}
+
+  /** Connects a new producer; a failed connect disconnects it again before rejecting. */
+  async connect(): Promise<void> {
+    const producer = this.kafka.producer({ allowAutoTopicCreation: false });
+    this.producer = producer;
+    try {
+      await producer.connect();
+    } catch (error) {
+      await producer.disconnect().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Disconnects the producer; publishing fails (and is retried) until the next connect. */
+  async disconnect(): Promise<void> {
+    const producer = this.producer;
+    this.producer = undefined;
+    await producer?.disconnect();
+  }
 
   async publish(
     message: Pick<KafkaMessage, 'key' | 'value' | 'headers'>,
@@ -41,6 +65,7 @@ export class DeadLetterPublisher {
     const headers: IHeaders = deadLetterHeaders(message.headers, reason);
     for (let attempt = 1; ; attempt++) {
       try {
+        if (!this.producer) throw new Error(`the producer of ${this.topic} is disconnected`);
         await this.producer.send({
           topic: this.topic,
           acks: -1,

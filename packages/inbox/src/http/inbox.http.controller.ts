@@ -28,13 +28,9 @@ import {
   ReplayDeadLettersDto,
   SkipVersionDto,
 } from './inbox-http.dto';
-import {
-  DeadLetterMessage,
-  InboxDeadLetters,
-  ReplayResult,
-  targetTopicRule,
-} from '../operations/inbox-dead-letters';
+import { DeadLetterMessage, InboxDeadLetters } from '../operations/inbox-dead-letters';
 import { InboxOperations } from '../operations/inbox-operations';
+import { ReplayResult, targetTopicRule } from '../operations/replay-plan';
 import { InboxStats } from '../operations/inbox-stats';
 import { SkipVersionResult } from '../operations/skip-version';
 

@@ -1,5 +1,5 @@
 import { BackoffPolicy } from '@outbox-inbox/database';
-import { InboxOutcome } from '../gate/inbox-processor';
+import { InboxOutcome } from '../apply/inbox-processor';
 import { PartitionBlocks } from './partition-blocks';
 
 /** Receives the time each settled message spent in its inbox transaction. */

@@ -1,13 +1,21 @@
-import { Inject, Injectable } from '@nestjs/common';
 import { kafkaClient } from '@outbox-inbox/messaging';
 import { recordOperatorAction } from '@outbox-inbox/database';
 import { Kafka } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { DeadLetterHeader, withoutInboxHeaders } from '../dead-letter/dead-letter-headers';
+import { DeadLetterHeader } from '../dead-letter/dead-letter-headers';
 import { RawDeadLetter, readWholeTopic } from '../dead-letter/dead-letter-reader';
-import { InboxError } from '../inbox.errors';
 import { ResolvedInboxOptions } from '../inbox.options';
-import { INBOX_DATA_SOURCE, INBOX_OPTIONS } from '../inbox.tokens';
+import {
+  checkReplayRequest,
+  deadLetterKey,
+  dryRunResult,
+  planReplay,
+  ReplayPlan,
+  ReplayRequest,
+  ReplayResult,
+  replayMessage,
+} from './replay-plan';
+import { ReplayRecords } from './replay-records';
 
 /** A dead-lettered message, with why and where it failed. */
 export interface DeadLetterMessage {
@@ -29,51 +37,10 @@ export interface DeadLetterMessage {
   replayedAt: string | null;
 }
 
-/** Which dead-letter messages to replay; at least one selector is required. */
-export interface ReplayRequest {
-  messages?: Array<{ partition: number; offset: string }>;
-  eventType?: string;
-  errorCode?: string;
-  all?: boolean;
-  /** Replay messages that were replayed before too. Default false. */
-  includeReplayed?: boolean;
-  /**
-   * Replay every selected message, whatever topic it came from; it can only be this consumer's
-   * retry topic, the one topic a replay writes to (no other group reads it).
-   */
-  targetTopic?: string;
-  /** List what would be replayed, and publish and record nothing. Default false. */
-  dryRun?: boolean;
-}
-
 /** Who asked for an operator action, and why: what the audit log records beside it. */
 export interface OperatorActionAudit {
   who: string;
   reason?: string | null;
-}
-
-/** A dead letter named by its place in the dead-letter topic. */
-export interface DeadLetterRef {
-  partition: number;
-  offset: string;
-}
-
-/** What a replay did, message by message; nothing selected is left out of it. */
-export interface ReplayResult {
-  /** Dead letters the selectors matched. */
-  matched: number;
-  /** Published to the consumer's retry topic (`targetTopic`), and recorded. */
-  replayed: Array<DeadLetterRef & { targetTopic: string }>;
-  /** Matched, replayed before, and `includeReplayed` not set. */
-  skippedAlreadyReplayed: number;
-  /** Matched, but naming no source topic of this consumer (and no targetTopic was given). */
-  skippedNotOwnTopic: Array<DeadLetterRef & { sourceTopic: string | null }>;
-  /** The publish that failed; the replay stopped there (the rest was not tried). */
-  failed?: DeadLetterRef & { targetTopic: string; error: string };
-  /** Present on a dry run: nothing was published or recorded (`replayed` is empty). */
-  dryRun?: true;
-  /** On a dry run: what a replay with the same request would publish, and where. */
-  wouldReplay?: Array<DeadLetterRef & { targetTopic: string }>;
 }
 
 /**
@@ -83,15 +50,16 @@ export interface ReplayResult {
  * applied meanwhile. Replays are recorded in t_inbox_dlq_replay so the same message is not
  * replayed twice unless asked.
  */
-@Injectable()
 export class InboxDeadLetters {
   private readonly kafka: Kafka;
+  private readonly records: ReplayRecords;
 
   constructor(
-    @Inject(INBOX_OPTIONS) private readonly options: ResolvedInboxOptions,
-    @Inject(INBOX_DATA_SOURCE) private readonly dataSource: DataSource,
+    private readonly options: ResolvedInboxOptions,
+    private readonly dataSource: DataSource,
   ) {
     this.kafka = kafkaClient(options.kafka, {}, '-inbox-ops');
+    this.records = new ReplayRecords(dataSource, options.consumer, options.deadLetterTopic);
   }
 
   /** The one topic a replay publishes to: this consumer's retry topic, read by its group alone. */
@@ -102,8 +70,8 @@ export class InboxDeadLetters {
   /** Every message of the dead-letter topic, with when it was last replayed. */
   async list(): Promise<DeadLetterMessage[]> {
     const raw = await readWholeTopic(this.kafka, this.options.deadLetterTopic);
-    const replayed = await this.replayTimes();
-    return raw.map((m) => describe(m, replayed.get(`${m.partition}:${m.offset}`) ?? null));
+    const replayed = await this.records.times();
+    return raw.map((m) => describe(m, replayed.get(deadLetterKey(m)) ?? null));
   }
 
   /**
@@ -135,121 +103,53 @@ export class InboxDeadLetters {
     return result;
   }
 
+  /** Plans the replay (replay-plan.ts), then publishes what the plan selected, unless a dry run. */
   private async republish(request: ReplayRequest): Promise<ReplayResult> {
-    const { messages, eventType, errorCode, all } = request;
-    if (!all && !messages?.length && !eventType && !errorCode) {
-      throw new InboxError('INVALID_OPTIONS', 'replay needs messages, eventType, errorCode or all');
-    }
-    const { retryTopic } = this.options;
-    if (request.targetTopic !== undefined && request.targetTopic !== retryTopic) {
-      throw new InboxError('INVALID_OPTIONS', targetTopicRule(retryTopic));
-    }
-    // Dead letters of messages this consumer read: from its topics, or replays that failed again.
-    const ownTopics = new Set([...this.options.topics, retryTopic]);
-    const wanted = new Set(messages?.map((m) => `${m.partition}:${m.offset}`));
-    const raw = await readWholeTopic(this.kafka, this.options.deadLetterTopic);
-    const replayedBefore = await this.replayTimes();
-    const selected = raw.filter((m) => {
-      const h = m.headers;
-      if (wanted.size > 0 && !wanted.has(`${m.partition}:${m.offset}`)) return false;
-      if (eventType && h['event-type'] !== eventType) return false;
-      if (errorCode && h[DeadLetterHeader.errorCode] !== errorCode) return false;
-      return true;
+    const { retryTopic, topics, deadLetterTopic } = this.options;
+    checkReplayRequest(request, retryTopic);
+    const deadLetters = await readWholeTopic(this.kafka, deadLetterTopic);
+    const plan = planReplay(deadLetters, await this.records.times(), request, {
+      retryTopic,
+      topics,
     });
-    const fresh = selected.filter(
-      (m) => request.includeReplayed || !replayedBefore.has(`${m.partition}:${m.offset}`),
-    );
-    const result: ReplayResult = {
-      matched: selected.length,
-      replayed: [],
-      skippedAlreadyReplayed: selected.length - fresh.length,
-      skippedNotOwnTopic: [],
-    };
-    const replayable = fresh.filter((m) => {
-      const source = m.headers[DeadLetterHeader.sourceTopic];
-      if (request.targetTopic !== undefined || (source !== undefined && ownTopics.has(source)))
-        return true;
-      result.skippedNotOwnTopic.push({
-        partition: m.partition,
-        offset: m.offset,
-        sourceTopic: source ?? null,
-      });
-      return false;
-    });
-    if (request.dryRun) {
-      const wouldReplay = replayable.map(({ partition, offset }) => ({
-        partition,
-        offset,
-        targetTopic: retryTopic,
-      }));
-      return { ...result, dryRun: true, wouldReplay };
-    }
-    if (replayable.length === 0) return result;
+    if (request.dryRun) return dryRunResult(plan, retryTopic);
+    if (plan.toPublish.length === 0) return plan.result;
+    return this.publish(plan);
+  }
 
+  /**
+   * Publishes the plan's dead letters to the retry topic in order, recording each, and stops at
+   * the first that fails. Publish first, then record: a crash between the two replays the
+   * message again, which the inbox absorbs.
+   */
+  private async publish({ toPublish, result }: ReplayPlan): Promise<ReplayResult> {
+    const targetTopic = this.options.retryTopic;
     const producer = this.kafka.producer({ allowAutoTopicCreation: false });
     await producer.connect();
     try {
-      for (const m of replayable) {
-        const targetTopic = retryTopic;
-        // Keyed as the original, so the aggregate's replays stay in one partition, in order.
-        // Publish first, then record: a crash between the two replays again, which the inbox absorbs.
-        const sent = await producer
+      for (const m of toPublish) {
+        const { partition, offset } = m;
+        const failure = await producer
           .send({
             topic: targetTopic,
             acks: -1,
-            messages: [
-              {
-                key: m.key,
-                value: m.value,
-                headers: {
-                  ...withoutInboxHeaders(m.headers),
-                  [DeadLetterHeader.replayOf]: `${this.options.deadLetterTopic}/${m.partition}@${m.offset}`,
-                },
-              },
-            ],
+            messages: [replayMessage(m, this.options.deadLetterTopic)],
           })
           .then(
             () => undefined,
             (error: Error) => error,
           );
-        if (sent) {
-          const { partition, offset } = m;
-          result.failed = { partition, offset, targetTopic, error: sent.message };
+        if (failure) {
+          result.failed = { partition, offset, targetTopic, error: failure.message };
           break;
         }
-        await this.dataSource.query(
-          `INSERT INTO t_inbox_dlq_replay (consumer, dlq_topic, dlq_partition, dlq_offset, target_topic, replayed_at)
-           VALUES (?, ?, ?, ?, ?, ?)
-           ON DUPLICATE KEY UPDATE target_topic = VALUES(target_topic), replayed_at = VALUES(replayed_at)`,
-          [
-            this.options.consumer,
-            this.options.deadLetterTopic,
-            m.partition,
-            m.offset,
-            targetTopic,
-            new Date(),
-          ],
-        );
-        result.replayed.push({ partition: m.partition, offset: m.offset, targetTopic });
+        await this.records.record(m, targetTopic);
+        result.replayed.push({ partition, offset, targetTopic });
       }
     } finally {
       await producer.disconnect();
     }
     return result;
-  }
-
-  private async replayTimes(): Promise<Map<string, string>> {
-    const rows = (await this.dataSource.query(
-      `SELECT dlq_partition, dlq_offset, replayed_at FROM t_inbox_dlq_replay
-       WHERE consumer = ? AND dlq_topic = ?`,
-      [this.options.consumer, this.options.deadLetterTopic],
-    )) as Array<{ dlq_partition: number; dlq_offset: string | number; replayed_at: Date }>;
-    return new Map(
-      rows.map((r) => [
-        `${r.dlq_partition}:${String(r.dlq_offset)}`,
-        new Date(r.replayed_at).toISOString(),
-      ]),
-    );
   }
 
   /** Messages in the dead-letter topic; null when the broker cannot say. */
@@ -265,11 +165,6 @@ export class InboxDeadLetters {
       await admin.disconnect();
     }
   }
-}
-
-/** Why a targetTopic is refused: a replay writes to the consumer's retry topic only. */
-export function targetTopicRule(retryTopic: string): string {
-  return `targetTopic can only be this consumer's retry topic ${retryTopic}: a replay reaches no other consumer group`;
 }
 
 function describe(m: RawDeadLetter, replayedAt: string | null): DeadLetterMessage {

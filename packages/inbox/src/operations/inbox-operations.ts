@@ -5,29 +5,45 @@ import { InboxMetrics } from '../metrics/inbox-metrics';
 import { InboxDeadLetters } from './inbox-dead-letters';
 import { AggregateSelector, findDeliveries, InboxDeliveryRecord } from './inbox-deliveries';
 import { InboxStats, OpenGap } from './inbox-stats';
-import { DrainParked, skipVersion, SkipVersionRequest, SkipVersionResult } from './skip-version';
+import { ParkedDrain, skipVersion, SkipVersionRequest, SkipVersionResult } from './skip-version';
+
+/** What InboxOperations works with; built by createInbox. */
+export interface InboxOperationsDeps {
+  options: ResolvedInboxOptions;
+  dataSource: DataSource;
+  metrics: InboxMetrics;
+  deadLetters: InboxDeadLetters;
+  /** Drains an aggregate's parked events after a gap skip (the InboxProcessor). */
+  drain: ParkedDrain;
+  /** Whether the handlers are known: until the transport attached them, nothing is drained. */
+  handlers: { readonly attached: boolean };
+}
 
 /**
  * What an operator reads of an inbox and does to its rows: stats, open gaps, an aggregate's
  * deliveries, skipping a gap on purpose, and pruning. The dead letters are InboxDeadLetters'.
- * Built by the module's factory (inbox-pipeline.factory.ts).
+ * Built by createInbox.
  */
 export class InboxOperations {
-  constructor(
-    private readonly options: ResolvedInboxOptions,
-    private readonly dataSource: DataSource,
-    private readonly metrics: InboxMetrics,
-    private readonly deadLetters: InboxDeadLetters,
-    /** How to drain parked events; undefined until the transport runs (it owns the handlers). */
-    private readonly drainer: () => DrainParked | undefined,
-  ) {}
+  private readonly options: ResolvedInboxOptions;
+  private readonly dataSource: DataSource;
+  private readonly metrics: InboxMetrics;
+
+  constructor(private readonly deps: InboxOperationsDeps) {
+    this.options = deps.options;
+    this.dataSource = deps.dataSource;
+    this.metrics = deps.metrics;
+  }
 
   /**
    * Marks the missing version of an aggregate as skipped on purpose (see skip-version.ts):
-   * audited, and its parked successors drained in the same transaction.
+   * audited, and its parked successors drained in the same transaction. Before the transport
+   * attached the handlers, draining would take parked events for unhandled ones: then the
+   * next gap check drains them instead.
    */
   skipVersion(request: SkipVersionRequest): Promise<SkipVersionResult> {
-    return skipVersion(this.dataSource, this.options.consumer, request, this.drainer());
+    const drain = this.deps.handlers.attached ? this.deps.drain : undefined;
+    return skipVersion(this.dataSource, this.options.consumer, request, drain);
   }
 
   /**
@@ -71,7 +87,7 @@ export class InboxOperations {
     const { outcomes } = this.metrics;
     return {
       consumer: this.options.consumer,
-      deadLetterTopicMessages: await this.deadLetters.count(),
+      deadLetterTopicMessages: await this.deps.deadLetters.count(),
       blocked: {
         seconds: this.metrics.blocks.blockedSeconds(),
         partitions: this.metrics.blocks.list(),

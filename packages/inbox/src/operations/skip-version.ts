@@ -25,12 +25,13 @@ export interface SkipVersionResult {
   lastVersion: number;
 }
 
-/** Applies the parked successors of an aggregate whose next version is no longer missing. */
-export type DrainParked = (
-  manager: EntityManager,
-  aggregateType: string,
-  aggregateId: string,
-) => Promise<number>;
+/**
+ * Applies the parked successors of an aggregate whose next version is no longer missing, and
+ * answers how many it applied (InboxProcessor).
+ */
+export interface ParkedDrain {
+  drainReady(manager: EntityManager, aggregateType: string, aggregateId: string): Promise<number>;
+}
 
 /**
  * Marks the missing version of an aggregate as skipped on purpose, in one transaction: the
@@ -43,7 +44,7 @@ export async function skipVersion(
   dataSource: DataSource,
   consumer: string,
   request: SkipVersionRequest,
-  drain?: DrainParked,
+  drain?: ParkedDrain,
 ): Promise<SkipVersionResult> {
   const { aggregateType, aggregateId, version, reason } = request;
   return runTransaction(dataSource, async (manager) => {
@@ -84,7 +85,7 @@ export async function skipVersion(
         [version, new Date(), consumer, aggregateType, aggregateId],
       );
     }
-    const drained = drain ? await drain(manager, aggregateType, aggregateId) : 0;
+    const drained = drain ? await drain.drainReady(manager, aggregateType, aggregateId) : 0;
     await manager.query(
       `INSERT INTO t_inbox_skip (consumer, aggregate_type, aggregate_id, aggregate_version,
          reason, skipped_by, skipped_at, drained)

@@ -1,45 +1,55 @@
-import { kafkaClient, readHeaders } from '@outbox-inbox/messaging';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { readHeaders } from '@outbox-inbox/messaging';
+import { Logger } from '@nestjs/common';
 import { CustomTransportStrategy, Server } from '@nestjs/microservices';
-import { Consumer, EachBatchPayload, Kafka, Producer } from 'kafkajs';
+import { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import { failureCode } from '../classify-failure';
 import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';
+import { NestHandlers } from '../handlers/nest-handlers';
+import { InboxHousekeeping } from '../housekeeping/inbox-housekeeping';
 import { InboxError } from '../inbox.errors';
 import { ResolvedInboxOptions } from '../inbox.options';
-import { INBOX_OPTIONS } from '../inbox.tokens';
 import { InboxMetrics } from '../metrics/inbox-metrics';
-import { InboxHousekeeping } from '../operations/inbox-housekeeping';
 import { ensureTopics } from './ensure-topics';
-import { InboxPipeline } from './inbox-pipeline';
 import { leaveGroupWithin } from './leave-group';
-import { MessageRunner } from './message-runner';
-import { NestHandlers } from './nest-handlers';
+import { DeliveryControl, MessageRunner } from './message-runner';
+
+/** What an InboxTransport works with; built by createInbox. */
+export interface InboxTransportDeps {
+  options: ResolvedInboxOptions;
+  /** The client the consumer and the dead-letter producer connect through. */
+  kafka: Kafka;
+  metrics: InboxMetrics;
+  /** Nest's handlers: the transport attaches itself when it starts, once Nest registered them. */
+  handlers: NestHandlers;
+  /** Settles each message. */
+  runner: MessageRunner;
+  /** The runner's dead letters: connected at each start, disconnected on close. */
+  deadLetters: DeadLetterPublisher;
+  /** The timers: started once the consumer joined its group, stopped on close. */
+  housekeeping: InboxHousekeeping;
+}
 
 /**
  * The Nest transport that feeds `@OnEvent` and `@OnEventBatch` handlers from Kafka through the
- * inbox: it consumes, commits offsets and runs the consumer's lifecycle; each message goes
- * through the module's InboxPipeline. One kafkajs consumer (group = consumer name, auto-commit
- * off); partitions in parallel, each in order.
+ * inbox: it consumes, commits offsets and runs the consumer's lifecycle; each message is
+ * settled by the MessageRunner that createInbox built. One kafkajs consumer (group = consumer
+ * name, auto-commit off); partitions in parallel, each in order.
  * Connect it with `app.connectMicroservice({ strategy: app.get(InboxTransport) })`.
  */
-@Injectable()
 export class InboxTransport extends Server implements CustomTransportStrategy {
   private readonly log = new Logger(InboxTransport.name);
+  private readonly options: ResolvedInboxOptions;
   private readonly kafka: Kafka;
+  private readonly metrics: InboxMetrics;
   private consumer?: Consumer;
-  private producer?: Producer;
   private stopping = false;
   private readonly timers: NodeJS.Timeout[] = [];
 
-  constructor(
-    @Inject(INBOX_OPTIONS) private readonly options: ResolvedInboxOptions,
-    private readonly metrics: InboxMetrics,
-    private readonly pipeline: InboxPipeline,
-    private readonly handlers: NestHandlers,
-    private readonly housekeeping: InboxHousekeeping,
-  ) {
+  constructor(private readonly deps: InboxTransportDeps) {
     super();
-    this.kafka = kafkaClient(options.kafka);
+    this.options = deps.options;
+    this.kafka = deps.kafka;
+    this.metrics = deps.metrics;
   }
 
   async listen(callback: (error?: unknown) => void): Promise<void> {
@@ -54,16 +64,15 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
   async close(): Promise<void> {
     this.stopping = true;
     for (const timer of this.timers.splice(0)) clearInterval(timer);
-    this.housekeeping.stop();
+    this.deps.housekeeping.stop();
     const timeoutMs = this.options.kafka.leaveTimeoutMs ?? 5_000;
     if (this.consumer && !(await leaveGroupWithin(this.consumer, timeoutMs))) {
       this.log.warn(
         `consumer ${this.options.consumer} did not leave its group within ${timeoutMs} ms (a group join is in progress); shutting down without waiting, the group drops it when its session times out`,
       );
     }
-    await this.producer?.disconnect();
+    await this.deps.deadLetters.disconnect();
     this.consumer = undefined;
-    this.producer = undefined;
   }
 
   on(): never {
@@ -82,7 +91,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
   private async start(): Promise<void> {
     const { options } = this;
     this.stopping = false;
-    this.handlers.attach(this);
+    this.deps.handlers.attach(this);
     for (let attempt = 0; ; attempt += 1) {
       try {
         await this.connectAndRun();
@@ -97,7 +106,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
         if (this.stopping) return;
       }
     }
-    this.housekeeping.start();
+    this.deps.housekeeping.start();
     this.log.log(
       `consumer ${options.consumer} reading ${options.topics.join(', ')} and its retry topic ${options.retryTopic}; dead letters to ${options.deadLetterTopic}`,
     );
@@ -110,18 +119,11 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       options.retryTopic,
       options.deadLetterTopic,
     ]);
-    const producer = this.kafka.producer({ allowAutoTopicCreation: false });
-    this.producer = producer;
+    await this.deps.deadLetters.connect();
     try {
-      await producer.connect();
-      const runner = this.pipeline.runner(
-        new DeadLetterPublisher(producer, options.deadLetterTopic),
-        this.log,
-        () => this.stopping,
-      );
-      await this.runConsumer(runner);
+      await this.runConsumer();
     } catch (error) {
-      await producer.disconnect().catch(() => undefined);
+      await this.deps.deadLetters.disconnect().catch(() => undefined);
       throw error;
     }
   }
@@ -131,7 +133,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
    * error only; after any other crash (a broker answering a request it calls malformed, say)
    * the consumer stays stopped while the process looks alive, so it is started again here.
    */
-  private async runConsumer(runner: MessageRunner, attempt = 0): Promise<void> {
+  private async runConsumer(attempt = 0): Promise<void> {
     const { options } = this;
     const consumer = this.kafka.consumer({
       groupId: options.groupId,
@@ -161,7 +163,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       if (this.stopping || this.consumer !== consumer) return;
       this.metrics.consumerCrashes += 1;
       if (payload.restart) return;
-      this.scheduleRestart(runner, attempt, payload.error.message);
+      this.scheduleRestart(attempt, payload.error.message);
     });
     // close() may run while this consumer connects: then it must not go on to join the group.
     const superseded = () => this.stopping || this.consumer !== consumer;
@@ -178,7 +180,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
         autoCommit: false,
         eachBatchAutoResolve: false,
         partitionsConsumedConcurrently: options.partitionsConsumedConcurrently,
-        eachBatch: (payload) => this.consumeBatch(runner, payload),
+        eachBatch: (payload) => this.consumeBatch(payload),
       });
     } catch (error) {
       await consumer.disconnect().catch(() => undefined);
@@ -187,15 +189,15 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
   }
 
   /** Starts the consumer again after a backoff, and again after that if starting fails. */
-  private scheduleRestart(runner: MessageRunner, attempt: number, reason: string): void {
+  private scheduleRestart(attempt: number, reason: string): void {
     const delay = restartDelayMs(attempt);
     this.log.error(
       `consumer ${this.options.consumer} stopped (${reason}); starting it again in ${delay} ms`,
     );
     const timer = setTimeout(() => {
       if (this.stopping) return;
-      this.runConsumer(runner, attempt + 1).catch((error: Error) => {
-        if (!this.stopping) this.scheduleRestart(runner, attempt + 1, error.message);
+      this.runConsumer(attempt + 1).catch((error: Error) => {
+        if (!this.stopping) this.scheduleRestart(attempt + 1, error.message);
       });
     }, delay);
     this.timers.push(timer);
@@ -211,7 +213,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
    * the partition resumes after a backoff: kafkajs fetches again from the first message not
    * resolved, which is the blocked one.
    */
-  private async consumeBatch(runner: MessageRunner, payload: EachBatchPayload): Promise<void> {
+  private async consumeBatch(payload: EachBatchPayload): Promise<void> {
     const { batch, resolveOffset, heartbeat, isRunning, isStale, pause } = payload;
     const { topic, partition } = batch;
     let settled: string | undefined;
@@ -229,9 +231,10 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
       });
       sinceCommit = 0;
     };
-    const control = {
+    const control: DeliveryControl = {
       // A failed heartbeat (rebalance under way) must not fail the message.
       heartbeat: () => heartbeat().catch(() => undefined),
+      isStopping: () => this.stopping,
     };
     const { batchSize, offsetCommitEvery } = this.options;
     const messages = batch.messages;
@@ -247,7 +250,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
         },
       }));
       try {
-        await runner.settleTogether(chunk, control);
+        await this.deps.runner.settleTogether(chunk, control);
       } catch (error) {
         if (!isBlocking(error)) throw error;
         // Blocked at chunk[0]: the lag counts it and everything after it, and keeps growing

@@ -8,8 +8,9 @@ import { failureCode } from '../classify-failure';
 import { deadLetterCode } from '../dead-letter/dead-letter-code';
 import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';
 import { decodeEvent, isNewerSchema, isUnknownType } from '../decode-event';
-import { InboxBatchProcessor } from '../gate/inbox-batch-processor';
-import { Delivery, InboxOutcome, InboxProcessor } from '../gate/inbox-processor';
+import { InboxBatchProcessor } from '../apply/inbox-batch-processor';
+import { Delivery } from '../apply/inbox-handler.port';
+import { InboxOutcome, InboxProcessor } from '../apply/inbox-processor';
 import { InboxError } from '../inbox.errors';
 import { DeliveryPosition, ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from '../metrics/inbox-metrics';
@@ -20,6 +21,24 @@ import { InboxMessageScope } from './message-scope';
 export interface DeliveryControl {
   /** Keeps the group membership alive during long retries; never throws. */
   heartbeat(): Promise<void>;
+  /** True once the consumer is stopping: retries stop, and the message is redelivered later. */
+  isStopping(): boolean;
+}
+
+/** What a MessageRunner works with; built once, by createInbox. */
+export interface MessageRunnerDeps {
+  options: ResolvedInboxOptions;
+  /** The DataSource of the inbox tables: each message (or batch) is one transaction on it. */
+  dataSource: DataSource;
+  /** The apply step, one message at a time and in batches. */
+  processor: InboxProcessor;
+  batchProcessor: InboxBatchProcessor;
+  /** Where a message that cannot be applied goes. */
+  deadLetters: DeadLetterPublisher;
+  metrics: InboxMetrics;
+  logger: LoggerService;
+  /** The app's scope to settle each message in, when it provides one. */
+  scope?: InboxMessageScope;
 }
 
 interface Failure {
@@ -38,22 +57,21 @@ interface Failure {
  * partition and tries the message again later, for as long as it takes.
  */
 export class MessageRunner {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly processor: InboxProcessor,
-    private readonly batchProcessor: InboxBatchProcessor,
-    private readonly deadLetters: DeadLetterPublisher,
-    private readonly options: ResolvedInboxOptions,
-    private readonly metrics: InboxMetrics,
-    private readonly logger: LoggerService,
-    private readonly isStopping: () => boolean,
-    private readonly scope?: InboxMessageScope,
-  ) {}
+  private readonly options: ResolvedInboxOptions;
+  private readonly metrics: InboxMetrics;
+  private readonly logger: LoggerService;
+
+  constructor(private readonly deps: MessageRunnerDeps) {
+    this.options = deps.options;
+    this.metrics = deps.metrics;
+    this.logger = deps.logger;
+  }
 
   settle(message: KafkaMessage, position: Delivery, control: DeliveryControl): Promise<void> {
     const settle = () => this.settleInContext(message, position, control);
+    const { scope } = this.deps;
     return context.with(messageContext(position.headers), () =>
-      this.scope ? this.scope.run(position.headers, settle) : settle(),
+      scope ? scope.run(position.headers, settle) : settle(),
     );
   }
 
@@ -78,15 +96,15 @@ export class MessageRunner {
     control: DeliveryControl,
   ): Promise<void> {
     if (deliveries.length > 1) {
-      this.throwIfStopping();
+      throwIfStopping(control);
       try {
         const envelopes = deliveries.map((d) =>
           decodeEvent(d.message.value, this.options.registry),
         );
         const items = deliveries.map((d, i) => ({ envelope: envelopes[i], delivery: d.position }));
         const started = performance.now();
-        const results = await runTransaction(this.dataSource, (manager) =>
-          this.batchProcessor.process(manager, items),
+        const results = await runTransaction(this.deps.dataSource, (manager) =>
+          this.deps.batchProcessor.process(manager, items),
         );
         const seconds = (performance.now() - started) / 1000;
         for (const [i, result] of results.entries()) {
@@ -126,12 +144,12 @@ export class MessageRunner {
     }
     const { retry } = this.options;
     for (let attempt = 1; ; attempt++) {
-      this.throwIfStopping();
+      throwIfStopping(control);
       try {
         const started = performance.now();
         const result = await runTransaction(
-          this.dataSource,
-          (manager) => this.processor.process(manager, envelope, position),
+          this.deps.dataSource,
+          (manager) => this.deps.processor.process(manager, envelope, position),
           { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
         );
         this.metrics.count(result.outcome, result.drained, (performance.now() - started) / 1000);
@@ -172,7 +190,7 @@ export class MessageRunner {
     this.logger.error(
       `dead-lettering ${position.topic}/${position.partition}@${position.offset} after ${failure.attempts} attempt(s): ${error?.message ?? String(failure.error)}`,
     );
-    await this.deadLetters.publish(
+    await this.deps.deadLetters.publish(
       message,
       {
         error: error?.message ?? String(failure.error),
@@ -185,7 +203,7 @@ export class MessageRunner {
         failedAt: new Date(),
       },
       async () => {
-        this.throwIfStopping();
+        throwIfStopping(control);
         await control.heartbeat();
       },
     );
@@ -207,11 +225,12 @@ export class MessageRunner {
       );
     }
   }
+}
 
-  private throwIfStopping(): void {
-    if (this.isStopping()) {
-      throw new InboxError('STOPPING', 'the consumer is stopping; the message will be redelivered');
-    }
+/** Abandons a message while the consumer stops: it is redelivered, and the inbox absorbs it. */
+function throwIfStopping(control: DeliveryControl): void {
+  if (control.isStopping()) {
+    throw new InboxError('STOPPING', 'the consumer is stopping; the message will be redelivered');
   }
 }
 

@@ -1,6 +1,6 @@
 import { MessageHandler, Server } from '@nestjs/microservices';
 import { isObservable, lastValueFrom } from 'rxjs';
-import { InboxHandler } from '../gate/inbox-processor';
+import { HandlerLookup, InboxHandler } from '../apply/inbox-handler.port';
 import { InboxError } from '../inbox.errors';
 import { InboxBatchContext, InboxContext } from './inbox-context';
 import { InboxHandlerExtras } from './on-event.decorator';
@@ -14,7 +14,7 @@ export type NestHandlerSource = Pick<Server, 'getHandlers' | 'getHandlerByPatter
  * result. The transport attaches itself once Nest has registered the handlers; until then no
  * event type has a handler, and nothing may drain parked events (`attached` is false).
  */
-export class NestHandlers {
+export class NestHandlers implements HandlerLookup {
   private source?: NestHandlerSource;
   private readonly cache = new Map<string, InboxHandler | undefined>();
 

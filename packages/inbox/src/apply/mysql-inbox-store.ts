@@ -2,30 +2,22 @@ import { EventEnvelope } from '@outbox-inbox/messaging';
 import { affectedRows, isDuplicateKeyError } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { DeliveryPosition } from '../inbox.options';
-
-/** What became of an event in the inbox; stored in t_inbox.outcome. */
-export type StoredOutcome = 'applied' | 'ignored' | 'stale' | 'parked';
-
-/** The version gate's row of one aggregate. */
-export interface GateRow {
-  /** 0 while nothing was applied yet (only events were parked). */
-  lastVersion: number;
-  parkedCount: number;
-}
-
-/** An event parked until the versions before it arrive. */
-export interface ParkedEvent {
-  envelope: EventEnvelope;
-  alreadyHandled: boolean;
-  position: DeliveryPosition;
-}
+import {
+  Admission,
+  AggregateRef,
+  GateRow,
+  InboxStore,
+  ParkedEvent,
+  StoredOutcome,
+} from './inbox-store.port';
 
 /**
- * The SQL of one consumer's inbox, version gate and parking lot. Every method takes the
- * caller's transaction manager: the inbox row, the gate and the handler's effect commit or roll
- * back together.
+ * The InboxStore of MySQL/MariaDB: the SQL of one consumer's inbox (t_inbox), version gate
+ * (t_inbox_version) and parking lot (t_inbox_parked). Every method takes the caller's
+ * transaction manager: the inbox row, the gate and the handler's effect commit or roll back
+ * together.
  */
-export class InboxStore {
+export class MysqlInboxStore implements InboxStore {
   /**
    * @param multipleStatements the pool lets one query carry several statements (mysql2
    *   `multipleStatements`, on in `mysqlDataSourceOptions`): an event then costs one round trip
@@ -49,7 +41,7 @@ export class InboxStore {
     envelope: EventEnvelope,
     outcome: StoredOutcome,
     fastPath = true,
-  ): Promise<'duplicate' | 'advanced' | 'arrived'> {
+  ): Promise<Admission> {
     const arrival = [
       this.consumer,
       envelope.eventKey,
@@ -202,7 +194,7 @@ export class InboxStore {
    * Aggregates whose parked event is the next version (held back before: a newer schema this
    * consumer could not read then, or a gap skipped since), oldest first.
    */
-  async readyAggregates(manager: EntityManager, limit: number): Promise<ReadyAggregate[]> {
+  async readyAggregates(manager: EntityManager, limit: number): Promise<AggregateRef[]> {
     const rows = (await manager.query(
       `SELECT p.aggregate_type, p.aggregate_id FROM t_inbox_parked p
        JOIN t_inbox_version v ON v.consumer = p.consumer
@@ -257,12 +249,6 @@ export class InboxStore {
       },
     };
   }
-}
-
-/** An aggregate whose next version waits in the parking lot although nothing is missing. */
-export interface ReadyAggregate {
-  aggregateType: string;
-  aggregateId: string;
 }
 
 const ARRIVAL_SQL = `INSERT INTO t_inbox

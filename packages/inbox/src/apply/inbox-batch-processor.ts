@@ -1,9 +1,15 @@
 import { EventEnvelope } from '@outbox-inbox/messaging';
-import { EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { EffectQueue } from './effect-queue';
-import { aggregateKey, AggregateRef, InboxBatchStore } from './inbox-batch-store';
-import { Delivery, HandlerLookup, InboxProcessor, ProcessResult } from './inbox-processor';
-import { GateRow, InboxStore } from './inbox-store';
+import { Delivery, HandlerLookup } from './inbox-handler.port';
+import { InboxProcessor, ProcessResult } from './inbox-processor';
+import {
+  aggregateKey,
+  AggregateRef,
+  GateRow,
+  InboxBatchStore,
+  InboxStore,
+} from './inbox-store.port';
 import { decideVersion } from './version-decision';
 
 type GateState = AggregateRef & GateRow & { isNew: boolean; dirty: boolean };
@@ -15,19 +21,22 @@ type GateState = AggregateRef & GateRow & { isNew: boolean; dirty: boolean };
  * holds locked; the handlers then run in that order (EffectQueue: consecutive events of an
  * `@OnEventBatch` handler in one call) before the gate rows are written back.
  */
-export class InboxBatchProcessor {
+export class InboxBatchProcessor<Tx = EntityManager> {
   constructor(
-    private readonly store: InboxStore,
-    private readonly batchStore: InboxBatchStore,
-    private readonly single: InboxProcessor,
-    private readonly lookup: HandlerLookup,
+    private readonly parts: {
+      store: InboxStore<Tx>;
+      batchStore: InboxBatchStore<Tx>;
+      /** The one-by-one processor: its hold rule and its draining of parked successors. */
+      single: InboxProcessor<Tx>;
+      handlers: HandlerLookup<Tx>;
+    },
   ) {}
 
   async process(
-    manager: EntityManager,
+    manager: Tx,
     items: Array<{ envelope: EventEnvelope; delivery: Delivery }>,
   ): Promise<ProcessResult[]> {
-    const existing = await this.batchStore.existingKeys(
+    const existing = await this.parts.batchStore.existingKeys(
       manager,
       items.map((i) => i.envelope.eventKey),
     );
@@ -40,21 +49,21 @@ export class InboxBatchProcessor {
     const freshItems = items.filter((_, i) => fresh[i]);
     const duplicateKeys = items.filter((_, i) => !fresh[i]).map((i) => i.envelope.eventKey);
     if (freshItems.length === 0) {
-      await this.store.recordDuplicates(manager, duplicateKeys);
+      await this.parts.store.recordDuplicates(manager, duplicateKeys);
       return items.map(() => ({ outcome: 'duplicate', drained: 0 }));
     }
 
-    await this.batchStore.recordArrivals(
+    await this.parts.batchStore.recordArrivals(
       manager,
       freshItems.map(({ envelope }) => ({
         envelope,
-        outcome: this.lookup(envelope.eventType) ? 'applied' : 'ignored',
+        outcome: this.parts.handlers.handlerFor(envelope.eventType) ? 'applied' : 'ignored',
       })),
     );
     // After the arrivals: a key repeated within the batch counts on the row just inserted.
-    if (duplicateKeys.length > 0) await this.store.recordDuplicates(manager, duplicateKeys);
+    if (duplicateKeys.length > 0) await this.parts.store.recordDuplicates(manager, duplicateKeys);
     const refs = new Map(freshItems.map(({ envelope }) => [aggregateKey(envelope), envelope]));
-    const locked = await this.batchStore.lockVersions(manager, [...refs.values()]);
+    const locked = await this.parts.batchStore.lockVersions(manager, [...refs.values()]);
     const gate = new Map<string, GateState>();
     for (const [key, { aggregateType, aggregateId }] of refs) {
       const row = locked.get(key);
@@ -68,7 +77,7 @@ export class InboxBatchProcessor {
       });
     }
 
-    const effects = new EffectQueue();
+    const effects = new EffectQueue<Tx>();
     const results: ProcessResult[] = [];
     for (const [i, item] of items.entries()) {
       results.push(
@@ -84,7 +93,7 @@ export class InboxBatchProcessor {
       );
     }
     await effects.run(manager);
-    await this.batchStore.saveVersions(
+    await this.parts.batchStore.saveVersions(
       manager,
       [...gate.values()].filter((g) => g.dirty),
     );
@@ -92,14 +101,14 @@ export class InboxBatchProcessor {
   }
 
   private async apply(
-    manager: EntityManager,
+    manager: Tx,
     envelope: EventEnvelope,
     delivery: Delivery,
     state: GateState,
-    effects: EffectQueue,
+    effects: EffectQueue<Tx>,
   ): Promise<ProcessResult> {
-    const handler = this.lookup(envelope.eventType);
-    const held = this.single.holds(envelope);
+    const handler = this.parts.handlers.handlerFor(envelope.eventType);
+    const held = this.parts.single.holds(envelope);
     const ungated = handler !== undefined && !handler.versionGate && !held;
     if (ungated) effects.add(handler, envelope, delivery);
     const seenBefore = !state.isNew || state.dirty;
@@ -107,21 +116,21 @@ export class InboxBatchProcessor {
     let decision = decideVersion(last, envelope.aggregateVersion);
     if (decision === 'apply' && held) decision = 'park';
     if (decision === 'stale') {
-      if (!ungated) await this.store.setOutcome(manager, envelope.eventKey, 'stale');
+      if (!ungated) await this.parts.store.setOutcome(manager, envelope.eventKey, 'stale');
       return { outcome: ungated ? 'applied' : 'stale', drained: 0 };
     }
     state.dirty = true;
     if (decision === 'park') {
-      await this.store.park(manager, envelope, ungated, delivery);
+      await this.parts.store.park(manager, envelope, ungated, delivery);
       state.parkedCount += 1;
       if (ungated) return { outcome: 'applied', drained: 0 };
-      await this.store.setOutcome(manager, envelope.eventKey, 'parked');
+      await this.parts.store.setOutcome(manager, envelope.eventKey, 'parked');
       return { outcome: 'parked', drained: 0 };
     }
     if (handler && !ungated) effects.add(handler, envelope, delivery);
     let reached = envelope.aggregateVersion;
     if (state.parkedCount > 0) {
-      reached = await this.single.drainParked(
+      reached = await this.parts.single.drainParked(
         manager,
         envelope.aggregateType,
         envelope.aggregateId,

@@ -1,38 +1,15 @@
 import { envelopeHeaders, EventEnvelope } from '@outbox-inbox/messaging';
-import { EntityManager } from 'typeorm';
-import { DeliveryPosition } from '../inbox.options';
-import { InboxStore } from './inbox-store';
+import type { EntityManager } from 'typeorm';
+import { Delivery, HandlerLookup, InboxHandler } from './inbox-handler.port';
+import { InboxStore } from './inbox-store.port';
 import { decideVersion } from './version-decision';
 
-/** A message's position and its Kafka headers. */
-export interface Delivery extends DeliveryPosition {
-  headers: Record<string, string>;
-}
-
-/** An event about to take effect, and where it came from. */
-export interface Applying {
-  envelope: EventEnvelope;
-  delivery: Delivery;
-}
-
-/** A consumer's handler of one event type, as the processor sees it. */
-export interface InboxHandler {
-  /** False when order does not matter for this event type (OnEvent versionGate: false). */
-  versionGate: boolean;
-  handle(manager: EntityManager, envelope: EventEnvelope, delivery: Delivery): Promise<void>;
-  /** Only for `@OnEventBatch` handlers: applies a run of events of this type in one call. */
-  handleRun?(manager: EntityManager, run: Applying[]): Promise<void>;
-}
-
 /** Runs a handler on one event; batched mode queues the call instead. */
-export type ApplyEvent = (
-  handler: InboxHandler,
+export type ApplyEvent<Tx = EntityManager> = (
+  handler: InboxHandler<Tx>,
   envelope: EventEnvelope,
   delivery: Delivery,
 ) => Promise<void>;
-
-/** Finds the handler of an event type; undefined when this consumer does not handle it. */
-export type HandlerLookup = (eventType: string) => InboxHandler | undefined;
 
 /**
  * True for an event this consumer must not apply yet: it handles the type, but the event is
@@ -44,6 +21,7 @@ export type HoldRule = (envelope: EventEnvelope) => boolean;
 /** What happened to one delivered message. */
 export type InboxOutcome = 'applied' | 'ignored' | 'stale' | 'parked' | 'duplicate';
 
+/** What became of one delivered message, and what it set free. */
 export interface ProcessResult {
   outcome: InboxOutcome;
   /** Parked successors applied after this event filled their gap. */
@@ -54,22 +32,18 @@ export interface ProcessResult {
  * Takes one event in, inside the caller's transaction: inbox row (a duplicate stops here),
  * version gate, handler, then the parked successors whose gap this event filled. Every event
  * of the aggregate passes the gate, handled or not, so versions of event types this consumer
- * ignores leave no gap.
+ * ignores leave no gap. `Tx` is the caller's transaction (the EntityManager in the module).
  */
-export class InboxProcessor {
+export class InboxProcessor<Tx = EntityManager> {
   constructor(
-    private readonly store: InboxStore,
-    private readonly lookup: HandlerLookup,
+    private readonly store: InboxStore<Tx>,
+    private readonly handlers: HandlerLookup<Tx>,
     /** Events held back (parked) although their turn came; see HoldRule. */
     readonly holds: HoldRule = () => false,
   ) {}
 
-  async process(
-    manager: EntityManager,
-    envelope: EventEnvelope,
-    delivery: Delivery,
-  ): Promise<ProcessResult> {
-    const handler = this.lookup(envelope.eventType);
+  async process(manager: Tx, envelope: EventEnvelope, delivery: Delivery): Promise<ProcessResult> {
+    const handler = this.handlers.handlerFor(envelope.eventType);
     const handledOutcome = handler ? 'applied' : 'ignored';
     const held = this.holds(envelope);
     const admitted = await this.store.admit(manager, envelope, handledOutcome, !held);
@@ -128,11 +102,11 @@ export class InboxProcessor {
    * used by InboxBatchProcessor, which passes an `apply` that queues the handler calls.
    */
   async drainParked(
-    manager: EntityManager,
+    manager: Tx,
     aggregateType: string,
     aggregateId: string,
     version: number,
-    apply: ApplyEvent = (handler, envelope, delivery) =>
+    apply: ApplyEvent<Tx> = (handler, envelope, delivery) =>
       handler.handle(manager, envelope, delivery),
   ): Promise<number> {
     for (;;) {
@@ -144,7 +118,7 @@ export class InboxProcessor {
         this.holds,
       );
       if (!next) return version;
-      const handler = this.lookup(next.envelope.eventType);
+      const handler = this.handlers.handlerFor(next.envelope.eventType);
       if (!next.alreadyHandled) {
         // Parked rows keep the envelope, not the Kafka headers: rebuild the envelope's own.
         const headers = envelopeHeaders(next.envelope);
@@ -164,7 +138,7 @@ export class InboxProcessor {
    * held for a newer schema, once this consumer knows it; a gap skipped on purpose). Answers
    * how many events were applied.
    */
-  async drainReady(manager: EntityManager, aggregateType: string, aggregateId: string) {
+  async drainReady(manager: Tx, aggregateType: string, aggregateId: string): Promise<number> {
     const row = await this.store.lockVersion(manager, aggregateType, aggregateId);
     if (!row || row.parkedCount === 0) return 0;
     const reached = await this.drainParked(manager, aggregateType, aggregateId, row.lastVersion);

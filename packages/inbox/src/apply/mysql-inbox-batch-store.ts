@@ -1,21 +1,18 @@
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { EntityManager } from 'typeorm';
-import { GateRow, StoredOutcome } from './inbox-store';
-
-/** An aggregate's key in the gate. */
-export interface AggregateRef {
-  aggregateType: string;
-  aggregateId: string;
-}
-
-/** The gate row of an aggregate, keyed `type|id`. */
-export const aggregateKey = (a: AggregateRef): string => `${a.aggregateType}|${a.aggregateId}`;
+import {
+  aggregateKey,
+  AggregateRef,
+  GateRow,
+  InboxBatchStore,
+  StoredOutcome,
+} from './inbox-store.port';
 
 /**
- * Multi-row versions of InboxStore's statements for batched mode: a batch costs a handful of
- * statements plus its handlers' own, instead of three per event.
+ * The InboxBatchStore of MySQL/MariaDB: multi-row forms of MysqlInboxStore's statements for
+ * batched mode.
  */
-export class InboxBatchStore {
+export class MysqlInboxBatchStore implements InboxBatchStore {
   constructor(private readonly consumer: string) {}
 
   /** Event keys of `keys` this consumer already took in. */

@@ -1,7 +1,7 @@
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { EntityManager } from 'typeorm';
 import { EffectQueue } from './effect-queue';
-import { Delivery, InboxHandler } from './inbox-processor';
+import { Delivery, InboxHandler } from './inbox-handler.port';
 
 describe('EffectQueue', () => {
   const manager = {} as EntityManager;

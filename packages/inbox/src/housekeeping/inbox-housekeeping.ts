@@ -1,11 +1,25 @@
 import { runTransaction } from '@outbox-inbox/database';
 import { LoggerService } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { InboxProcessor } from '../gate/inbox-processor';
-import { InboxStore } from '../gate/inbox-store';
+import { InboxProcessor } from '../apply/inbox-processor';
+import { InboxStore } from '../apply/inbox-store.port';
 import { ResolvedInboxOptions } from '../inbox.options';
-import { InboxOperations } from './inbox-operations';
 import { InboxMetrics } from '../metrics/inbox-metrics';
+import { InboxOperations } from '../operations/inbox-operations';
+
+/** What InboxHousekeeping works with; built by createInbox. */
+export interface InboxHousekeepingDeps {
+  options: ResolvedInboxOptions;
+  dataSource: DataSource;
+  /** Finds the aggregates whose parked events may be drained. */
+  store: InboxStore;
+  /** Drains them, applying the events. */
+  processor: InboxProcessor;
+  /** Open gaps and pruning. */
+  operations: InboxOperations;
+  metrics: InboxMetrics;
+  log: LoggerService;
+}
 
 /**
  * The inbox's timers, the twin of the outbox's retention: open gaps logged, old inbox rows
@@ -14,19 +28,14 @@ import { InboxMetrics } from '../metrics/inbox-metrics';
  */
 export class InboxHousekeeping {
   private readonly timers: NodeJS.Timeout[] = [];
+  private readonly log: LoggerService;
 
-  constructor(
-    private readonly options: ResolvedInboxOptions,
-    private readonly dataSource: DataSource,
-    private readonly store: InboxStore,
-    private readonly processor: InboxProcessor,
-    private readonly operations: InboxOperations,
-    private readonly metrics: InboxMetrics,
-    private readonly log: LoggerService,
-  ) {}
+  constructor(private readonly deps: InboxHousekeepingDeps) {
+    this.log = deps.log;
+  }
 
   start(): void {
-    const { gapCheckIntervalMs, pruneIntervalMs } = this.options;
+    const { gapCheckIntervalMs, pruneIntervalMs } = this.deps.options;
     void this.drainReady();
     if (gapCheckIntervalMs > 0) {
       const check = async () => {
@@ -48,13 +57,14 @@ export class InboxHousekeeping {
   async drainReady(): Promise<number> {
     let applied = 0;
     try {
-      const ready = await this.store.readyAggregates(this.dataSource.manager, 500);
+      const { dataSource, processor } = this.deps;
+      const ready = await this.deps.store.readyAggregates(dataSource.manager, 500);
       for (const { aggregateType, aggregateId } of ready) {
-        const drained = await runTransaction(this.dataSource, (manager) =>
-          this.processor.drainReady(manager, aggregateType, aggregateId),
+        const drained = await runTransaction(dataSource, (manager) =>
+          processor.drainReady(manager, aggregateType, aggregateId),
         );
         if (drained > 0) {
-          this.metrics.drained += drained;
+          this.deps.metrics.drained += drained;
           this.log.log(`drained ${drained} parked event(s) of ${aggregateType} ${aggregateId}`);
         }
         applied += drained;
@@ -67,7 +77,7 @@ export class InboxHousekeeping {
 
   private async reportGaps(): Promise<void> {
     try {
-      for (const gap of await this.operations.openGaps()) {
+      for (const gap of await this.deps.operations.openGaps()) {
         this.log.warn(
           `open gap: ${gap.aggregateType} ${gap.aggregateId} applied up to ${gap.lastAppliedVersion ?? 'none'}, waiting with ${gap.parkedVersions.join(',')} since ${gap.oldestParkedAt}`,
         );
@@ -79,7 +89,7 @@ export class InboxHousekeeping {
 
   private async prune(): Promise<void> {
     try {
-      const deleted = await this.operations.prune();
+      const deleted = await this.deps.operations.prune();
       if (deleted > 0) this.log.log(`pruned ${deleted} inbox rows`);
     } catch (error) {
       this.log.error(`prune failed: ${(error as Error).message}`);

@@ -1,6 +1,6 @@
 import { EventEnvelope } from '@outbox-inbox/messaging';
-import { EntityManager } from 'typeorm';
-import { Applying, Delivery, InboxHandler } from './inbox-processor';
+import type { EntityManager } from 'typeorm';
+import { Applying, Delivery, InboxHandler } from './inbox-handler.port';
 
 /**
  * The handler calls of one batch, in the order the gate decided them, run together before the
@@ -8,14 +8,14 @@ import { Applying, Delivery, InboxHandler } from './inbox-processor';
  * run); every other handler gets its events one by one. The order of effects is the order of
  * decisions, whatever the grouping: a run never spans another handler's event.
  */
-export class EffectQueue {
-  private readonly queued: Array<{ handler: InboxHandler; applying: Applying }> = [];
+export class EffectQueue<Tx = EntityManager> {
+  private readonly queued: Array<{ handler: InboxHandler<Tx>; applying: Applying }> = [];
 
-  add(handler: InboxHandler, envelope: EventEnvelope, delivery: Delivery): void {
+  add(handler: InboxHandler<Tx>, envelope: EventEnvelope, delivery: Delivery): void {
     this.queued.push({ handler, applying: { envelope, delivery } });
   }
 
-  async run(manager: EntityManager): Promise<void> {
+  async run(manager: Tx): Promise<void> {
     const queued = this.queued.splice(0);
     for (let start = 0; start < queued.length;) {
       const { handler } = queued[start];

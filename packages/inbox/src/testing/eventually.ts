@@ -1,0 +1,19 @@
+/**
+ * Polls `check` until it returns without throwing (or `timeoutMs` passes, then throws its last
+ * error): the suite waits for an outcome, never for a fixed time. The outbox's suite has the
+ * same helper; a package's test support imports no other package's.
+ */
+export async function eventually<T>(
+  check: () => Promise<T> | T,
+  { timeoutMs = 10_000, intervalMs = 20 } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    }
+  }
+}

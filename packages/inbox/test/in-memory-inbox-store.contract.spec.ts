@@ -1,0 +1,3 @@
+import { InMemoryInboxDatabase, runInboxStoreContract } from '../src/testing';
+
+runInboxStoreContract('in-memory twin', { open: async () => new InMemoryInboxDatabase() });
