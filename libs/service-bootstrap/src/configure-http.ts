@@ -7,8 +7,9 @@ import {
 } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { DEFERRED_BODY_ERROR, OPERATOR_REALM } from '@app/observability';
 import { ClientErrorFilter } from './client-error.filter';
+import { DEFERRED_BODY_ERROR } from './operator-auth/deferred-body-error';
+import { OPERATOR_REALM } from './operator-auth/operator-auth.guard';
 
 /** How `configureHttp` sets up a service's HTTP surface. */
 export interface HttpSurfaceOptions {

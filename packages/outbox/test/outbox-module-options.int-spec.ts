@@ -2,7 +2,7 @@ import { DynamicModule, Global, INestApplication, Module } from '@nestjs/common'
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
-import { ObservabilityModule } from '@app/observability';
+import { OperatorAuthModule } from '@app/service-bootstrap';
 import {
   openOutboxDatabase,
   ParcelShippedV1,
@@ -184,14 +184,10 @@ describe('OutboxModule options', () => {
     expect((await fetch(`${await on.getUrl()}/outbox/stats`)).status).toBe(200);
   });
 
-  it("puts the routes behind the operator token of the app's ObservabilityModule", async () => {
+  it("puts the routes behind the operator token of the app's OperatorAuthModule", async () => {
     const { topic: _topic, ...rest } = await options('outbox.opt.auth');
     const started = await start([
-      ObservabilityModule.forRoot({
-        service: 'options-test',
-        logLevel: 'error',
-        operatorAuth: { token: TEST_OPS_API_TOKEN },
-      }),
+      OperatorAuthModule.forRoot({ token: TEST_OPS_API_TOKEN }),
       TypeOrmModule.forRoot(mysqlDataSourceOptions({ url: outboxDbUrl })),
       OutboxModule.forRoot(rest),
       OutboxHttpModule.register(),
