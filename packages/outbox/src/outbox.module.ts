@@ -14,6 +14,7 @@ import {
   OutboxModuleOptions,
 } from './outbox.module-definition';
 import { OutboxOperations } from './outbox-operations';
+import { OutboxReadPorts } from './outbox-stats.port';
 import { defaultInstanceId } from './create-outbox-relay';
 import { KafkaOutboxPublisher } from './kafka-outbox-publisher';
 import { OutboxClaimer } from './outbox-claimer';
@@ -68,10 +69,20 @@ function withOutbox(definition: DynamicModule, extras: OutboxModuleExtras): Dyna
       ...(definition.providers ?? []),
       dataSourceProvider(OUTBOX_DATA_SOURCE, extras.dataSource),
       ...outboxProviders,
+      ...readPorts,
     ],
-    exports: [OutboxWriter, OutboxRelay, OutboxOperations],
+    exports: [OutboxWriter, OutboxRelay, OutboxOperations, ...readPorts.map((p) => p.provide)],
   };
 }
+
+/**
+ * The read-only ports (OutboxReadPorts) under their names, for readers that know this
+ * package's types only: monitoring injects `'OutboxRelayStats'`, never the relay itself.
+ */
+const readPorts: Array<{ provide: keyof OutboxReadPorts; useExisting: unknown }> = [
+  { provide: 'OutboxRelayStats', useExisting: OutboxRelay },
+  { provide: 'OutboxStatsSource', useExisting: OutboxOperations },
+];
 
 /** Validated relay options, built once from the module options. */
 const RELAY_OPTIONS = Symbol('OUTBOX_RELAY_OPTIONS');

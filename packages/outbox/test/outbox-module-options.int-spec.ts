@@ -17,7 +17,10 @@ import {
   OutboxMigrations,
   OutboxModule,
   OutboxModuleOptions,
+  OutboxReadPorts,
   OutboxRelay,
+  OutboxRelayStats,
+  OutboxStatsSource,
   OutboxWriter,
 } from '../src';
 import { OutboxHttpModule } from '../src/http';
@@ -110,6 +113,25 @@ describe('OutboxModule options', () => {
     const key = await writeParcel(started, outboxDb, 'inst-1');
     await relayed(started, outboxDb, key);
     expect(await published(topic)).toEqual([key]);
+  });
+
+  it('provides its read-only ports under their names, and a null relay port where the relay is off', async () => {
+    const { topic: _topic, ...rest } = await options('outbox.opt.ports');
+    const started = await start([OutboxModule.forRoot({ ...rest, dataSource: outboxDb })]);
+    await relayed(started, outboxDb, await writeParcel(started, outboxDb, 'ports-1'));
+    const relay = started.get<keyof OutboxReadPorts, OutboxRelayStats>('OutboxRelayStats');
+    expect(relay.counts().published).toBeGreaterThanOrEqual(1);
+    expect(relay.heartbeat().running).toBe(true);
+    const source = started.get<keyof OutboxReadPorts, OutboxStatsSource>('OutboxStatsSource');
+    expect((await source.stats()).relay?.published).toBeGreaterThanOrEqual(1);
+    await started.close();
+    const off = await start([
+      OutboxModule.forRoot({ ...rest, dataSource: outboxDb, relay: { enabled: false } }),
+    ]);
+    expect(off.get('OutboxRelayStats')).toBeNull();
+    expect(
+      (await off.get<keyof OutboxReadPorts, OutboxStatsSource>('OutboxStatsSource').stats()).relay,
+    ).toBeUndefined();
   });
 
   it('takes its DataSource by TypeORM name, beside a default DataSource that has no t_outbox', async () => {
