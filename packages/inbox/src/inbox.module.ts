@@ -8,6 +8,7 @@ import {
   InboxModuleExtras,
 } from './inbox.module-definition';
 import { InboxModuleOptions, ResolvedInboxOptions, resolveInboxOptions } from './inbox.options';
+import { InboxReadPorts } from './inbox-stats.port';
 import { INBOX_DATA_SOURCE, INBOX_OPTIONS } from './inbox.tokens';
 import { inboxPipelineProviders } from './inbox-pipeline.factory';
 import { InboxDeadLetters } from './operations/inbox-dead-letters';
@@ -55,7 +56,24 @@ function withInbox(definition: DynamicModule, extras: InboxModuleExtras): Dynami
       },
       ...inboxPipelineProviders,
       InboxTransport,
+      ...readPorts,
     ],
-    exports: [INBOX_OPTIONS, InboxOperations, InboxDeadLetters, InboxTransport, InboxMetrics],
+    exports: [
+      INBOX_OPTIONS,
+      InboxOperations,
+      InboxDeadLetters,
+      InboxTransport,
+      InboxMetrics,
+      ...readPorts.map((p) => p.provide),
+    ],
   };
 }
+
+/**
+ * The read-only ports (InboxReadPorts) under their names, for readers that know this
+ * package's types only: monitoring injects `'InboxCounters'`, never InboxMetrics itself.
+ */
+const readPorts: Array<{ provide: keyof InboxReadPorts; useExisting: unknown }> = [
+  { provide: 'InboxCounters', useExisting: InboxMetrics },
+  { provide: 'InboxStatsSource', useExisting: InboxOperations },
+];

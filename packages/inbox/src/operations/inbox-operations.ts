@@ -1,6 +1,7 @@
 import { affectedRows, OperatorAuditRecord, readOperatorAudit } from '@outbox-inbox/database';
 import { DataSource } from 'typeorm';
 import { ResolvedInboxOptions } from '../inbox.options';
+import { InboxStatsSource } from '../inbox-stats.port';
 import { InboxMetrics } from '../metrics/inbox-metrics';
 import { InboxDeadLetters } from './inbox-dead-letters';
 import { AggregateSelector, findDeliveries, InboxDeliveryRecord } from './inbox-deliveries';
@@ -12,7 +13,7 @@ import { DrainParked, skipVersion, SkipVersionRequest, SkipVersionResult } from 
  * deliveries, skipping a gap on purpose, and pruning. The dead letters are InboxDeadLetters'.
  * Built by the module's factory (inbox-pipeline.factory.ts).
  */
-export class InboxOperations {
+export class InboxOperations implements InboxStatsSource {
   constructor(
     private readonly options: ResolvedInboxOptions,
     private readonly dataSource: DataSource,
