@@ -14,8 +14,6 @@ export type { Claim, OutboxClaims, OutboxOutcomes } from './outbox-store.port';
 export type { ClaimedRow } from './outbox-row';
 /** The connections a relay's claimer and finalizer work on. */
 export type { RelayConnections } from './relay-connections';
-/** Trace context of the active span, as stored with a new outbox row. */
-export { activeTraceContext } from './outbox-tracing';
 /** Relay options with their defaults and validation. */
 export {
   DEFAULT_RELAY_OPTIONS,

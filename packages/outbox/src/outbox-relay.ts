@@ -1,5 +1,6 @@
 import { Logger, LoggerService } from '@nestjs/common';
 import { backoffDelay } from '@outbox-inbox/database';
+import { MessageTracing, openTelemetryTracing } from '@outbox-inbox/messaging';
 import { BatchSender, describeError, RecordOutcome } from './batch-sender';
 import { OutboxPublisher } from './outbox-publisher';
 import { OutboxRelayOptions, worstSendTimeMs } from './outbox-relay.options';
@@ -22,6 +23,8 @@ export interface OutboxRelayParts {
   /** Wakes the relay when a transaction that wrote outbox rows commits in this process. */
   notifier?: { onCommit(listener: () => void): () => void };
   logger?: LoggerService;
+  /** The PRODUCER span of each message sent. Default: openTelemetryTracing. */
+  tracing?: MessageTracing;
 }
 
 type ClaimOutcome = { claim: Claim | null } | { error: unknown };
@@ -56,7 +59,11 @@ export class OutboxRelay implements OutboxRelayStats {
     const { claimsAhead, ownConnections } = this.options;
     this.claimsInFlight =
       ownConnections > 0 ? Math.max(1, Math.min(claimsAhead, ownConnections - 1)) : claimsAhead;
-    this.sender = new BatchSender({ ...parts, logger: this.logger });
+    this.sender = new BatchSender({
+      ...parts,
+      logger: this.logger,
+      tracing: parts.tracing ?? openTelemetryTracing,
+    });
     this.unsubscribe = parts.notifier?.onCommit(() => this.wake());
   }
 

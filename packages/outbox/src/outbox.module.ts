@@ -51,6 +51,9 @@ export class OutboxModule extends OutboxConfigurableModule {
 function checkModuleOptions(options: OutboxModuleOptions): ReturnType<typeof resolveRelayOptions> {
   const problems = kafkaConnectionProblems(options.kafka);
   if (typeof options.topicFor !== 'function') problems.push('topicFor must be a function');
+  if (options.tracing !== undefined && typeof options.tracing?.publish !== 'function') {
+    problems.push('tracing must be a MessageTracing (capture, publish)');
+  }
   if (problems.length > 0) {
     throw new OutboxError('OUTBOX_INVALID_OPTIONS', `OutboxModule options: ${problems.join('; ')}`);
   }
@@ -104,8 +107,9 @@ const outboxProviders: Provider[] = [
   },
   {
     provide: OutboxWriter,
-    inject: [OutboxCommitNotifier],
-    useFactory: (notifier: OutboxCommitNotifier) => new OutboxWriter(notifier),
+    inject: [OUTBOX_MODULE_OPTIONS, OutboxCommitNotifier],
+    useFactory: (options: OutboxModuleOptions, notifier: OutboxCommitNotifier) =>
+      new OutboxWriter(notifier, options.tracing),
   },
   {
     provide: OutboxRelay,
@@ -130,6 +134,7 @@ const outboxProviders: Provider[] = [
         publisher: new KafkaOutboxPublisher(options.kafka, resolved),
         topicFor: options.topicFor,
         notifier,
+        tracing: options.tracing,
       });
     },
   },

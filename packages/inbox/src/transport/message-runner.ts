@@ -1,7 +1,6 @@
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { backoffDelay, delay, runTransaction } from '@outbox-inbox/database';
 import { LoggerService } from '@nestjs/common';
-import { context } from '@opentelemetry/api';
 import { KafkaMessage } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { failureCode } from '../classify-failure';
@@ -13,7 +12,6 @@ import { Delivery, InboxOutcome, InboxProcessor } from '../gate/inbox-processor'
 import { InboxError } from '../inbox.errors';
 import { DeliveryPosition, ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from '../metrics/inbox-metrics';
-import { messageContext } from './message-context';
 import { InboxMessageScope } from './message-scope';
 
 /** What the runner needs from the Kafka consumer for the message at hand. */
@@ -52,7 +50,7 @@ export class MessageRunner {
 
   settle(message: KafkaMessage, position: Delivery, control: DeliveryControl): Promise<void> {
     const settle = () => this.settleInContext(message, position, control);
-    return context.with(messageContext(position.headers), () =>
+    return this.options.tracing.receive(position.headers, () =>
       this.scope ? this.scope.run(position.headers, settle) : settle(),
     );
   }
