@@ -11,8 +11,8 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { CommonEnv, ServiceEnv } from '@app/config';
-import { InboxMetrics, InboxOperations } from '@outbox-inbox/inbox';
-import { OutboxOperations, OutboxRelay } from '@outbox-inbox/outbox';
+import type { InboxCounters, InboxStatsSource } from '@outbox-inbox/inbox';
+import type { OutboxRelayStats, OutboxStatsSource } from '@outbox-inbox/outbox';
 import { InboxObserverInterceptor } from './consumer/inbox-observer.interceptor';
 import { CorrelationModule } from './correlation/correlation.module';
 import { BrokerProbe } from './health/broker-probe';
@@ -27,7 +27,14 @@ import { MetricsHttpController } from './metrics/metrics.http.controller';
 import { MetricsRegistry } from './metrics/metrics-registry';
 import { OutboxMetrics } from './metrics/outbox-metrics';
 import { ObservabilityAsyncOptions, ObservabilityOptions } from './observability.options';
-import { BROKER_PROBE, READINESS_THRESHOLDS } from './observability.tokens';
+import {
+  BROKER_PROBE,
+  INBOX_COUNTERS,
+  INBOX_STATS_SOURCE,
+  OUTBOX_RELAY_STATS,
+  OUTBOX_STATS_SOURCE,
+  READINESS_THRESHOLDS,
+} from './observability.tokens';
 import { flushTracing } from './tracing/start-tracing';
 
 /**
@@ -109,24 +116,24 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
           provide: OutboxMetrics,
           inject: [
             MetricsRegistry,
-            { token: OutboxOperations, optional: true },
-            { token: OutboxRelay, optional: true },
+            { token: OUTBOX_STATS_SOURCE, optional: true },
+            { token: OUTBOX_RELAY_STATS, optional: true },
           ],
           useFactory: (
             r: MetricsRegistry,
-            operations?: OutboxOperations,
-            relay?: OutboxRelay | null,
-          ) => (operations ? new OutboxMetrics(r, operations, relay) : null),
+            stats?: OutboxStatsSource,
+            relay?: OutboxRelayStats | null,
+          ) => (stats ? new OutboxMetrics(r, stats, relay) : null),
         },
         {
           provide: InboxMetricsCollector,
           inject: [
             MetricsRegistry,
-            { token: InboxMetrics, optional: true },
-            { token: InboxOperations, optional: true },
+            { token: INBOX_COUNTERS, optional: true },
+            { token: INBOX_STATS_SOURCE, optional: true },
           ],
-          useFactory: (r: MetricsRegistry, metrics?: InboxMetrics, operations?: InboxOperations) =>
-            metrics ? new InboxMetricsCollector(r, metrics, operations) : null,
+          useFactory: (r: MetricsRegistry, counters?: InboxCounters, stats?: InboxStatsSource) =>
+            counters ? new InboxMetricsCollector(r, counters, stats) : null,
         },
         {
           provide: BrokerMetrics,
