@@ -40,6 +40,25 @@ module.exports = {
       to: { path: '^(libs|apps|bench|test|scripts|examples|tools)/' },
     },
     {
+      name: 'observability-reads-packages-through-ports',
+      comment:
+        'Observability reads the outbox and the inbox through the read-only ports they export ' +
+        '(OutboxRelayStats, OutboxStatsSource, InboxCounters, InboxStatsSource), injected by ' +
+        'name: it imports their types only (`import type`), never a class of theirs. The one ' +
+        'exception is the correlation scope it plugs into the inbox (InboxMessageScope, an ' +
+        "abstract class the inbox looks up as its DI token). The messaging kernel's header " +
+        'names and tracing hook are shared vocabulary, not a package to reach into.',
+      severity: 'error',
+      from: {
+        path: '^libs/observability/src/',
+        pathNot: [
+          '\\.spec\\.ts$',
+          '^libs/observability/src/correlation/(correlated-message-scope|correlation\\.module)\\.ts$',
+        ],
+      },
+      to: { path: '^packages/(outbox|inbox)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-circular',
       comment:
         'Imports run one way. A circle, even of types only, means two files hold one idea or ' +

@@ -29,6 +29,8 @@ plants=(
   "domain-imports-only-domain|apps/order-service/src/orders/domain/order.ts|import '../orders.repository';"
   "domain-imports-only-domain|apps/order-service/src/orders/domain/order.ts|import '@outbox-inbox/database';"
   "packages-import-only-packages|packages/outbox/src/planted.ts|import '@app/observability';"
+  "observability-reads-packages-through-ports|libs/observability/src/planted.ts|import { OutboxRelay } from '@outbox-inbox/outbox';"
+  "observability-reads-packages-through-ports|libs/observability/src/metrics/inbox-metrics.collector.ts|import { InboxMetrics } from '@outbox-inbox/inbox';"
   "no-circular|apps/order-service/src/orders/domain/order-state.ts|import type { Order } from './order';"
   "libs-never-import-apps|packages/database/src/planted.ts|import '../../../apps/order-service/src/order-service.module';"
   "apps-do-not-import-each-other|apps/order-service/src/planted.ts|import '../../fulfillment-service/src/fulfillment/domain/fulfillment';"

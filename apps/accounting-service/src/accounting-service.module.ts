@@ -6,6 +6,7 @@ import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { InboxModule, InboxModuleOptions } from '@outbox-inbox/inbox';
 import { groupTimingFromEnv, InboxHttpModule, inboxOptionsFromEnv } from '@outbox-inbox/inbox/http';
 import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
+import { OperatorAuthModule } from '@app/service-bootstrap';
 import { AccountingServiceConfig } from './accounting-service.config';
 import { LedgerModule } from './ledger/ledger.module';
 import { AccountingMigrations } from './migrations';
@@ -34,6 +35,7 @@ export class AccountingServiceModule {
       module: AccountingServiceModule,
       imports: [
         ObservabilityModule.forService('accounting-service', AccountingServiceConfig),
+        OperatorAuthModule.forService(AccountingServiceConfig),
         TypeOrmModule.forRootAsync({
           inject: [AccountingServiceConfig],
           useFactory: (config: AccountingServiceConfig) =>

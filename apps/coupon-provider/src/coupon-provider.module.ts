@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { databaseConfigFromEnv } from '@outbox-inbox/database';
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { ObservabilityModule } from '@app/observability';
+import { OperatorAuthModule } from '@app/service-bootstrap';
 import { CouponProviderConfig } from './coupon-provider.config';
 import { CouponLookupHttpController } from './coupons/coupon-lookup.http.controller';
 import { CouponsHttpController } from './coupons/coupons.http.controller';
@@ -17,6 +18,7 @@ import { CouponMigrations } from './migrations';
 @Module({
   imports: [
     ObservabilityModule.forService('coupon-provider', CouponProviderConfig),
+    OperatorAuthModule.forService(CouponProviderConfig),
     TypeOrmModule.forRootAsync({
       inject: [CouponProviderConfig],
       useFactory: (config: CouponProviderConfig) =>

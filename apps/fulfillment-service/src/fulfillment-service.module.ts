@@ -8,6 +8,7 @@ import { groupTimingFromEnv, InboxHttpModule, inboxOptionsFromEnv } from '@outbo
 import { OutboxModule, OutboxModuleOptions } from '@outbox-inbox/outbox';
 import { OutboxHttpModule, relayOptionsFromEnv } from '@outbox-inbox/outbox/http';
 import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
+import { OperatorAuthModule } from '@app/service-bootstrap';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
 import { FulfillmentModule } from './fulfillment/fulfillment.module';
 import { FulfillmentMigrations } from './migrations';
@@ -29,6 +30,7 @@ export class FulfillmentServiceModule {
       module: FulfillmentServiceModule,
       imports: [
         ObservabilityModule.forService('fulfillment-service', FulfillmentServiceConfig),
+        OperatorAuthModule.forService(FulfillmentServiceConfig),
         TypeOrmModule.forRootAsync({
           inject: [FulfillmentServiceConfig],
           useFactory: (config: FulfillmentServiceConfig) =>

@@ -6,6 +6,7 @@ import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { OutboxModule } from '@outbox-inbox/outbox';
 import { OutboxHttpModule, relayOptionsFromEnv } from '@outbox-inbox/outbox/http';
 import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
+import { OperatorAuthModule } from '@app/service-bootstrap';
 import { OrderServiceConfig } from './order-service.config';
 import { OrderMigrations } from './migrations';
 import { OrderOpsModule } from './ops/order-ops.module';
@@ -38,6 +39,7 @@ export class OrderServiceModule {
       module: OrderServiceModule,
       imports: [
         ObservabilityModule.forService('order-service', OrderServiceConfig),
+        OperatorAuthModule.forService(OrderServiceConfig),
         TypeOrmModule.forRootAsync({
           inject: [OrderServiceConfig],
           useFactory: (config: OrderServiceConfig) =>

@@ -17,13 +17,10 @@ export {
 export { kafkajsLogCreator } from './logging/kafkajs-log-creator';
 /** Registers the OpenTelemetry SDK (OTLP export when configured); flushes it at shutdown. */
 export { flushTracing, startTracing } from './tracing/start-tracing';
-/** Marks a route as open without the operator token (health, customer API, signed callbacks). */
-export { PublicRoute } from './auth/public-route.decorator';
-/** Where body parsers leave an unreadable body's error for the guard to answer after auth. */
-export { DEFERRED_BODY_ERROR } from './auth/deferred-body-error';
-/** The realm of the operator token's 401 challenges, and its OpenAPI security scheme name. */
-export { OPERATOR_REALM } from './auth/operator-auth.guard';
-/** Who called an operator route: the name of the token presented (`request.user`). */
-export type { AuthenticatedOperator } from './auth/operator-auth.guard';
+/**
+ * Marks a route as open without the operator token (health, customer API, signed callbacks),
+ * and the metadata key that OperatorAuthModule's guard (@app/service-bootstrap) reads.
+ */
+export { PUBLIC_ROUTE, PublicRoute } from './auth/public-route.decorator';
 /** What is secret in a log line (headers, query parameters, credentials in text), defined once. */
 export { isSecretName, redactText, SECRET_HEADERS } from './logging/secrets';

@@ -1,21 +1,18 @@
 import {
   DynamicModule,
   Inject,
-  Logger,
   MiddlewareConsumer,
   Module,
   NestModule,
   OnApplicationShutdown,
   Optional,
 } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR, Reflector } from '@nestjs/core';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { CommonEnv, ServiceEnv } from '@app/config';
-import { InboxMetrics, InboxOperations } from '@outbox-inbox/inbox';
-import { OutboxOperations, OutboxRelay } from '@outbox-inbox/outbox';
-import { OperatorAuthGuard } from './auth/operator-auth.guard';
-import { DEFAULT_OPERATOR_NAME, OperatorTokens, parseNamedTokens } from './auth/operator-tokens';
+import type { InboxCounters, InboxStatsSource } from '@outbox-inbox/inbox';
+import type { OutboxRelayStats, OutboxStatsSource } from '@outbox-inbox/outbox';
 import { InboxObserverInterceptor } from './consumer/inbox-observer.interceptor';
 import { CorrelationModule } from './correlation/correlation.module';
 import { BrokerProbe } from './health/broker-probe';
@@ -30,14 +27,22 @@ import { MetricsHttpController } from './metrics/metrics.http.controller';
 import { MetricsRegistry } from './metrics/metrics-registry';
 import { OutboxMetrics } from './metrics/outbox-metrics';
 import { ObservabilityAsyncOptions, ObservabilityOptions } from './observability.options';
-import { BROKER_PROBE, READINESS_THRESHOLDS } from './observability.tokens';
+import {
+  BROKER_PROBE,
+  INBOX_COUNTERS,
+  INBOX_STATS_SOURCE,
+  OUTBOX_RELAY_STATS,
+  OUTBOX_STATS_SOURCE,
+  READINESS_THRESHOLDS,
+} from './observability.tokens';
 import { flushTracing } from './tracing/start-tracing';
 
 /**
  * Metrics (`GET /metrics`), health (`/health`, `/health/live`, `/health/ready`), JSON logs
- * with correlation and trace ids, trace propagation through HTTP and inbox handlers, and the
- * operator token that every HTTP route not marked @PublicRoute() needs, for one service. Outbox and inbox metrics and checks appear when OutboxModule or InboxModule is
+ * with correlation and trace ids, and trace propagation through HTTP and inbox handlers, for
+ * one service. Outbox and inbox metrics and checks appear when OutboxModule or InboxModule is
  * in the app. Use the app logger with `app.useLogger(app.get(Logger))` (bootstrapService does).
+ * The operator token the routes need is OperatorAuthModule's, in @app/service-bootstrap.
  */
 @Module({})
 export class ObservabilityModule implements NestModule, OnApplicationShutdown {
@@ -45,8 +50,8 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
 
   /**
    * The usual wiring from a service's validated environment, read at DI time from `schema` (the
-   * config class `serviceConfig` provides): LOG_LEVEL, OPS_API_TOKEN or OPS_API_INSECURE, the
-   * Kafka brokers to probe (services on Kafka) and the HEALTH_* readiness thresholds.
+   * config class `serviceConfig` provides): LOG_LEVEL, the Kafka brokers to probe (services on
+   * Kafka) and the HEALTH_* readiness thresholds.
    */
   static forService(
     service: string,
@@ -62,7 +67,6 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
   static forRoot(options: ObservabilityOptions): DynamicModule {
     // Fail at wiring time, not at bootstrap.
     resolveReadiness(options.readiness);
-    resolveOperatorToken(options.operatorAuth);
     return ObservabilityModule.forRootAsync({
       service: options.service,
       useFactory: () => options,
@@ -80,11 +84,7 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
           inject: options.inject ?? [],
           useFactory: async (...args: unknown[]) => {
             const resolved = await options.useFactory(...args);
-            return {
-              ...resolved,
-              readiness: resolveReadiness(resolved.readiness),
-              token: resolveOperatorToken(resolved.operatorAuth),
-            };
+            return { ...resolved, readiness: resolveReadiness(resolved.readiness) };
           },
         },
       ],
@@ -116,24 +116,24 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
           provide: OutboxMetrics,
           inject: [
             MetricsRegistry,
-            { token: OutboxOperations, optional: true },
-            { token: OutboxRelay, optional: true },
+            { token: OUTBOX_STATS_SOURCE, optional: true },
+            { token: OUTBOX_RELAY_STATS, optional: true },
           ],
           useFactory: (
             r: MetricsRegistry,
-            operations?: OutboxOperations,
-            relay?: OutboxRelay | null,
-          ) => (operations ? new OutboxMetrics(r, operations, relay) : null),
+            stats?: OutboxStatsSource,
+            relay?: OutboxRelayStats | null,
+          ) => (stats ? new OutboxMetrics(r, stats, relay) : null),
         },
         {
           provide: InboxMetricsCollector,
           inject: [
             MetricsRegistry,
-            { token: InboxMetrics, optional: true },
-            { token: InboxOperations, optional: true },
+            { token: INBOX_COUNTERS, optional: true },
+            { token: INBOX_STATS_SOURCE, optional: true },
           ],
-          useFactory: (r: MetricsRegistry, metrics?: InboxMetrics, operations?: InboxOperations) =>
-            metrics ? new InboxMetricsCollector(r, metrics, operations) : null,
+          useFactory: (r: MetricsRegistry, counters?: InboxCounters, stats?: InboxStatsSource) =>
+            counters ? new InboxMetricsCollector(r, counters, stats) : null,
         },
         {
           provide: BrokerMetrics,
@@ -156,18 +156,6 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
         },
         HttpObserverMiddleware,
         { provide: APP_INTERCEPTOR, useClass: InboxObserverInterceptor },
-        {
-          provide: APP_GUARD,
-          inject: [Reflector, OBSERVABILITY_OPTIONS],
-          useFactory: (reflector: Reflector, resolved: ResolvedOptions) => {
-            if (resolved.token === null) {
-              new Logger('OperatorAuth').warn(
-                'OPS_API_INSECURE=true: every operator route (outbox, inbox, ledger, fulfillments, timelines, /ops, /metrics) is open without a token',
-              );
-            }
-            return new OperatorAuthGuard(reflector, resolved.token);
-          },
-        },
       ],
       exports: [MetricsRegistry],
     };
@@ -189,10 +177,9 @@ class ObservabilityOptionsModule {}
 
 const OBSERVABILITY_OPTIONS = Symbol('OBSERVABILITY_OPTIONS');
 
-/** The options with the readiness thresholds and the operator token resolved. */
+/** The options with the readiness thresholds resolved. */
 interface ResolvedOptions extends Omit<ObservabilityOptions, 'readiness'> {
   readiness: ReadinessThresholds;
-  token: OperatorTokens | null;
 }
 
 /** The options from a service's validated environment. */
@@ -203,11 +190,6 @@ function observabilityFromEnv(
   return {
     service,
     logLevel: env.LOG_LEVEL,
-    operatorAuth: {
-      token: env.OPS_API_TOKEN,
-      namedTokens: parseNamedTokens(env.OPS_API_TOKENS ?? ''),
-      insecure: env.OPS_API_INSECURE,
-    },
     ...(env.KAFKA_BROKERS && {
       kafka: { brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID ?? service },
     }),
@@ -217,21 +199,6 @@ function observabilityFromEnv(
       ...(env.HEALTH_CHECK_TIMEOUT_MS && { checkTimeoutMs: env.HEALTH_CHECK_TIMEOUT_MS }),
     },
   };
-}
-
-/** The token to check, or null when the operator routes are knowingly open. */
-function resolveOperatorToken(auth: ObservabilityOptions['operatorAuth']): OperatorTokens | null {
-  const named = auth.namedTokens ?? [];
-  if (auth.token !== undefined || named.length > 0) {
-    return new OperatorTokens([
-      ...(auth.token === undefined ? [] : [{ name: DEFAULT_OPERATOR_NAME, token: auth.token }]),
-      ...named,
-    ]);
-  }
-  if (auth.insecure === true) return null;
-  throw new Error(
-    'ObservabilityModule: the operator routes need a token (OPS_API_TOKEN or OPS_API_TOKENS) unless OPS_API_INSECURE=true',
-  );
 }
 
 function resolveReadiness(partial: Partial<ReadinessThresholds> = {}): ReadinessThresholds {

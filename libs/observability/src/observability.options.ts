@@ -1,4 +1,3 @@
-import { NamedToken } from './auth/operator-tokens';
 import type { FactoryProvider, ModuleMetadata } from '@nestjs/common';
 import { BrokerProbeOptions } from './health/broker-probe';
 import { ReadinessThresholds } from './health/readiness-thresholds';
@@ -13,16 +12,6 @@ export interface ObservabilityOptions {
   kafka?: BrokerProbeOptions;
   /** Readiness thresholds; defaults in DEFAULT_READINESS. */
   readiness?: Partial<ReadinessThresholds>;
-  /**
-   * The operator token every route not marked @PublicRoute() needs (at least 24 characters), or
-   * `insecure: true` to open them all (logged as a warning). One of the two is required.
-   */
-  operatorAuth: {
-    token?: string;
-    /** Named tokens (OPS_API_TOKENS): the name is who the audit log records. */
-    namedTokens?: NamedToken[];
-    insecure?: boolean;
-  };
 }
 
 /** `ObservabilityModule.forRootAsync`: the options from a factory run at DI time. */

@@ -7,8 +7,9 @@ import {
 } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { DEFERRED_BODY_ERROR, OPERATOR_REALM } from '@app/observability';
 import { ClientErrorFilter } from './client-error.filter';
+import { DEFERRED_BODY_ERROR } from './operator-auth/deferred-body-error';
+import { OPERATOR_REALM } from './operator-auth/operator-auth.guard';
 
 /** How `configureHttp` sets up a service's HTTP surface. */
 export interface HttpSurfaceOptions {
@@ -40,7 +41,7 @@ export interface HttpFieldError {
  * The HTTP conventions every service shares: a body size cap on every body (413), raw bytes
  * for signed routes, a global ValidationPipe that rejects unknown fields and answers 400 with
  * `fieldErrors`, and Swagger at /docs, whose document marks every route as needing the
- * operator token except those marked @PublicRoute() (ObservabilityModule's guard enforces it).
+ * operator token except those marked @PublicRoute() (OperatorAuthModule's guard enforces it).
  * A body the parsers cannot read is answered by that guard after authentication, so a caller
  * without the token gets 401 whatever it sent. Errors keep Nest's JSON shape, which never
  * carries a stack trace. Call before `listen` (bootstrapService's `configure` hook).
@@ -90,7 +91,7 @@ export const validInput = new ValidationPipe({
 
 /**
  * Swagger UI at /docs and the document at /docs-json. Every route needs the operator token
- * unless marked @PublicRoute() (security `[{}]`), as ObservabilityModule's guard enforces.
+ * unless marked @PublicRoute() (security `[{}]`), as OperatorAuthModule's guard enforces.
  */
 export function serveOpenApi(
   app: INestApplication,

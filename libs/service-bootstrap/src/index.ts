@@ -9,3 +9,8 @@ export {
   validInput,
 } from './configure-http';
 export type { HttpFieldError, HttpSurfaceOptions } from './configure-http';
+/** The operator token every HTTP route needs unless marked @PublicRoute() (the app's guard). */
+export { OperatorAuthModule } from './operator-auth/operator-auth.module';
+export type { OperatorAuthOptions } from './operator-auth/operator-auth.module';
+/** Who called an operator route: the name of the token presented (`request.user`). */
+export type { AuthenticatedOperator } from './operator-auth/operator-auth.guard';

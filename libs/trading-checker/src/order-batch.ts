@@ -1,3 +1,5 @@
+import type { ClaimedRow, OutboxStatus } from '@outbox-inbox/outbox';
+
 /**
  * What the checker knows of one page of orders, gathered from every service: the order
  * rules are pure functions of it, so they are unit-tested on hand-made batches, and memory
@@ -57,16 +59,17 @@ export interface JournalFacts {
   totalDebit: number;
 }
 
-export interface OutboxFacts {
+/**
+ * A retained outbox row of one service: the fields of the outbox's own row type that the rules
+ * compare, its status, and the service whose table it is in.
+ */
+export type OutboxFacts = Pick<
+  ClaimedRow,
+  'id' | 'eventKey' | 'eventType' | 'aggregateType' | 'aggregateId' | 'aggregateVersion'
+> & {
   service: string;
-  id: string;
-  eventKey: string;
-  eventType: string;
-  aggregateType: string;
-  aggregateId: string;
-  aggregateVersion: number;
-  status: string;
-}
+  status: OutboxStatus;
+};
 
 export interface ConsumerFacts {
   name: string;

@@ -10,6 +10,7 @@ import {
   InboxModuleExtras,
 } from './inbox.module-definition';
 import { InboxModuleOptions, ResolvedInboxOptions, resolveInboxOptions } from './inbox.options';
+import { InboxReadPorts } from './inbox-stats.port';
 import { INBOX, INBOX_DATA_SOURCE, INBOX_OPTIONS } from './inbox.tokens';
 import { InboxMetrics } from './metrics/inbox-metrics';
 import { InboxDeadLetters } from './operations/inbox-dead-letters';
@@ -63,8 +64,16 @@ function withInbox(definition: DynamicModule, extras: InboxModuleExtras): Dynami
       part(InboxOperations, (inbox) => inbox.operations),
       part(InboxDeadLetters, (inbox) => inbox.deadLetters),
       part(InboxMetrics, (inbox) => inbox.metrics),
+      ...readPorts,
     ],
-    exports: [INBOX_OPTIONS, InboxOperations, InboxDeadLetters, InboxTransport, InboxMetrics],
+    exports: [
+      INBOX_OPTIONS,
+      InboxOperations,
+      InboxDeadLetters,
+      InboxTransport,
+      InboxMetrics,
+      ...readPorts.map((p) => p.provide),
+    ],
   };
 }
 
@@ -72,3 +81,12 @@ function withInbox(definition: DynamicModule, extras: InboxModuleExtras): Dynami
 function part<T>(token: abstract new (...args: never[]) => T, pick: (inbox: Inbox) => T): Provider {
   return { provide: token, inject: [INBOX], useFactory: pick };
 }
+
+/**
+ * The read-only ports (InboxReadPorts) under their names, for readers that know this
+ * package's types only: monitoring injects `'InboxCounters'`, never InboxMetrics itself.
+ */
+const readPorts: Array<{ provide: keyof InboxReadPorts; useExisting: unknown }> = [
+  { provide: 'InboxCounters', useExisting: InboxMetrics },
+  { provide: 'InboxStatsSource', useExisting: InboxOperations },
+];

@@ -1,4 +1,4 @@
-import { EventRegistry } from '@outbox-inbox/messaging';
+import { EventRegistry, MessageTracing, openTelemetryTracing } from '@outbox-inbox/messaging';
 import { resolveInboxOptions } from './inbox.options';
 
 const registry = new EventRegistry();
@@ -43,6 +43,15 @@ describe('resolveInboxOptions', () => {
     );
     expect(() => resolveInboxOptions({ ...base, retryTopic: 'shipping.dlq' })).toThrow(
       /retryTopic must not be the deadLetterTopic/,
+    );
+  });
+
+  it("settles messages in OpenTelemetry's trace context unless given a tracing of the app's", () => {
+    expect(resolveInboxOptions(base).tracing).toBe(openTelemetryTracing);
+    const tracing: MessageTracing = { ...openTelemetryTracing };
+    expect(resolveInboxOptions({ ...base, tracing }).tracing).toBe(tracing);
+    expect(() => resolveInboxOptions({ ...base, tracing: {} as MessageTracing })).toThrow(
+      /tracing must be a MessageTracing/,
     );
   });
 });

@@ -1,5 +1,5 @@
-import { kafkaConnectionProblems } from '@outbox-inbox/messaging';
-import type { EventRegistry, KafkaConnection } from '@outbox-inbox/messaging';
+import { kafkaConnectionProblems, openTelemetryTracing } from '@outbox-inbox/messaging';
+import type { EventRegistry, KafkaConnection, MessageTracing } from '@outbox-inbox/messaging';
 import { classifyFailure, FailureClassifier } from './classify-failure';
 import { InboxError } from './inbox.errors';
 
@@ -104,6 +104,11 @@ export interface InboxModuleOptions {
   batchSize?: number;
   /** Where a new group starts reading. Default true: nothing already in the topic is skipped. */
   fromBeginning?: boolean;
+  /**
+   * How each message's trace travels: it is settled in the trace context its headers carry.
+   * Default: openTelemetryTracing (@outbox-inbox/messaging).
+   */
+  tracing?: MessageTracing;
   hooks?: InboxHooks;
 }
 
@@ -139,6 +144,7 @@ export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxO
     offsetCommitEvery: options.offsetCommitEvery ?? 20,
     batchSize: options.batchSize ?? 1,
     fromBeginning: options.fromBeginning ?? true,
+    tracing: options.tracing ?? openTelemetryTracing,
     hooks: options.hooks ?? {},
   };
   const problems: string[] = [];
@@ -160,6 +166,9 @@ export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxO
   }
   if (typeof resolved.classifyFailure !== 'function') {
     problems.push('classifyFailure must be a function');
+  }
+  if (typeof resolved.tracing?.receive !== 'function') {
+    problems.push('tracing must be a MessageTracing (receive)');
   }
   const positive: Array<[string, number]> = [
     ['retry.maxAttempts', resolved.retry.maxAttempts],

@@ -47,10 +47,20 @@ export type { SkipVersionRequest, SkipVersionResult } from './operations/skip-ve
 export type { InboxStats, OpenGap } from './operations/inbox-stats';
 /** Counters of this process since start. */
 export { InboxMetrics } from './metrics/inbox-metrics';
+/**
+ * Read-only ports for monitoring: the consumer's counters, the inbox's stats, and the Nest
+ * tokens InboxModule provides them under (the port's name, see InboxReadPorts).
+ */
+export type {
+  InboxCounters,
+  InboxLatencyListener,
+  InboxReadPorts,
+  InboxStatsSource,
+  PartitionLag,
+} from './inbox-stats.port';
 /** Reads a whole topic up to its end when the read began (dead-letter listing, invariant checks). */
 export { readWholeTopic } from './dead-letter/dead-letter-reader';
 export type { RawDeadLetter as RawTopicMessage } from './dead-letter/dead-letter-reader';
-export type { InboxLatencyListener, PartitionLag } from './metrics/inbox-metrics';
 /** Provide one (from a global module) to settle each message under a context of your own. */
 export { InboxMessageScope } from './transport/message-scope';
 /** Headers the inbox adds to dead-lettered messages. */

@@ -1,3 +1,4 @@
+import { MessageTracing, openTelemetryTracing } from '@outbox-inbox/messaging';
 import { parcelEvent, toMessage, waitFor } from '@app/test-kit';
 import { InboxMessageScope } from '../src';
 import { useInboxTestBed } from './fixtures/inbox-test-app';
@@ -30,6 +31,29 @@ describe("The app's InboxMessageScope", () => {
       // Each run ended only once its message was settled: applied, or dead-lettered.
       expect(await bed.effectVersions('scope-1')).toEqual([1]);
       expect(app.metrics.deadLettered).toBe(1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('is run inside the tracing that InboxModule is given, with the same headers', async () => {
+    const { topic, options } = await bed.channel('inbox.scope.tracing', 1);
+    const event = parcelEvent('registered', 'scope-3', 1);
+    const received: string[] = [];
+    const tracing: MessageTracing = {
+      ...openTelemetryTracing,
+      receive: (headers, settle) => {
+        received.push(headers['event-key']);
+        return settle();
+      },
+    };
+    const scope = new RecordingScope();
+    const app = await bed.startApp({ ...options, messageScope: scope, inbox: { tracing } });
+    try {
+      await bed.producer.send({ topic, messages: [toMessage(event)] });
+      await waitFor(() => scope.settled.length === 1, { description: 'the message settled' });
+      expect(received).toEqual([event.eventKey]);
+      expect(await bed.effectVersions('scope-3')).toEqual([1]);
     } finally {
       await app.close();
     }

@@ -4,7 +4,14 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { parcelEvent, parcelEventRegistry, toMessage, waitFor } from '@app/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
-import { InboxModule, InboxModuleOptions, InboxTransport } from '../src';
+import {
+  InboxCounters,
+  InboxModule,
+  InboxModuleOptions,
+  InboxReadPorts,
+  InboxStatsSource,
+  InboxTransport,
+} from '../src';
 import { InboxHttpModule } from '../src/http';
 import { useInboxTestBed } from './fixtures/inbox-test-app';
 import { TEST_BEHAVIOUR, TestBehaviour, TestConsumer } from './fixtures/test-consumer.controller';
@@ -96,6 +103,19 @@ describe('InboxModule options', () => {
     const options = await inboxOptions('client', client);
     await start([InboxModule.forRoot({ ...options, dataSource: bed.dataSource })]);
     await deliverTwice(options.topics[0], options.consumer, 'client-1');
+  });
+
+  it('provides its read-only ports under their names, counting what the consumer did', async () => {
+    const options = await inboxOptions('ports');
+    const started = await start([InboxModule.forRoot({ ...options, dataSource: bed.dataSource })]);
+    await deliverTwice(options.topics[0], options.consumer, 'ports-1');
+    const counters = started.get<keyof InboxReadPorts, InboxCounters>('InboxCounters');
+    // Counted just after the commit that deliverTwice saw.
+    await waitFor(() => counters.outcomes.duplicate === 1);
+    expect(counters.outcomes).toEqual(expect.objectContaining({ applied: 1, duplicate: 1 }));
+    const source = started.get<keyof InboxReadPorts, InboxStatsSource>('InboxStatsSource');
+    expect(source.groupMembership()).toEqual({ consumer: options.consumer, joined: true });
+    expect((await source.stats()).inbox.applied).toBe(1);
   });
 
   it('refuses options without a registry from the async factory, at start', async () => {

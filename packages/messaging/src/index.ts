@@ -15,6 +15,9 @@ export { envelopeHeaders, EventHeader, readHeaders } from './kafka-headers';
 /** class-validator checks of plain objects, with every failing field by path. */
 export { EventValidationError, fieldErrorsOf, validatePlain } from './validation';
 export type { FieldError, ValidateOptions } from './validation';
+/** How a message's trace travels (capture, publish, receive), and its OpenTelemetry default. */
+export { openTelemetryTracing } from './open-telemetry-tracing';
+export type { MessageTracing, OutgoingBatch, OutgoingMessage } from './message-tracing';
 /** Kafka client settings (brokers, clientId, ssl, sasl) or an application's own kafkajs client. */
 export { kafkaClient, kafkaConnectionProblems } from './kafka-client';
 export type { KafkaConnection } from './kafka-client';

@@ -1,9 +1,9 @@
 import { LoggerService } from '@nestjs/common';
+import { MessageTracing } from '@outbox-inbox/messaging';
 import { LeaseKeeper } from './lease-keeper';
 import { OutboxPublisher } from './outbox-publisher';
 import { OutboxRelayOptions, worstSendTimeMs } from './outbox-relay.options';
 import { Claim, OutboxOutcomes } from './outbox-store.port';
-import { publishTraced } from './outbox-tracing';
 import { planPublish, toTopicBatches } from './publish-plan';
 
 /** Counters of what the sender did with the rows it was given, since it was built. */
@@ -26,6 +26,8 @@ export interface BatchSenderParts {
   topicFor: (aggregateType: string) => string;
   options: OutboxRelayOptions;
   logger: LoggerService;
+  /** The PRODUCER span of each message sent. */
+  tracing: MessageTracing;
 }
 
 /**
@@ -86,7 +88,9 @@ export class BatchSender {
       return undefined;
     }
     try {
-      await publishTraced(toTopicBatches(plan.send), (b) => this.parts.publisher.publish(b));
+      await this.parts.tracing.publish(toTopicBatches(plan.send), (b) =>
+        this.parts.publisher.publish(b),
+      );
     } catch (error) {
       keeper.stop();
       if (keeper.lost) {

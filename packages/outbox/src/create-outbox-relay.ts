@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { LoggerService } from '@nestjs/common';
+import type { MessageTracing } from '@outbox-inbox/messaging';
 import { DataSource } from 'typeorm';
 import { KafkaOutboxPublisher, OutboxKafkaOptions } from './kafka-outbox-publisher';
 import { OutboxClaimer } from './outbox-claimer';
@@ -22,6 +23,8 @@ export interface OutboxRelayConfig extends Partial<OutboxRelayOptions> {
   /** Wakes the relay when a transaction that wrote outbox rows commits in this process. */
   notifier?: OutboxCommitNotifier;
   logger?: LoggerService;
+  /** The PRODUCER span of each message sent. Default: openTelemetryTracing. */
+  tracing?: MessageTracing;
 }
 
 /**
@@ -30,7 +33,7 @@ export interface OutboxRelayConfig extends Partial<OutboxRelayOptions> {
  * the claimer and finalizer on that pool, the kafkajs publisher (or `publisher`).
  */
 export function createOutboxRelay(config: OutboxRelayConfig): OutboxRelay {
-  const { dataSource, kafka, publisher, topicFor, notifier, logger, ...partial } = config;
+  const { dataSource, kafka, publisher, topicFor, notifier, logger, tracing, ...partial } = config;
   if (typeof topicFor !== 'function') {
     throw new Error('OutboxRelay needs `topicFor`: the topic of each aggregate type');
   }
@@ -50,6 +53,7 @@ export function createOutboxRelay(config: OutboxRelayConfig): OutboxRelay {
     topicFor,
     notifier,
     logger,
+    tracing,
   });
 }
 

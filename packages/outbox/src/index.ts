@@ -5,7 +5,7 @@ export type { OutboxModuleExtras, OutboxModuleOptions } from './outbox.module';
 export { OutboxWriter } from './outbox-writer';
 /** The multi-instance relay loop from t_outbox to Kafka (a Nest provider of OutboxModule). */
 export { OutboxRelay } from './outbox-relay';
-export type { OutboxRelayCounters, OutboxRelayHeartbeat, OutboxRelayParts } from './outbox-relay';
+export type { OutboxRelayParts } from './outbox-relay';
 /** A standalone relay on MySQL/MariaDB or PostgreSQL and Kafka, wired as OutboxModule wires it. */
 export { createOutboxRelay } from './create-outbox-relay';
 export type { OutboxRelayConfig } from './create-outbox-relay';
@@ -14,8 +14,6 @@ export type { Claim, OutboxClaims, OutboxOutcomes } from './outbox-store.port';
 export type { ClaimedRow } from './outbox-row';
 /** The connections a relay's claimer and finalizer work on. */
 export type { RelayConnections } from './relay-connections';
-/** Trace context of the active span, as stored with a new outbox row. */
-export { activeTraceContext } from './outbox-tracing';
 /** Relay options with their defaults and validation. */
 export {
   DEFAULT_RELAY_OPTIONS,
@@ -30,9 +28,20 @@ export type {
   DeadOutboxRow,
   DeadRowFilter,
   OperatorActionAudit,
-  OutboxStats,
   PruneOptions,
 } from './outbox-operations';
+/**
+ * Read-only ports for monitoring: the relay's counters and heartbeat, the table's stats, and
+ * the Nest tokens OutboxModule provides them under (the port's name, see OutboxReadPorts).
+ */
+export type {
+  OutboxReadPorts,
+  OutboxRelayCounters,
+  OutboxRelayHeartbeat,
+  OutboxRelayStats,
+  OutboxStats,
+  OutboxStatsSource,
+} from './outbox-stats.port';
 /** Deletes old SENT rows on a timer (registered by OutboxModule). */
 export { DEFAULT_RETENTION, OutboxRetention } from './outbox-retention';
 export type { OutboxRetentionOptions } from './outbox-retention';

@@ -10,25 +10,9 @@ import { OutboxState } from './outbox-state';
 import { OutboxQuery, OutboxSql } from './sql/outbox-sql';
 import { outboxSqlOf } from './sql/outbox-sql-of';
 import { DeadEventPolicy } from './outbox-relay.options';
-import { OutboxRelayCounters } from './outbox-relay';
+import { OutboxRelayCounters, OutboxStats, OutboxStatsSource } from './outbox-stats.port';
 
 export type { DeadRowFilter } from './dead-row-filter';
-
-/** The outbox at a glance: what monitoring alerts on. Ids and counts are plain numbers. */
-export interface OutboxStats {
-  /** Rows per unsent status (SENT rows are not counted: that would scan the history). */
-  backlog: { NEW: number; SENDING: number; DEAD: number };
-  /** Age of the oldest NEW or SENDING row in ms; 0 when nothing waits. */
-  oldestUnsentAgeMs: number;
-  /** NEW rows that failed at least once and wait for their next attempt. */
-  retryingRows: number;
-  dead: number;
-  /** Aggregates with a DEAD event and later unsent events held back behind it. */
-  aggregatesBlockedByDead: number;
-  deadPolicy: DeadEventPolicy;
-  /** Counters of this process's relay since it started, when it runs here. */
-  relay?: OutboxRelayCounters;
-}
 
 /** A DEAD row as listed for operators. */
 export interface DeadOutboxRow {
@@ -80,7 +64,7 @@ export interface PruneOptions {
 /**
  * Operator actions on the outbox: stats, listing and requeueing DEAD rows, retention.
  */
-export class OutboxOperations {
+export class OutboxOperations implements OutboxStatsSource {
   private readonly sql: OutboxSql;
   private readonly state: OutboxState;
 

@@ -1,3 +1,4 @@
+import { MessageTracing, openTelemetryTracing } from '@outbox-inbox/messaging';
 import { waitFor } from '@app/test-kit';
 import { resolveRelayOptions } from './outbox-relay.options';
 import { OutboxRelay } from './outbox-relay';
@@ -13,7 +14,11 @@ const inMemory: RelayConnections = {
 const quiet = { log: () => undefined, error: () => undefined, warn: () => undefined };
 
 /** A relay over the in-memory twins of the store and the publisher: the loop and the sender, no I/O. */
-function relayOver(store: InMemoryOutboxStore, publisher: InMemoryOutboxPublisher) {
+function relayOver(
+  store: InMemoryOutboxStore,
+  publisher: InMemoryOutboxPublisher,
+  tracing?: MessageTracing,
+) {
   const options = resolveRelayOptions({
     batchSize: 3,
     maxAttempts: 2,
@@ -28,6 +33,7 @@ function relayOver(store: InMemoryOutboxStore, publisher: InMemoryOutboxPublishe
     publisher,
     topicFor: (type) => `${type.toLowerCase()}.events`,
     logger: quiet,
+    tracing,
   });
 }
 
@@ -83,5 +89,28 @@ describe('OutboxRelay over the in-memory twins', () => {
     await relay.relayOnce();
     expect((await store.rows())[0]).toMatchObject({ status: 'DEAD', retryCount: 0 });
     expect(publisher.published).toEqual([]);
+  });
+
+  it('sends through the tracing it is given: the headers that tracing writes are what is published', async () => {
+    const store = new InMemoryOutboxStore();
+    await store.add([{ aggregateType: 'Parcel', aggregateId: 'p1', aggregateVersion: 1 }]);
+    const publisher = new InMemoryOutboxPublisher();
+    const tracing: MessageTracing = {
+      ...openTelemetryTracing,
+      publish: (batches, send) =>
+        send(
+          batches.map((b) => ({
+            ...b,
+            messages: b.messages.map((m) => ({
+              ...m,
+              headers: { ...m.headers, traceparent: 'traced' },
+            })),
+          })),
+        ),
+    };
+    const relay = relayOver(store, publisher, tracing);
+    await relay.relayOnce();
+    expect(publisher.messages().map((m) => m.headers.traceparent)).toEqual(['traced']);
+    expect((await store.rows())[0].status).toBe('SENT');
   });
 });

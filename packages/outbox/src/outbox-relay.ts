@@ -1,8 +1,10 @@
 import { Logger, LoggerService } from '@nestjs/common';
 import { backoffDelay } from '@outbox-inbox/database';
-import { BatchSender, BatchSenderCounters, describeError, RecordOutcome } from './batch-sender';
+import { MessageTracing, openTelemetryTracing } from '@outbox-inbox/messaging';
+import { BatchSender, describeError, RecordOutcome } from './batch-sender';
 import { OutboxPublisher } from './outbox-publisher';
 import { OutboxRelayOptions, worstSendTimeMs } from './outbox-relay.options';
+import { OutboxRelayCounters, OutboxRelayHeartbeat, OutboxRelayStats } from './outbox-stats.port';
 import { Claim, OutboxClaims, OutboxOutcomes } from './outbox-store.port';
 import { RelayConnections } from './relay-connections';
 
@@ -21,21 +23,8 @@ export interface OutboxRelayParts {
   /** Wakes the relay when a transaction that wrote outbox rows commits in this process. */
   notifier?: { onCommit(listener: () => void): () => void };
   logger?: LoggerService;
-}
-
-/** When the relay loop last went round, for readiness checks (epoch ms). */
-export interface OutboxRelayHeartbeat {
-  running: boolean;
-  /** Start of the latest round. */
-  lastTickAt: number;
-  /** End of the wait the loop is in (poll interval or backoff); 0 while it works. */
-  idleUntil: number;
-}
-
-/** Counters since the relay started. */
-export interface OutboxRelayCounters extends BatchSenderCounters {
-  /** Claims made ahead and handed back unsent: their lease no longer covered a send. */
-  claimsHandedBack: number;
+  /** The PRODUCER span of each message sent. Default: openTelemetryTracing. */
+  tracing?: MessageTracing;
 }
 
 type ClaimOutcome = { claim: Claim | null } | { error: unknown };
@@ -47,7 +36,7 @@ type ClaimOutcome = { claim: Claim | null } | { error: unknown };
  * table safely. A Nest provider (lifecycle hooks start and stop it) that can also be driven
  * directly.
  */
-export class OutboxRelay {
+export class OutboxRelay implements OutboxRelayStats {
   readonly options: OutboxRelayOptions;
   readonly instanceId: string;
   private readonly sender: BatchSender;
@@ -70,7 +59,11 @@ export class OutboxRelay {
     const { claimsAhead, ownConnections } = this.options;
     this.claimsInFlight =
       ownConnections > 0 ? Math.max(1, Math.min(claimsAhead, ownConnections - 1)) : claimsAhead;
-    this.sender = new BatchSender({ ...parts, logger: this.logger });
+    this.sender = new BatchSender({
+      ...parts,
+      logger: this.logger,
+      tracing: parts.tracing ?? openTelemetryTracing,
+    });
     this.unsubscribe = parts.notifier?.onCommit(() => this.wake());
   }
 

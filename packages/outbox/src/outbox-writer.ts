@@ -3,13 +3,14 @@ import {
   envelopeHeaders,
   EventDefinition,
   EventEnvelope,
+  MessageTracing,
   NewEvent,
+  openTelemetryTracing,
 } from '@outbox-inbox/messaging';
 import { runStatements, Statement } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';
 import { OutboxError } from './outbox.errors';
-import { activeTraceContext } from './outbox-tracing';
 import { outboxSqlOf } from './sql/outbox-sql-of';
 
 /**
@@ -17,7 +18,11 @@ import { outboxSqlOf } from './sql/outbox-sql-of';
  * when the business change it describes does.
  */
 export class OutboxWriter {
-  constructor(private readonly notifier?: OutboxCommitNotifier) {}
+  /** `tracing` captures the trace context stored with each event (default: OpenTelemetry's). */
+  constructor(
+    private readonly notifier?: OutboxCommitNotifier,
+    private readonly tracing: MessageTracing = openTelemetryTracing,
+  ) {}
 
   /**
    * Validates the event (EventValidationError with the field errors: an invalid event never
@@ -50,7 +55,7 @@ export class OutboxWriter {
       );
     }
     // The trace context of the writing request (its HTTP span), unless the caller names one.
-    const trace = event.trace ?? activeTraceContext();
+    const trace = event.trace ?? this.tracing.capture();
     const envelope = createEnvelope(definition, { ...event, ...(trace && { trace }) });
     const insert = outboxSqlOf(manager.connection).insert({
       aggregateType: envelope.aggregateType,

@@ -1,5 +1,6 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
 import type { DataSourceRef } from '@outbox-inbox/database';
+import type { MessageTracing } from '@outbox-inbox/messaging';
 import { OutboxKafkaOptions } from './kafka-outbox-publisher';
 import { OutboxRelayOptions } from './outbox-relay.options';
 import { OutboxRetentionOptions } from './outbox-retention';
@@ -14,6 +15,11 @@ export interface OutboxModuleOptions {
   relay?: Partial<OutboxRelayOptions> & { enabled?: boolean };
   /** Deleting old SENT rows; on by default (7 days), `enabled: false` turns it off. */
   retention?: Partial<OutboxRetentionOptions> & { enabled?: boolean };
+  /**
+   * How each event's trace travels: captured by the writer, a PRODUCER span per message sent.
+   * Default: openTelemetryTracing (@outbox-inbox/messaging).
+   */
+  tracing?: MessageTracing;
 }
 
 /**

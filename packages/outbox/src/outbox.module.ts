@@ -14,6 +14,7 @@ import {
   OutboxModuleOptions,
 } from './outbox.module-definition';
 import { OutboxOperations } from './outbox-operations';
+import { OutboxReadPorts } from './outbox-stats.port';
 import { defaultInstanceId } from './create-outbox-relay';
 import { KafkaOutboxPublisher } from './kafka-outbox-publisher';
 import { OutboxClaimer } from './outbox-claimer';
@@ -50,6 +51,9 @@ export class OutboxModule extends OutboxConfigurableModule {
 function checkModuleOptions(options: OutboxModuleOptions): ReturnType<typeof resolveRelayOptions> {
   const problems = kafkaConnectionProblems(options.kafka);
   if (typeof options.topicFor !== 'function') problems.push('topicFor must be a function');
+  if (options.tracing !== undefined && typeof options.tracing?.publish !== 'function') {
+    problems.push('tracing must be a MessageTracing (capture, publish)');
+  }
   if (problems.length > 0) {
     throw new OutboxError('OUTBOX_INVALID_OPTIONS', `OutboxModule options: ${problems.join('; ')}`);
   }
@@ -68,10 +72,20 @@ function withOutbox(definition: DynamicModule, extras: OutboxModuleExtras): Dyna
       ...(definition.providers ?? []),
       dataSourceProvider(OUTBOX_DATA_SOURCE, extras.dataSource),
       ...outboxProviders,
+      ...readPorts,
     ],
-    exports: [OutboxWriter, OutboxRelay, OutboxOperations],
+    exports: [OutboxWriter, OutboxRelay, OutboxOperations, ...readPorts.map((p) => p.provide)],
   };
 }
+
+/**
+ * The read-only ports (OutboxReadPorts) under their names, for readers that know this
+ * package's types only: monitoring injects `'OutboxRelayStats'`, never the relay itself.
+ */
+const readPorts: Array<{ provide: keyof OutboxReadPorts; useExisting: unknown }> = [
+  { provide: 'OutboxRelayStats', useExisting: OutboxRelay },
+  { provide: 'OutboxStatsSource', useExisting: OutboxOperations },
+];
 
 /** Validated relay options, built once from the module options. */
 const RELAY_OPTIONS = Symbol('OUTBOX_RELAY_OPTIONS');
@@ -93,8 +107,9 @@ const outboxProviders: Provider[] = [
   },
   {
     provide: OutboxWriter,
-    inject: [OutboxCommitNotifier],
-    useFactory: (notifier: OutboxCommitNotifier) => new OutboxWriter(notifier),
+    inject: [OUTBOX_MODULE_OPTIONS, OutboxCommitNotifier],
+    useFactory: (options: OutboxModuleOptions, notifier: OutboxCommitNotifier) =>
+      new OutboxWriter(notifier, options.tracing),
   },
   {
     provide: OutboxRelay,
@@ -119,6 +134,7 @@ const outboxProviders: Provider[] = [
         publisher: new KafkaOutboxPublisher(options.kafka, resolved),
         topicFor: options.topicFor,
         notifier,
+        tracing: options.tracing,
       });
     },
   },

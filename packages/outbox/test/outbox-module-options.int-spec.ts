@@ -2,7 +2,7 @@ import { DynamicModule, Global, INestApplication, Module } from '@nestjs/common'
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
-import { ObservabilityModule } from '@app/observability';
+import { OperatorAuthModule } from '@app/service-bootstrap';
 import {
   openOutboxDatabase,
   ParcelShippedV1,
@@ -17,7 +17,10 @@ import {
   OutboxMigrations,
   OutboxModule,
   OutboxModuleOptions,
+  OutboxReadPorts,
   OutboxRelay,
+  OutboxRelayStats,
+  OutboxStatsSource,
   OutboxWriter,
 } from '../src';
 import { OutboxHttpModule } from '../src/http';
@@ -112,6 +115,25 @@ describe('OutboxModule options', () => {
     expect(await published(topic)).toEqual([key]);
   });
 
+  it('provides its read-only ports under their names, and a null relay port where the relay is off', async () => {
+    const { topic: _topic, ...rest } = await options('outbox.opt.ports');
+    const started = await start([OutboxModule.forRoot({ ...rest, dataSource: outboxDb })]);
+    await relayed(started, outboxDb, await writeParcel(started, outboxDb, 'ports-1'));
+    const relay = started.get<keyof OutboxReadPorts, OutboxRelayStats>('OutboxRelayStats');
+    expect(relay.counts().published).toBeGreaterThanOrEqual(1);
+    expect(relay.heartbeat().running).toBe(true);
+    const source = started.get<keyof OutboxReadPorts, OutboxStatsSource>('OutboxStatsSource');
+    expect((await source.stats()).relay?.published).toBeGreaterThanOrEqual(1);
+    await started.close();
+    const off = await start([
+      OutboxModule.forRoot({ ...rest, dataSource: outboxDb, relay: { enabled: false } }),
+    ]);
+    expect(off.get('OutboxRelayStats')).toBeNull();
+    expect(
+      (await off.get<keyof OutboxReadPorts, OutboxStatsSource>('OutboxStatsSource').stats()).relay,
+    ).toBeUndefined();
+  });
+
   it('takes its DataSource by TypeORM name, beside a default DataSource that has no t_outbox', async () => {
     const otherDb = await env.createDatabase('outbox_options_other');
     const { topic: _topic, ...rest } = await options('outbox.opt.named');
@@ -184,14 +206,10 @@ describe('OutboxModule options', () => {
     expect((await fetch(`${await on.getUrl()}/outbox/stats`)).status).toBe(200);
   });
 
-  it("puts the routes behind the operator token of the app's ObservabilityModule", async () => {
+  it("puts the routes behind the operator token of the app's OperatorAuthModule", async () => {
     const { topic: _topic, ...rest } = await options('outbox.opt.auth');
     const started = await start([
-      ObservabilityModule.forRoot({
-        service: 'options-test',
-        logLevel: 'error',
-        operatorAuth: { token: TEST_OPS_API_TOKEN },
-      }),
+      OperatorAuthModule.forRoot({ token: TEST_OPS_API_TOKEN }),
       TypeOrmModule.forRoot(mysqlDataSourceOptions({ url: outboxDbUrl })),
       OutboxModule.forRoot(rest),
       OutboxHttpModule.register(),

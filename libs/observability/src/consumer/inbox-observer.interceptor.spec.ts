@@ -2,6 +2,7 @@ import { EventEnvelope, EventHeader } from '@outbox-inbox/messaging';
 import { InboxBatchContext, InboxContext } from '@outbox-inbox/inbox';
 import { Logger } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
+import { KafkaContext } from '@nestjs/microservices';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import {
   InMemorySpanExporter,
@@ -125,6 +126,17 @@ describe('InboxObserverInterceptor', () => {
 
   it('leaves handlers of other transports alone', async () => {
     const { seen, spans } = await intercept({ eventType: 'OrderPaid' }, { some: 'context' });
+    expect(spans).toHaveLength(0);
+    expect(seen.correlationId).toBeUndefined();
+  });
+
+  it("leaves Nest's own Kafka transport alone, whose context also names a topic", async () => {
+    const { offset, headers } = origin(5);
+    const args = [{ offset, headers }, 1, 'trading.order.events', {}, async () => undefined, {}];
+    const kafka = new KafkaContext(
+      args as unknown as ConstructorParameters<typeof KafkaContext>[0],
+    );
+    const { seen, spans } = await intercept(event(5), kafka);
     expect(spans).toHaveLength(0);
     expect(seen.correlationId).toBeUndefined();
   });

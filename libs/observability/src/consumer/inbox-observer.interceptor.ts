@@ -11,7 +11,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { EventEnvelope, EventHeader } from '@outbox-inbox/messaging';
-import { InboxBatchContext, InboxContext } from '@outbox-inbox/inbox';
+import type { InboxBatchContext, InboxContext } from '@outbox-inbox/inbox';
 import { Observable } from 'rxjs';
 import { acceptCorrelationId, runWithCorrelation } from '../correlation/correlation-context';
 
@@ -39,12 +39,12 @@ export class InboxObserverInterceptor implements NestInterceptor {
     if (execution.getType() !== 'rpc') return next.handle();
     const rpc = execution.switchToRpc();
     const delivery = rpc.getContext<unknown>();
-    if (delivery instanceof InboxContext) {
+    if (isInboxContext(delivery)) {
       const envelope = rpc.getData<Partial<EventEnvelope>>();
       if (!envelope?.eventType) return next.handle();
       return this.observe(next, [envelope], [delivery], delivery.consumer);
     }
-    if (delivery instanceof InboxBatchContext) {
+    if (isInboxBatchContext(delivery)) {
       const envelopes = rpc.getData<Array<Partial<EventEnvelope>>>();
       if (!Array.isArray(envelopes) || !envelopes[0]?.eventType) return next.handle();
       return this.observe(next, envelopes, delivery.deliveries, delivery.consumer);
@@ -122,6 +122,26 @@ export class InboxObserverInterceptor implements NestInterceptor {
       ),
     );
   }
+}
+
+/*
+ * The inbox's handler contexts, told by their shape: observability knows the inbox by its types
+ * only (and a shape holds across two copies of the package, where instanceof would not).
+ */
+function isInboxContext(value: unknown): value is InboxContext {
+  const c = value as Partial<InboxContext> | null;
+  return (
+    typeof c?.consumer === 'string' &&
+    typeof c.topic === 'string' &&
+    typeof c.offset === 'string' &&
+    typeof c.headers === 'object' &&
+    c.headers !== null
+  );
+}
+
+function isInboxBatchContext(value: unknown): value is InboxBatchContext {
+  const c = value as Partial<InboxBatchContext> | null;
+  return typeof c?.consumer === 'string' && Array.isArray(c.deliveries);
 }
 
 function fail(span: Span, error: unknown): void {

@@ -1,5 +1,5 @@
-import { InboxOperations } from '@outbox-inbox/inbox';
-import { OutboxOperations, OutboxRelay } from '@outbox-inbox/outbox';
+import type { InboxStatsSource } from '@outbox-inbox/inbox';
+import type { OutboxRelayStats, OutboxStatsSource } from '@outbox-inbox/outbox';
 import { DataSource } from 'typeorm';
 import { BrokerProbe } from './broker-probe';
 import { ReadinessThresholds } from './readiness-thresholds';
@@ -26,9 +26,9 @@ export interface HealthSources {
   dataSource: DataSource;
   thresholds: ReadinessThresholds;
   broker?: BrokerProbe | null;
-  relay?: OutboxRelay | null;
-  outbox?: OutboxOperations | null;
-  inbox?: InboxOperations | null;
+  relay?: OutboxRelayStats | null;
+  outbox?: OutboxStatsSource | null;
+  inbox?: InboxStatsSource | null;
 }
 
 /**

@@ -7,10 +7,16 @@ import {
   HealthIndicatorFunction,
   HealthIndicatorService,
 } from '@nestjs/terminus';
-import { InboxOperations } from '@outbox-inbox/inbox';
-import { OutboxOperations, OutboxRelay } from '@outbox-inbox/outbox';
+import type { InboxStatsSource } from '@outbox-inbox/inbox';
+import type { OutboxRelayStats, OutboxStatsSource } from '@outbox-inbox/outbox';
 import { DataSource } from 'typeorm';
-import { BROKER_PROBE, READINESS_THRESHOLDS } from '../observability.tokens';
+import {
+  BROKER_PROBE,
+  INBOX_STATS_SOURCE,
+  OUTBOX_RELAY_STATS,
+  OUTBOX_STATS_SOURCE,
+  READINESS_THRESHOLDS,
+} from '../observability.tokens';
 import { BrokerProbe } from './broker-probe';
 import { HealthDetails, readHealthDetails } from './health-details';
 import { ReadinessThresholds } from './readiness-thresholds';
@@ -34,10 +40,10 @@ export class HealthHttpController {
     private readonly dataSource: DataSource,
     @Inject(READINESS_THRESHOLDS) private readonly thresholds: ReadinessThresholds,
     @Optional() @Inject(BROKER_PROBE) private readonly broker?: BrokerProbe | null,
-    // Explicit tokens: a union type's design type is Object, which DI cannot resolve.
-    @Optional() @Inject(OutboxRelay) private readonly relay?: OutboxRelay | null,
-    @Optional() @Inject(OutboxOperations) private readonly outbox?: OutboxOperations | null,
-    @Optional() @Inject(InboxOperations) private readonly inbox?: InboxOperations | null,
+    // The packages' ports, by name (see observability.tokens.ts).
+    @Optional() @Inject(OUTBOX_RELAY_STATS) private readonly relay?: OutboxRelayStats | null,
+    @Optional() @Inject(OUTBOX_STATS_SOURCE) private readonly outbox?: OutboxStatsSource | null,
+    @Optional() @Inject(INBOX_STATS_SOURCE) private readonly inbox?: InboxStatsSource | null,
   ) {}
 
   @Get()

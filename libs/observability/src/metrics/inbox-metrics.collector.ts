@@ -1,23 +1,23 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { InboxMetrics, InboxOperations, InboxOutcome } from '@outbox-inbox/inbox';
+import type { InboxCounters, InboxOutcome, InboxStatsSource } from '@outbox-inbox/inbox';
 import { MetricsRegistry } from './metrics-registry';
 
 /**
- * The inbox consumer as Prometheus sees it: counters mirror InboxMetrics at scrape time, the
+ * The inbox consumer as Prometheus sees it: counters mirror InboxCounters at scrape time, the
  * processing latency is observed as messages settle, and the lag per partition comes from
  * the high watermark of the last batch fetched.
  */
 export class InboxMetricsCollector {
-  constructor(registry: MetricsRegistry, metrics: InboxMetrics, operations?: InboxOperations) {
+  constructor(registry: MetricsRegistry, metrics: InboxCounters, stats?: InboxStatsSource) {
     const registers = [registry];
-    if (operations) {
+    if (stats) {
       new Gauge({
         name: 'inbox_open_gaps',
         help: 'Aggregates whose next version has been missing for longer than the gap alert time (events parked behind it)',
         registers,
         async collect() {
           // Keeps its last value when the database cannot be read at this scrape.
-          await operations.openGaps().then(
+          await stats.openGaps().then(
             (gaps) => this.set(gaps.length),
             () => undefined,
           );

@@ -1,24 +1,24 @@
 import { Counter, Gauge } from 'prom-client';
-import {
-  OutboxOperations,
-  OutboxRelay,
+import type {
   OutboxRelayCounters,
+  OutboxRelayStats,
   OutboxStats,
+  OutboxStatsSource,
 } from '@outbox-inbox/outbox';
 import { MetricsRegistry } from './metrics-registry';
 
 /**
- * The outbox as Prometheus sees it. Gauges come from OutboxOperations.stats() at scrape time
- * (one round of queries per scrape; on failure `outbox_stats_up` is 0 and the gauges keep
- * their last values); counters mirror the in-process relay's counters.
+ * The outbox as Prometheus sees it. Gauges come from the stats source at scrape time (one
+ * round of queries per scrape; on failure `outbox_stats_up` is 0 and the gauges keep their
+ * last values); counters mirror the in-process relay's counters.
  */
 export class OutboxMetrics {
   private inFlight?: Promise<OutboxStats | undefined>;
 
   constructor(
     registry: MetricsRegistry,
-    private readonly operations: OutboxOperations,
-    private readonly relay?: OutboxRelay | null,
+    private readonly source: OutboxStatsSource,
+    private readonly relay?: OutboxRelayStats | null,
   ) {
     const registers = [registry];
     const stats = () => this.stats();
@@ -109,7 +109,7 @@ export class OutboxMetrics {
 
   /** One stats query per scrape: the gauges of one scrape collect together and share it. */
   private stats(): Promise<OutboxStats | undefined> {
-    this.inFlight ??= this.operations
+    this.inFlight ??= this.source
       .stats()
       .catch(() => undefined)
       .finally(() => (this.inFlight = undefined));

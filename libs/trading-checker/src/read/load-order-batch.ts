@@ -1,3 +1,4 @@
+import type { OutboxStatus } from '@outbox-inbox/outbox';
 import {
   ConsumerFacts,
   FulfillmentFacts,
@@ -186,7 +187,7 @@ async function outboxOf(
     aggregateType: str(r.aggregate_type),
     aggregateId: str(r.aggregate_id),
     aggregateVersion: num(r.aggregate_version),
-    status: str(r.status),
+    status: str(r.status) as OutboxStatus,
   }));
 }
 

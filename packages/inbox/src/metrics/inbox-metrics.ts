@@ -1,23 +1,13 @@
 import { BackoffPolicy } from '@outbox-inbox/database';
 import { InboxOutcome } from '../apply/inbox-processor';
+import { InboxCounters, InboxLatencyListener, PartitionLag } from '../inbox-stats.port';
 import { PartitionBlocks } from './partition-blocks';
-
-/** Receives the time each settled message spent in its inbox transaction. */
-export type InboxLatencyListener = (seconds: number, outcome: InboxOutcome) => void;
-
-/** Consumer lag of one partition, as of the last batch fetched from it. */
-export interface PartitionLag {
-  topic: string;
-  partition: number;
-  /** Messages in the partition after the last settled one (high watermark − settled − 1). */
-  lag: number;
-}
 
 /**
  * Counters since this process started; the durable counts come from the tables. Exporters
  * (Prometheus) read the counters when scraped and subscribe to latencies with `onLatency`.
  */
-export class InboxMetrics {
+export class InboxMetrics implements InboxCounters {
   readonly outcomes: Record<InboxOutcome, number> = {
     applied: 0,
     ignored: 0,

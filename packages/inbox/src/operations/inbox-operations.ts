@@ -1,6 +1,7 @@
 import { affectedRows, OperatorAuditRecord, readOperatorAudit } from '@outbox-inbox/database';
 import { DataSource } from 'typeorm';
 import { ResolvedInboxOptions } from '../inbox.options';
+import { InboxStatsSource } from '../inbox-stats.port';
 import { InboxMetrics } from '../metrics/inbox-metrics';
 import { InboxDeadLetters } from './inbox-dead-letters';
 import { AggregateSelector, findDeliveries, InboxDeliveryRecord } from './inbox-deliveries';
@@ -24,7 +25,7 @@ export interface InboxOperationsDeps {
  * deliveries, skipping a gap on purpose, and pruning. The dead letters are InboxDeadLetters'.
  * Built by createInbox.
  */
-export class InboxOperations {
+export class InboxOperations implements InboxStatsSource {
   private readonly options: ResolvedInboxOptions;
   private readonly dataSource: DataSource;
   private readonly metrics: InboxMetrics;

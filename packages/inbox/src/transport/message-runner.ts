@@ -1,7 +1,6 @@
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { backoffDelay, delay, runTransaction } from '@outbox-inbox/database';
 import { LoggerService } from '@nestjs/common';
-import { context } from '@opentelemetry/api';
 import { KafkaMessage } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { failureCode } from '../classify-failure';
@@ -14,7 +13,6 @@ import { InboxOutcome, InboxProcessor } from '../apply/inbox-processor';
 import { InboxError } from '../inbox.errors';
 import { DeliveryPosition, ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from '../metrics/inbox-metrics';
-import { messageContext } from './message-context';
 import { InboxMessageScope } from './message-scope';
 
 /** What the runner needs from the Kafka consumer for the message at hand. */
@@ -70,7 +68,7 @@ export class MessageRunner {
   settle(message: KafkaMessage, position: Delivery, control: DeliveryControl): Promise<void> {
     const settle = () => this.settleInContext(message, position, control);
     const { scope } = this.deps;
-    return context.with(messageContext(position.headers), () =>
+    return this.options.tracing.receive(position.headers, () =>
       scope ? scope.run(position.headers, settle) : settle(),
     );
   }

@@ -20,12 +20,8 @@ import {
   PruneOutboxDto,
   RequeueDeadDto,
 } from './outbox-http.dto';
-import {
-  AggregateOutboxRow,
-  DeadOutboxRow,
-  OutboxOperations,
-  OutboxStats,
-} from '../outbox-operations';
+import { AggregateOutboxRow, DeadOutboxRow, OutboxOperations } from '../outbox-operations';
+import { OutboxStats } from '../outbox-stats.port';
 
 /** Operator endpoints of the outbox, mounted by OutboxModule in every service. */
 @ApiTags('outbox')

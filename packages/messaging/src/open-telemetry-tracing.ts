@@ -1,4 +1,5 @@
 import {
+  context,
   isSpanContextValid,
   propagation,
   ROOT_CONTEXT,
@@ -7,17 +8,29 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import { TraceContext } from '@outbox-inbox/messaging';
-import { TopicBatch } from './outbox-publisher';
+import { TraceContext } from './envelope';
+import { MessageTracing, OutgoingBatch, OutgoingMessage } from './message-tracing';
 
+// The publish spans keep the instrumentation scope they had when the outbox made them itself.
 const tracer = () => trace.getTracer('@outbox-inbox/outbox');
+
+/**
+ * MessageTracing on OpenTelemetry's global API, with W3C trace-context headers: the default of
+ * every package. A no-op while no OpenTelemetry SDK is registered (no span is active, headers
+ * stay as they are).
+ */
+export const openTelemetryTracing: MessageTracing = {
+  capture: activeTraceContext,
+  publish: publishTraced,
+  receive: (headers, settle) => context.with(propagation.extract(ROOT_CONTEXT, headers), settle),
+};
 
 /**
  * The W3C trace context of the active span, for the envelope of an event written now (the
  * request's span when an HTTP handler writes it). Undefined when no span is active, which is
  * always the case while no OpenTelemetry SDK is registered.
  */
-export function activeTraceContext(): TraceContext | undefined {
+function activeTraceContext(): TraceContext | undefined {
   const span = trace.getActiveSpan();
   const spanContext = span?.spanContext();
   if (!spanContext || !isSpanContextValid(spanContext)) return undefined;
@@ -35,9 +48,9 @@ export function activeTraceContext(): TraceContext | undefined {
  * a failed send marks them as errors. With no SDK registered the spans are no-ops and the
  * headers stay as stored.
  */
-export async function publishTraced(
-  batches: TopicBatch[],
-  publish: (batches: TopicBatch[]) => Promise<void>,
+async function publishTraced<M extends OutgoingMessage>(
+  batches: Array<OutgoingBatch<M>>,
+  publish: (batches: Array<OutgoingBatch<M>>) => Promise<void>,
 ): Promise<void> {
   const spans: Span[] = [];
   const traced = batches.map((batch) => ({

@@ -1,10 +1,13 @@
-import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { activeTraceContext, publishTraced } from './outbox-tracing';
-import { TopicBatch } from './outbox-publisher';
+import { OutgoingBatch } from './message-tracing';
+import { openTelemetryTracing } from './open-telemetry-tracing';
 
-describe('outbox tracing', () => {
+type Message = { key: string; value: string; headers: Record<string, string> };
+
+describe('openTelemetryTracing', () => {
+  const { capture, publish, receive } = openTelemetryTracing;
   const exporter = new InMemorySpanExporter();
   const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   provider.register();
@@ -14,9 +17,9 @@ describe('outbox tracing', () => {
   afterAll(() => provider.shutdown());
 
   it('captures the active span as the stored trace context, and nothing outside a span', () => {
-    expect(activeTraceContext()).toBeUndefined();
+    expect(capture()).toBeUndefined();
     const request = tracer.startSpan('POST /payments/callback');
-    const stored = context.with(trace.setSpan(context.active(), request), activeTraceContext);
+    const stored = context.with(trace.setSpan(context.active(), request), capture);
     request.end();
     const { traceId, spanId } = request.spanContext();
     expect(stored).toEqual({ traceparent: `00-${traceId}-${spanId}-01` });
@@ -24,9 +27,9 @@ describe('outbox tracing', () => {
 
   it('publishes each message in a producer span under its stored context and hands that span on', async () => {
     const request = tracer.startSpan('request');
-    const stored = context.with(trace.setSpan(context.active(), request), activeTraceContext)!;
+    const stored = context.with(trace.setSpan(context.active(), request), capture)!;
     request.end();
-    const batches: TopicBatch[] = [
+    const batches: Array<OutgoingBatch<Message>> = [
       {
         topic: 'parcels',
         messages: [
@@ -39,8 +42,8 @@ describe('outbox tracing', () => {
         ],
       },
     ];
-    let sent: TopicBatch[] = [];
-    await publishTraced(batches, async (traced) => void (sent = traced));
+    let sent: Array<OutgoingBatch<Message>> = [];
+    await publish(batches, async (traced) => void (sent = traced));
 
     const spans = exporter.getFinishedSpans().filter((s) => s.kind === SpanKind.PRODUCER);
     expect(spans).toHaveLength(2);
@@ -57,12 +60,34 @@ describe('outbox tracing', () => {
   });
 
   it('ends the spans as errors when the send fails, and rethrows', async () => {
-    const failing = publishTraced(
+    const failing = publish(
       [{ topic: 'parcels', messages: [{ key: 'o1', value: '{}', headers: {} }] }],
       () => Promise.reject(new Error('broker gone')),
     );
     await expect(failing).rejects.toThrow('broker gone');
     const [span] = exporter.getFinishedSpans();
     expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: 'broker gone' });
+  });
+
+  it('settles a received message in its trace, and names no correlation id of its own', () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const spanId = '00f067aa0ba902b7';
+    const headers = { traceparent: `00-${traceId}-${spanId}-01`, 'correlation-id': 'flow-1' };
+    const seen = receive(headers, () => ({
+      span: trace.getSpanContext(context.active()),
+      baggage: propagation.getBaggage(context.active()),
+    }));
+    expect(seen.span).toMatchObject({ traceId, spanId, isRemote: true });
+    // The correlation id is the application's (an InboxMessageScope), not baggage set here.
+    expect(seen.baggage).toBeUndefined();
+  });
+
+  it("settles a message without trace headers outside any trace, not in the caller's", async () => {
+    const poll = tracer.startSpan('poll');
+    const result = context.with(trace.setSpan(context.active(), poll), () =>
+      receive({ 'event-id': 'e1' }, async () => trace.getActiveSpan()),
+    );
+    poll.end();
+    await expect(result).resolves.toBeUndefined();
   });
 });

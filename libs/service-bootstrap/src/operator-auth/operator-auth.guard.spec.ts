@@ -1,9 +1,9 @@
 import { ExecutionContext, HttpException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { PublicRoute } from '@app/observability';
 import { DEFERRED_BODY_ERROR } from './deferred-body-error';
 import { OperatorAuthGuard } from './operator-auth.guard';
 import { OperatorTokens } from './operator-tokens';
-import { PublicRoute } from './public-route.decorator';
 
 const TOKEN = 'an-operator-token-of-24-chars';
 const ALICE = 'alices-token-of-24-characters';

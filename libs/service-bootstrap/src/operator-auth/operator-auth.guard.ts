@@ -1,8 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { PUBLIC_ROUTE } from '@app/observability';
 import { bodyErrorAsHttp, DEFERRED_BODY_ERROR } from './deferred-body-error';
 import { OperatorTokens } from './operator-tokens';
-import { PUBLIC_ROUTE } from './public-route.decorator';
 
 /** The realm named in the 401's challenges. */
 export const OPERATOR_REALM = 'operator';

@@ -1,0 +1,92 @@
+import type { InboxStats, InboxStatsSource } from '@outbox-inbox/inbox';
+import type { OutboxRelayStats, OutboxStats, OutboxStatsSource } from '@outbox-inbox/outbox';
+import { DataSource } from 'typeorm';
+import { readHealthDetails } from './health-details';
+import { DEFAULT_READINESS } from './readiness-thresholds';
+
+const database = { query: async () => [{ 1: 1 }] } as unknown as DataSource;
+const thresholds = { ...DEFAULT_READINESS, outboxMaxAgeMs: 1_000, checkTimeoutMs: 200 };
+
+const outboxStats = (over: Partial<OutboxStats> = {}): OutboxStatsSource => ({
+  stats: async () => ({
+    backlog: { NEW: 0, SENDING: 0, DEAD: 0 },
+    oldestUnsentAgeMs: 0,
+    retryingRows: 0,
+    dead: 0,
+    aggregatesBlockedByDead: 0,
+    deadPolicy: 'block',
+    ...over,
+  }),
+});
+
+const relayGoingRound = (lastTickAt: number): OutboxRelayStats => ({
+  counts: () => ({ published: 0, publishFailures: 0, dead: 0, leaseLost: 0, claimsHandedBack: 0 }),
+  heartbeat: () => ({ running: true, lastTickAt, idleUntil: 0 }),
+});
+
+const inboxStats = (over: Partial<InboxStats> = {}): InboxStatsSource => ({
+  stats: async () => ({
+    consumer: 'fulfillment',
+    inbox: { applied: 0, ignored: 0, stale: 0, parked: 0 },
+    parkedNow: 0,
+    openGaps: [],
+    deadLetterTopicMessages: 0,
+    blocked: { seconds: 0, partitions: [] },
+    group: { joined: true, rejoiningSeconds: 0 },
+    sinceStart: {} as InboxStats['sinceStart'],
+    ...over,
+  }),
+  openGaps: async () => [],
+  groupMembership: () => ({ consumer: 'fulfillment', joined: true }),
+});
+
+describe("readHealthDetails, read through the packages' ports", () => {
+  it('is ok when the database, the relay, the outbox and the inbox are all well', async () => {
+    const details = await readHealthDetails({
+      dataSource: database,
+      thresholds,
+      relay: relayGoingRound(Date.now()),
+      outbox: outboxStats(),
+      inbox: inboxStats(),
+    });
+    expect(details.status).toBe('ok');
+    expect(Object.keys(details.components).sort()).toEqual([
+      'database',
+      'inbox',
+      'outbox',
+      'outboxRelay',
+    ]);
+  });
+
+  it('names what needs attention: DEAD and old rows, a stuck relay, a blocked consumer', async () => {
+    const details = await readHealthDetails({
+      dataSource: database,
+      thresholds,
+      relay: relayGoingRound(Date.now() - thresholds.relayStallMs - 5_000),
+      outbox: outboxStats({ dead: 2, oldestUnsentAgeMs: 5_000 }),
+      inbox: inboxStats({ blocked: { seconds: 30, partitions: [] } }),
+    });
+    expect(details.status).toBe('degraded');
+    expect(details.components.outboxRelay).toMatchObject({ status: 'down' });
+    expect(details.components.outbox).toMatchObject({
+      status: 'degraded',
+      reason: expect.stringMatching(/2 DEAD row\(s\).*5000 ms old/),
+    });
+    expect(details.components.inbox).toMatchObject({
+      status: 'degraded',
+      reason: 'blocked for 30 s by an unavailable dependency',
+    });
+  });
+
+  it('reports a source that fails as down, and the others as they are', async () => {
+    const details = await readHealthDetails({
+      dataSource: database,
+      thresholds,
+      outbox: { stats: () => Promise.reject(new Error('lock wait timeout')) },
+    });
+    expect(details.components).toEqual({
+      database: { status: 'up' },
+      outbox: { status: 'down', reason: 'lock wait timeout' },
+    });
+  });
+});

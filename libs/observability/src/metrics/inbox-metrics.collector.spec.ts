@@ -1,0 +1,91 @@
+import type {
+  InboxCounters,
+  InboxLatencyListener,
+  InboxStatsSource,
+  OpenGap,
+} from '@outbox-inbox/inbox';
+import { InboxMetricsCollector } from './inbox-metrics.collector';
+import { MetricsRegistry } from './metrics-registry';
+
+/** Counters as a consumer that settled a few messages would hold them. */
+function counters() {
+  const listeners: InboxLatencyListener[] = [];
+  const held = {
+    outcomes: { applied: 5, ignored: 1, stale: 0, parked: 2, duplicate: 3 },
+    drained: 2,
+    retries: 4,
+    deadLettered: 1,
+    batchFallbacks: 0,
+    unknownEventTypes: 1,
+    heldNewerSchema: 0,
+    deadLetterRejections: 0,
+    pauses: 6,
+    groupJoins: 2,
+    consumerCrashes: 0,
+    blocks: {
+      list: () => [{ topic: 't', partition: 0, since: '', rounds: 1, lastError: 'db down' }],
+      blockedSeconds: () => 12,
+    },
+    partitionLags: () => [{ topic: 'trading.order.events', partition: 1, lag: 7 }],
+    onLatency: (listener: InboxLatencyListener) => void listeners.push(listener),
+    settle: (seconds: number) => listeners.forEach((l) => l(seconds, 'applied')),
+  };
+  return held satisfies InboxCounters;
+}
+
+const gaps: InboxStatsSource = {
+  stats: () => Promise.reject(new Error('not read by the collector')),
+  openGaps: async () => [{} as OpenGap, {} as OpenGap],
+  groupMembership: () => ({ consumer: 'fulfillment', joined: true }),
+};
+
+/** The value of sample `name` (with `labels`, the service label aside) in one scrape. */
+async function sample(registry: MetricsRegistry, name: string, labels: object = {}) {
+  const wanted = JSON.stringify({ ...labels, service: undefined });
+  const values = (await registry.getMetricsAsJSON()).flatMap((m) =>
+    // A histogram's samples name themselves (`…_count`, `…_bucket`); others take the metric's.
+    m.values.map((v) => ({
+      ...v,
+      metricName: (v as { metricName?: string }).metricName ?? m.name,
+    })),
+  );
+  return values.find(
+    (v) => v.metricName === name && JSON.stringify({ ...v.labels, service: undefined }) === wanted,
+  )?.value;
+}
+
+describe('InboxMetricsCollector, read through the inbox ports', () => {
+  it('mirrors the counters under their names at scrape time', async () => {
+    const registry = new MetricsRegistry('fulfillment-service');
+    const held = counters();
+    new InboxMetricsCollector(registry, held, gaps);
+    expect(await sample(registry, 'inbox_messages_total', { outcome: 'applied' })).toBe(5);
+    expect(await sample(registry, 'inbox_messages_total', { outcome: 'duplicate' })).toBe(3);
+    expect(await sample(registry, 'inbox_dead_lettered_total')).toBe(1);
+    expect(await sample(registry, 'inbox_retries_total')).toBe(4);
+    expect(await sample(registry, 'inbox_partition_pauses_total')).toBe(6);
+    expect(await sample(registry, 'inbox_group_joins_total')).toBe(2);
+    expect(await sample(registry, 'inbox_blocked_seconds')).toBe(12);
+    expect(await sample(registry, 'inbox_blocked_partitions')).toBe(1);
+    expect(await sample(registry, 'inbox_open_gaps')).toBe(2);
+    expect(
+      await sample(registry, 'inbox_consumer_lag', {
+        topic: 'trading.order.events',
+        partition: '1',
+      }),
+    ).toBe(7);
+    held.outcomes.applied = 6;
+    expect(await sample(registry, 'inbox_messages_total', { outcome: 'applied' })).toBe(6);
+  });
+
+  it('observes each settled message in the processing histogram', async () => {
+    const registry = new MetricsRegistry('fulfillment-service');
+    const held = counters();
+    new InboxMetricsCollector(registry, held);
+    held.settle(0.02);
+    const count = await sample(registry, 'inbox_processing_seconds_count', { outcome: 'applied' });
+    expect(count).toBe(1);
+    // Without the stats source there is no gap gauge.
+    expect(await sample(registry, 'inbox_open_gaps')).toBeUndefined();
+  });
+});

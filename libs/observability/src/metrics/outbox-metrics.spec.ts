@@ -1,0 +1,99 @@
+import type { OutboxRelayStats, OutboxStats, OutboxStatsSource } from '@outbox-inbox/outbox';
+import { MetricsRegistry } from './metrics-registry';
+import { OutboxMetrics } from './outbox-metrics';
+
+const STATS: OutboxStats = {
+  backlog: { NEW: 3, SENDING: 1, DEAD: 2 },
+  oldestUnsentAgeMs: 1_500,
+  retryingRows: 1,
+  dead: 2,
+  aggregatesBlockedByDead: 1,
+  deadPolicy: 'block',
+};
+
+/** A stats source that answers `stats` until told to fail, counting the queries it ran. */
+function statsSource(stats: OutboxStats) {
+  const source = {
+    queries: 0,
+    failing: false,
+    stats: async () => {
+      source.queries += 1;
+      if (source.failing) throw new Error('database unreachable');
+      return stats;
+    },
+  };
+  return source satisfies OutboxStatsSource;
+}
+
+const relay: OutboxRelayStats = {
+  counts: () => ({
+    published: 40,
+    publishFailures: 2,
+    dead: 1,
+    leaseLost: 3,
+    claimsHandedBack: 4,
+  }),
+  heartbeat: () => ({ running: true, lastTickAt: 0, idleUntil: 0 }),
+};
+
+/** Each sample of `name` in one scrape, as `labels → value`. */
+async function scrape(registry: MetricsRegistry): Promise<Map<string, Map<string, number>>> {
+  const metrics = await registry.getMetricsAsJSON();
+  return new Map(
+    metrics.map((m) => [
+      m.name,
+      new Map(
+        m.values.map((v) => {
+          const { service: _service, ...labels } = v.labels;
+          return [JSON.stringify(labels), v.value];
+        }),
+      ),
+    ]),
+  );
+}
+
+describe('OutboxMetrics, read through the outbox ports', () => {
+  it('exports the backlog and the relay counters under their names, with one query per scrape', async () => {
+    const registry = new MetricsRegistry('order-service');
+    const source = statsSource(STATS);
+    new OutboxMetrics(registry, source, relay);
+    const samples = await scrape(registry);
+    expect(samples.get('outbox_backlog_rows')).toEqual(
+      new Map([
+        ['{"status":"NEW"}', 3],
+        ['{"status":"SENDING"}', 1],
+        ['{"status":"DEAD"}', 2],
+      ]),
+    );
+    expect(samples.get('outbox_oldest_unsent_age_seconds')?.get('{}')).toBe(1.5);
+    expect(samples.get('outbox_dead_rows')?.get('{}')).toBe(2);
+    expect(samples.get('outbox_retrying_rows')?.get('{}')).toBe(1);
+    expect(samples.get('outbox_aggregates_blocked_by_dead')?.get('{}')).toBe(1);
+    expect(samples.get('outbox_stats_up')?.get('{}')).toBe(1);
+    expect(samples.get('outbox_published_total')?.get('{}')).toBe(40);
+    expect(samples.get('outbox_publish_failures_total')?.get('{}')).toBe(2);
+    expect(samples.get('outbox_dead_total')?.get('{}')).toBe(1);
+    expect(samples.get('outbox_lease_lost_total')?.get('{}')).toBe(3);
+    expect(samples.get('outbox_claims_handed_back_total')?.get('{}')).toBe(4);
+    expect(source.queries).toBe(1);
+  });
+
+  it('keeps the last gauges and reports stats down when the source fails', async () => {
+    const registry = new MetricsRegistry('order-service');
+    const source = statsSource(STATS);
+    new OutboxMetrics(registry, source, relay);
+    await scrape(registry);
+    source.failing = true;
+    const samples = await scrape(registry);
+    expect(samples.get('outbox_stats_up')?.get('{}')).toBe(0);
+    expect(samples.get('outbox_dead_rows')?.get('{}')).toBe(2);
+  });
+
+  it('leaves the relay counters at 0 in a process whose relay is off', async () => {
+    const registry = new MetricsRegistry('order-service');
+    new OutboxMetrics(registry, statsSource(STATS), null);
+    const samples = await scrape(registry);
+    expect(samples.get('outbox_published_total')?.get('{}')).toBe(0);
+    expect(samples.get('outbox_backlog_rows')?.get('{"status":"NEW"}')).toBe(3);
+  });
+});
