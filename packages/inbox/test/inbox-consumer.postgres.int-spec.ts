@@ -79,4 +79,32 @@ describe('Inbox consumer on PostgreSQL', () => {
       }
     });
   });
+
+  it('parks the successors of a missing version, and applies them in order once it is skipped', async () => {
+    const { topic, options } = await bed.channel('inbox.pg-gap', 1);
+    const sent = [
+      parcelEvent('registered', 'pg-gap', 1),
+      parcelEvent('shipped', 'pg-gap', 3),
+      parcelEvent('returned', 'pg-gap', 4),
+    ];
+    await bed.producer.send({ topic, messages: sent.map(toMessage) });
+    const app = await bed.startApp(options);
+    try {
+      await waitFor(async () => (await app.operations.stats()).parkedNow === 2, {
+        description: 'versions 3 and 4 parked behind the missing 2',
+      });
+      expect(await bed.effectVersions('pg-gap')).toEqual([1]);
+      const skipped = await app.operations.skipVersion({
+        aggregateType: 'Parcel',
+        aggregateId: 'pg-gap',
+        version: 2,
+        reason: 'never written upstream',
+      });
+      expect(skipped).toMatchObject({ skippedVersion: 2, drained: 2, lastVersion: 4 });
+      expect(await bed.effectVersions('pg-gap')).toEqual([1, 3, 4]);
+      expect((await app.operations.stats()).parkedNow).toBe(0);
+    } finally {
+      await app.close();
+    }
+  });
 });
