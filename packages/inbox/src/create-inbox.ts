@@ -1,4 +1,4 @@
-import { allowsMultipleStatements } from '@outbox-inbox/database';
+import { allowsMultipleStatements, engineOf } from '@outbox-inbox/database';
 import { kafkaClient } from '@outbox-inbox/messaging';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
@@ -7,6 +7,9 @@ import { InboxBatchProcessor } from './apply/inbox-batch-processor';
 import { InboxProcessor } from './apply/inbox-processor';
 import { MysqlInboxBatchStore } from './apply/mysql-inbox-batch-store';
 import { MysqlInboxStore } from './apply/mysql-inbox-store';
+import { PostgresInboxBatchStore } from './apply/postgres-inbox-batch-store';
+import { PostgresInboxStore } from './apply/postgres-inbox-store';
+import { InboxBatchStore, InboxStore } from './apply/inbox-store.port';
 import { DeadLetterPublisher } from './dead-letter/dead-letter-publisher';
 import { NestHandlers } from './handlers/nest-handlers';
 import { InboxHousekeeping } from './housekeeping/inbox-housekeeping';
@@ -54,7 +57,7 @@ export function createInbox({ options, dataSource, scope }: InboxSources): Inbox
   // The apply step, in the caller's transaction: the inbox row (a duplicate stops there), the
   // version gate, the handler, the parked successors. An event of a newer schema than this
   // process knows is held (parked) when one of its handlers would apply it.
-  const store = new MysqlInboxStore(options.consumer, allowsMultipleStatements(dataSource));
+  const { store, batchStore } = inboxStoresOf(dataSource, options.consumer);
   const processor = new InboxProcessor(
     store,
     handlers,
@@ -62,7 +65,7 @@ export function createInbox({ options, dataSource, scope }: InboxSources): Inbox
   );
   const batchProcessor = new InboxBatchProcessor({
     store,
-    batchStore: new MysqlInboxBatchStore(options.consumer),
+    batchStore,
     single: processor,
     handlers,
   });
@@ -119,4 +122,25 @@ export function createInbox({ options, dataSource, scope }: InboxSources): Inbox
   });
 
   return { transport, operations, deadLetters, metrics };
+}
+
+/**
+ * The stores of `consumer`'s inbox in `dataSource`'s engine (its TypeORM type: mysql, mariadb
+ * or postgres; any other is refused, naming it). Both are SQL text only: choosing one loads no
+ * driver.
+ */
+function inboxStoresOf(
+  dataSource: DataSource,
+  consumer: string,
+): { store: InboxStore; batchStore: InboxBatchStore } {
+  if (engineOf(dataSource.options.type) === 'postgres') {
+    return {
+      store: new PostgresInboxStore(consumer),
+      batchStore: new PostgresInboxBatchStore(consumer),
+    };
+  }
+  return {
+    store: new MysqlInboxStore(consumer, allowsMultipleStatements(dataSource)),
+    batchStore: new MysqlInboxBatchStore(consumer),
+  };
 }

@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { migrationEngine } from './migration-engine';
 
 /**
  * t_inbox_prune: one row per consumer whose inbox was pruned, recorded before each prune
@@ -10,6 +11,16 @@ export class CreateInboxPruneWatermark1765100000000 implements MigrationInterfac
   name = 'CreateInboxPruneWatermark1765100000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    if (migrationEngine(queryRunner) === 'postgres') {
+      await queryRunner.query(`
+        CREATE TABLE t_inbox_prune (
+          consumer VARCHAR(64) NOT NULL PRIMARY KEY,
+          pruned_before TIMESTAMPTZ(3) NOT NULL,
+          pruned_through_id BIGINT NOT NULL CHECK (pruned_through_id >= 0),
+          pruned_at TIMESTAMPTZ(3) NOT NULL
+        )`);
+      return;
+    }
     await queryRunner.query(`
       CREATE TABLE t_inbox_prune (
         consumer VARCHAR(64) NOT NULL PRIMARY KEY,

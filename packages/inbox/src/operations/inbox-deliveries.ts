@@ -1,5 +1,6 @@
 import { EventRegistry } from '@outbox-inbox/messaging';
 import { DataSource } from 'typeorm';
+import { inboxOperationsSqlOf } from './sql/inbox-operations-sql-of';
 
 /** An aggregate whose deliveries are wanted, e.g. `{ aggregateType: 'Parcel', aggregateId: '42' }`. */
 export interface AggregateSelector {
@@ -41,14 +42,8 @@ export async function findDeliveries(
   );
   const skips = await findSkips(dataSource, consumer, aggregates);
   if (prefixes.length === 0) return skips;
-  const rows = (await dataSource.query(
-    `SELECT consumer, event_key, event_type, event_id, outcome, processed_at, duplicate_count,
-            last_duplicate_at
-     FROM t_inbox
-     WHERE consumer = ? AND (${prefixes.map(() => 'event_key LIKE ?').join(' OR ')})
-     ORDER BY processed_at, id`,
-    [consumer, ...prefixes],
-  )) as Array<{
+  const { sql, params } = inboxOperationsSqlOf(dataSource).deliveries(consumer, prefixes);
+  const rows = (await dataSource.query(sql, params)) as Array<{
     consumer: string;
     event_key: string;
     event_type: string;
@@ -78,12 +73,8 @@ async function findSkips(
   aggregates: AggregateSelector[],
 ): Promise<InboxDeliveryRecord[]> {
   if (aggregates.length === 0) return [];
-  const rows = (await dataSource.query(
-    `SELECT aggregate_type, aggregate_id, aggregate_version, reason, skipped_by, skipped_at
-     FROM t_inbox_skip
-     WHERE consumer = ? AND (${aggregates.map(() => '(aggregate_type = ? AND aggregate_id = ?)').join(' OR ')})`,
-    [consumer, ...aggregates.flatMap((a) => [a.aggregateType, a.aggregateId])],
-  )) as Array<{
+  const { sql, params } = inboxOperationsSqlOf(dataSource).skips(consumer, aggregates);
+  const rows = (await dataSource.query(sql, params)) as Array<{
     aggregate_type: string;
     aggregate_id: string;
     aggregate_version: number | string;

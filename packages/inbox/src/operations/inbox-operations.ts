@@ -7,6 +7,8 @@ import { InboxDeadLetters } from './inbox-dead-letters';
 import { AggregateSelector, findDeliveries, InboxDeliveryRecord } from './inbox-deliveries';
 import { InboxStats, OpenGap } from './inbox-stats';
 import { ParkedDrain, skipVersion, SkipVersionRequest, SkipVersionResult } from './skip-version';
+import { InboxOperationsSql } from './sql/inbox-operations-sql';
+import { inboxOperationsSqlOf } from './sql/inbox-operations-sql-of';
 
 /** What InboxOperations works with; built by createInbox. */
 export interface InboxOperationsDeps {
@@ -29,11 +31,17 @@ export class InboxOperations implements InboxStatsSource {
   private readonly options: ResolvedInboxOptions;
   private readonly dataSource: DataSource;
   private readonly metrics: InboxMetrics;
+  private readonly sql: InboxOperationsSql;
 
   constructor(private readonly deps: InboxOperationsDeps) {
     this.options = deps.options;
     this.dataSource = deps.dataSource;
     this.metrics = deps.metrics;
+    this.sql = inboxOperationsSqlOf(deps.dataSource);
+  }
+
+  private run<T>({ sql, params }: { sql: string; params: unknown[] }): Promise<T> {
+    return this.dataSource.query(sql, params) as Promise<T>;
   }
 
   /**
@@ -63,18 +71,14 @@ export class InboxOperations implements InboxStatsSource {
 
   async stats(): Promise<InboxStats> {
     const consumer = this.options.consumer;
-    const byOutcome = (await this.dataSource.query(
-      `SELECT outcome, COUNT(*) AS n FROM t_inbox WHERE consumer = ? GROUP BY outcome`,
-      [consumer],
-    )) as Array<{ outcome: string; n: string | number }>;
+    const byOutcome = await this.run<Array<{ outcome: string; n: string | number }>>(
+      this.sql.outcomeCounts(consumer),
+    );
     const inbox = { applied: 0, ignored: 0, stale: 0, parked: 0 };
     for (const row of byOutcome) {
       if (row.outcome in inbox) inbox[row.outcome as keyof typeof inbox] = Number(row.n);
     }
-    const parked = (await this.dataSource.query(
-      `SELECT COUNT(*) AS n FROM t_inbox_parked WHERE consumer = ?`,
-      [consumer],
-    )) as Array<{ n: string | number }>;
+    const parked = await this.run<Array<{ n: string | number }>>(this.sql.parkedCount(consumer));
     const openGaps = await this.openGaps();
     return { ...(await this.knownStats()), inbox, parkedNow: Number(parked[0].n), openGaps };
   }
@@ -130,25 +134,17 @@ export class InboxOperations implements InboxStatsSource {
 
   /** Aggregates with an event parked for longer than `gapAlertMs`. */
   async openGaps(): Promise<OpenGap[]> {
-    const rows = (await this.dataSource.query(
-      `SELECT p.aggregate_type, p.aggregate_id, v.last_version,
-              GROUP_CONCAT(p.aggregate_version ORDER BY p.aggregate_version) AS versions,
-              MIN(p.parked_at) AS oldest
-       FROM t_inbox_parked p
-       LEFT JOIN t_inbox_version v ON v.consumer = p.consumer
-         AND v.aggregate_type = p.aggregate_type AND v.aggregate_id = p.aggregate_id
-       WHERE p.consumer = ?
-       GROUP BY p.aggregate_type, p.aggregate_id, v.last_version
-       HAVING MIN(p.parked_at) < ?
-       ORDER BY oldest LIMIT 100`,
-      [this.options.consumer, new Date(Date.now() - this.options.gapAlertMs)],
-    )) as Array<{
-      aggregate_type: string;
-      aggregate_id: string;
-      last_version: number | string | null;
-      versions: string;
-      oldest: Date;
-    }>;
+    const rows = await this.run<
+      Array<{
+        aggregate_type: string;
+        aggregate_id: string;
+        last_version: number | string | null;
+        versions: string;
+        oldest: Date;
+      }>
+    >(
+      this.sql.openGaps(this.options.consumer, new Date(Date.now() - this.options.gapAlertMs), 100),
+    );
     return rows.map((r) => ({
       aggregateType: r.aggregate_type,
       aggregateId: r.aggregate_id,
@@ -167,31 +163,19 @@ export class InboxOperations implements InboxStatsSource {
    */
   async prune(now = new Date()): Promise<number> {
     const cutoff = new Date(now.getTime() - this.options.dedupWindowMs);
-    const [{ through }] = (await this.dataSource.query(
-      `SELECT MAX(id) AS through FROM t_inbox
-       WHERE consumer = ? AND processed_at < ? AND outcome <> 'parked'`,
-      [this.options.consumer, cutoff],
-    )) as Array<{ through: string | number | null }>;
-    if (through === null) return 0;
-    await this.dataSource.query(
-      `INSERT INTO t_inbox_prune (consumer, pruned_before, pruned_through_id, pruned_at)
-       VALUES (?, ?, ?, ?)
-       ON DUPLICATE KEY UPDATE pruned_before = GREATEST(pruned_before, VALUES(pruned_before)),
-         pruned_through_id = GREATEST(pruned_through_id, VALUES(pruned_through_id)),
-         pruned_at = VALUES(pruned_at)`,
-      [this.options.consumer, cutoff, String(through), now],
+    const { consumer, pruneChunkSize } = this.options;
+    const [{ through }] = await this.run<Array<{ through: string | number | null }>>(
+      this.sql.pruneThrough(consumer, cutoff),
     );
+    if (through === null) return 0;
+    await this.run(this.sql.recordPruneWatermark(consumer, cutoff, String(through), now));
     let deleted = 0;
     for (;;) {
       const affected = affectedRows(
-        await this.dataSource.query(
-          `DELETE FROM t_inbox WHERE consumer = ? AND processed_at < ? AND outcome <> 'parked'
-           ORDER BY processed_at LIMIT ${this.options.pruneChunkSize}`,
-          [this.options.consumer, cutoff],
-        ),
+        await this.run(this.sql.deletePruneChunk(consumer, cutoff, pruneChunkSize)),
       );
       deleted += affected;
-      if (affected < this.options.pruneChunkSize) return deleted;
+      if (affected < pruneChunkSize) return deleted;
     }
   }
 }

@@ -1,6 +1,7 @@
 import { recordOperatorAction, runTransaction } from '@outbox-inbox/database';
 import { DataSource, EntityManager } from 'typeorm';
 import { InboxError } from '../inbox.errors';
+import { inboxOperationsSqlOf } from './sql/inbox-operations-sql-of';
 
 /** What `POST /inbox/gaps/skip` and `ops gap:skip` ask for. */
 export interface SkipVersionRequest {
@@ -47,12 +48,14 @@ export async function skipVersion(
   drain?: ParkedDrain,
 ): Promise<SkipVersionResult> {
   const { aggregateType, aggregateId, version, reason } = request;
+  const aggregate = { aggregateType, aggregateId };
+  const statements = inboxOperationsSqlOf(dataSource);
   return runTransaction(dataSource, async (manager) => {
-    const rows = (await manager.query(
-      `SELECT last_version, parked_count FROM t_inbox_version
-       WHERE consumer = ? AND aggregate_type = ? AND aggregate_id = ? FOR UPDATE`,
-      [consumer, aggregateType, aggregateId],
-    )) as Array<{ last_version: number | string; parked_count: number | string }>;
+    const run = ({ sql, params }: { sql: string; params: unknown[] }) => manager.query(sql, params);
+    const rows = (await run(statements.lockGate(consumer, aggregate))) as Array<{
+      last_version: number | string;
+      parked_count: number | string;
+    }>;
     const last = rows.length > 0 ? Number(rows[0].last_version) : 0;
     if (version !== last + 1) {
       throw new InboxError(
@@ -60,46 +63,31 @@ export async function skipVersion(
         `${aggregateType} ${aggregateId}: version ${version} is not the missing one (last applied ${last}, so ${last + 1} is)`,
       );
     }
-    const parkedHere = (await manager.query(
-      `SELECT COUNT(*) AS n FROM t_inbox_parked
-       WHERE consumer = ? AND aggregate_type = ? AND aggregate_id = ? AND aggregate_version = ?`,
-      [consumer, aggregateType, aggregateId, version],
-    )) as Array<{ n: number | string }>;
+    const parkedHere = (await run(statements.parkedAt(consumer, aggregate, version))) as Array<{
+      n: number | string;
+    }>;
     if (Number(parkedHere[0].n) > 0) {
       throw new InboxError(
         'SKIP_REFUSED',
         `${aggregateType} ${aggregateId}: version ${version} has arrived and is parked; it is not missing`,
       );
     }
-    if (rows.length === 0) {
-      await manager.query(
-        `INSERT INTO t_inbox_version
-           (consumer, aggregate_type, aggregate_id, last_version, parked_count, updated_at)
-         VALUES (?, ?, ?, ?, 0, ?)`,
-        [consumer, aggregateType, aggregateId, version, new Date()],
-      );
-    } else {
-      await manager.query(
-        `UPDATE t_inbox_version SET last_version = ?, updated_at = ?
-         WHERE consumer = ? AND aggregate_type = ? AND aggregate_id = ?`,
-        [version, new Date(), consumer, aggregateType, aggregateId],
-      );
-    }
+    await run(
+      rows.length === 0
+        ? statements.insertGate(consumer, aggregate, version)
+        : statements.moveGate(consumer, aggregate, version),
+    );
     const drained = drain ? await drain.drainReady(manager, aggregateType, aggregateId) : 0;
-    await manager.query(
-      `INSERT INTO t_inbox_skip (consumer, aggregate_type, aggregate_id, aggregate_version,
-         reason, skipped_by, skipped_at, drained)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
+    await run(
+      statements.insertSkip({
         consumer,
         aggregateType,
         aggregateId,
         version,
         reason,
-        request.skippedBy ?? 'operator',
-        new Date(),
+        skippedBy: request.skippedBy ?? 'operator',
         drained,
-      ],
+      }),
     );
     await recordOperatorAction(manager, {
       area: 'inbox',

@@ -1,0 +1,42 @@
+import { openPostgresDataSource } from '@outbox-inbox/database/postgres';
+import { createPostgresTestDatabase } from '@app/test-kit';
+import { EntityManager } from 'typeorm';
+import { InboxMigrations } from '../src';
+import { PostgresInboxBatchStore } from '../src/apply/postgres-inbox-batch-store';
+import { PostgresInboxStore } from '../src/apply/postgres-inbox-store';
+import { InboxStoreUnderTest, runInboxStoreContract } from '../src/testing';
+import { SqlInboxDatabase } from './fixtures/sql-inbox-database';
+
+/** A fresh database with the inbox's tables; a lock waited for fails within 5 s. */
+async function openInboxDatabase(): Promise<SqlInboxDatabase> {
+  const database = await createPostgresTestDatabase('inbox_contract');
+  const dataSource = await openPostgresDataSource({
+    url: database.url,
+    migrations: InboxMigrations,
+    poolSize: 6,
+    lockWaitTimeoutS: 5,
+  });
+  await dataSource.runMigrations({ transaction: 'each' });
+  return new SqlInboxDatabase(
+    dataSource,
+    {
+      store: (consumer) => new PostgresInboxStore(consumer),
+      batchStore: (consumer) => new PostgresInboxBatchStore(consumer),
+      lockWaitsSql: `SELECT COUNT(*) AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    },
+    () => database.drop(),
+  );
+}
+
+/** The server ends every other session of the store's database, as a failover would. */
+async function cutConnections(db: InboxStoreUnderTest<EntityManager>): Promise<void> {
+  await (db as SqlInboxDatabase).dataSource.query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+     WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+  );
+}
+
+runInboxStoreContract('PostgreSQL', { open: openInboxDatabase, cutConnections }, [
+  'lost-connection',
+]);
