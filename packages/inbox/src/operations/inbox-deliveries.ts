@@ -1,12 +1,9 @@
 import { EventRegistry } from '@outbox-inbox/messaging';
 import { DataSource } from 'typeorm';
+import { AggregateSelector } from './aggregate-selector';
 import { inboxOperationsSqlOf } from './sql/inbox-operations-sql-of';
 
-/** An aggregate whose deliveries are wanted, e.g. `{ aggregateType: 'Parcel', aggregateId: '42' }`. */
-export interface AggregateSelector {
-  aggregateType: string;
-  aggregateId: string;
-}
+export type { AggregateSelector } from './aggregate-selector';
 
 /** One event as this consumer's inbox took it in, with the duplicates it absorbed since. */
 export interface InboxDeliveryRecord {

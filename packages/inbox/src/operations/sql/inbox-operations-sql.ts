@@ -1,5 +1,5 @@
 import type { SqlEngine } from '@outbox-inbox/database';
-import type { AggregateSelector } from '../inbox-deliveries';
+import type { AggregateSelector } from '../aggregate-selector';
 
 /** One statement on the inbox's tables and its values, in the placeholders of its engine. */
 export interface InboxQuery {
