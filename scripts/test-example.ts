@@ -1,85 +1,178 @@
-// npm run test:example: packs the libraries (scripts/pack-libs.sh), installs the TARBALLS into
-// a temporary copy of examples/minimal-app, compiles it with tsc against the packages' typings
-// and runs its test against the MariaDB and the Kafka (mock) the other tests use. The
-// frameworks the packages take as peers (Nest, TypeORM, mysql2, kafkajs, class-validator) are
-// this repository's own node_modules (NODE_PATH, tsconfig paths), so the run needs no
-// network; only @outbox-inbox/* come from the tarballs.
-import { execFileSync, spawnSync } from 'node:child_process';
+// npm run test:example: packs the libraries (scripts/pack-libs.sh) and runs examples/minimal-app
+// from the TARBALLS once per engine, MariaDB then PostgreSQL, printing `example on <engine>:
+// PASS|FAIL` for each. Each run is an adopter's app of its own in a temporary directory: its
+// package.json declares the example's dependencies at this repository's locked versions with
+// the one driver of its engine (mysql2 or pg), never @nestjs/swagger, and npm installs them
+// without --legacy-peer-deps, so that npm itself checks the packages' peer ranges. Any peer
+// warning of npm fails the run, and so does a package the app can resolve but must not need:
+// the other engine's driver, or @nestjs/swagger (only the packages' /http subpaths take it).
+// Nothing resolves from this repository's node_modules but tsc and @types/node for the build.
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestEnvironment } from '@app/test-kit';
+import {
+  createPostgresTestDatabase,
+  createTestDatabase,
+  startTestEnvironment,
+  TestDatabase,
+  TestEnvironment,
+} from '@app/test-kit';
 
 const root = join(__dirname, '..');
 const repoModules = join(root, 'node_modules');
+const packages = join(root, 'dist/packages');
 
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): void {
-  const result = spawnSync(command, args, {
-    cwd,
-    stdio: 'inherit',
-    env: { ...process.env, ...env },
-  });
-  if (result.status !== 0)
-    throw new Error(`${command} ${args.join(' ')} failed (${result.status})`);
+interface Engine {
+  name: 'mariadb' | 'postgres';
+  driver: 'mysql2' | 'pg';
+  createDatabase(env: TestEnvironment): Promise<TestDatabase>;
 }
 
-async function main(): Promise<void> {
-  execFileSync('bash', [join(root, 'scripts/pack-libs.sh')], { stdio: 'inherit' });
-  const packages = join(root, 'dist/packages');
-  const tarballs = readdirSync(packages).filter((f) => f.endsWith('.tgz'));
+const ENGINES: Engine[] = [
+  {
+    name: 'mariadb',
+    driver: 'mysql2',
+    createDatabase: (env) => createTestDatabase(env.infra.mysqlUrl, 'minimal_app'),
+  },
+  {
+    name: 'postgres',
+    driver: 'pg',
+    createDatabase: () => createPostgresTestDatabase('minimal_app'),
+  },
+];
 
-  const app = mkdtempSync(join(tmpdir(), 'minimal-app-'));
-  const env = await startTestEnvironment();
+/** The drivers an app on `engine` must neither declare nor be able to load. */
+function otherDrivers(engine: Engine): string[] {
+  return ENGINES.map((e) => e.driver).filter((driver) => driver !== engine.driver);
+}
+
+/** Runs a command, its output shown and returned; throws when it fails. */
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): string {
+  const result = spawnSync(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  process.stdout.write(result.stdout ?? '');
+  process.stderr.write(result.stderr ?? '');
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed (${result.status})`);
+  return `${result.stdout}${result.stderr}`;
+}
+
+/** The example's package.json for `engine`: @outbox-inbox/* from the tarballs, the rest locked. */
+function adopterManifest(engine: Engine): object {
+  const example = JSON.parse(readFileSync(join(root, 'examples/minimal-app/package.json'), 'utf8'));
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages;
+  const peers = Object.keys(example.dependencies)
+    .filter((name) => !name.startsWith('@outbox-inbox/') && !otherDrivers(engine).includes(name))
+    .map((name) => [name, lock[`node_modules/${name}`].version as string]);
+  const tarballs = readdirSync(packages)
+    .filter((file) => file.endsWith('.tgz'))
+    .map((file) => {
+      const name = `@outbox-inbox/${file.replace(/^outbox-inbox-/, '').replace(/-[\d.]+\.tgz$/, '')}`;
+      return [name, `file:${join(packages, file)}`];
+    });
+  const { devDependencies: _, ...manifest } = example;
+  return { ...manifest, dependencies: Object.fromEntries([...peers, ...tarballs]) };
+}
+
+/** Installs the app as an adopter would; fails on a peer warning or a package it must not see. */
+function install(app: string, engine: Engine): void {
+  const output = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], app);
+  const peerWarnings = output
+    .split('\n')
+    .filter((l) => /npm warn/i.test(l) && /peer|ERESOLVE/i.test(l));
+  if (peerWarnings.length > 0)
+    throw new Error(`npm warned about peers:\n${peerWarnings.join('\n')}`);
+  const resolve = createRequire(join(app, 'package.json')).resolve;
+  const resolvable = (name: string) => {
+    try {
+      resolve(name);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const leaked = ['@nestjs/swagger', ...otherDrivers(engine)].filter(resolvable);
+  if (leaked.length > 0)
+    throw new Error(`the app on ${engine.name} can resolve ${leaked.join(', ')}`);
+  if (!resolvable(engine.driver))
+    throw new Error(`the app on ${engine.name} lacks ${engine.driver}`);
+}
+
+async function runOn(engine: Engine, env: TestEnvironment): Promise<void> {
+  const app = mkdtempSync(join(tmpdir(), `minimal-app-${engine.name}-`));
   try {
-    for (const part of ['src', 'test', 'tsconfig.json', 'package.json']) {
+    for (const part of ['src', 'test', 'tsconfig.json']) {
       cpSync(join(root, 'examples/minimal-app', part), join(app, part), { recursive: true });
     }
-    // The example's @outbox-inbox/* dependencies become its tarballs; the rest is the peers.
-    const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8'));
-    manifest.dependencies = Object.fromEntries(
-      tarballs.map((file) => {
-        const name = `@outbox-inbox/${file.replace(/^outbox-inbox-/, '').replace(/-[\d.]+\.tgz$/, '')}`;
-        return [name, `file:${join(packages, file)}`];
-      }),
-    );
-    delete manifest.devDependencies;
-    writeFileSync(join(app, 'package.json'), JSON.stringify(manifest, null, 2));
-    run('npm', ['install', '--no-audit', '--no-fund', '--legacy-peer-deps', '--offline'], app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify(adopterManifest(engine), null, 2));
+    install(app, engine);
 
+    // tsc and @types/node are build tools, not the app's runtime: this repository's serve.
     writeFileSync(
       join(app, 'tsconfig.runner.json'),
       JSON.stringify({
         extends: './tsconfig.json',
-        compilerOptions: {
-          baseUrl: '.',
-          paths: { '*': [`${repoModules}/*`, `${repoModules}/@types/*`] },
-          typeRoots: [join(repoModules, '@types')],
-        },
+        compilerOptions: { typeRoots: [join(repoModules, '@types')] },
       }),
     );
     run(join(repoModules, '.bin/tsc'), ['-p', 'tsconfig.runner.json'], app);
 
-    const database = await env.createDatabase('minimal_app');
-    const topic = await env.createTopic('minimal.ticket.events', 3);
-    // The consumer's dead-letter and retry topics, by their default names: topics exist
-    // before anyone subscribes or produces.
-    await env.infra.kafka.createTopics({ 'ticket-notifier.dlq': 1, 'ticket-notifier.retry': 1 });
-    run('node', ['--test', '--test-force-exit', '--test-reporter=spec', 'build/test/'], app, {
-      NODE_PATH: repoModules,
-      DATABASE_URL: database.url,
-      KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
-      TICKET_TOPIC: topic,
-      KAFKAJS_NO_PARTITIONER_WARNING: '1',
-    });
-    console.log('test:example: PASS');
+    const database = await engine.createDatabase(env);
+    try {
+      const topic = await env.createTopic('minimal.ticket.events', 3);
+      const node = ['--test', '--test-force-exit', '--test-timeout=180000', '--test-reporter=spec'];
+      run('node', [...node, 'build/test/'], app, {
+        NODE_PATH: '',
+        DATABASE_URL: database.url,
+        KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
+        TICKET_TOPIC: topic,
+        KAFKAJS_NO_PARTITIONER_WARNING: '1',
+      });
+    } finally {
+      await database.drop();
+    }
   } finally {
-    await env.stop();
     rmSync(app, { recursive: true, force: true });
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  console.log('test:example: FAIL');
-  process.exit(1);
-});
+/** Each engine's verdict; throws only before the first run (packing, the test environment). */
+async function main(): Promise<boolean> {
+  run('bash', [join(root, 'scripts/pack-libs.sh')], root);
+  const env = await startTestEnvironment();
+  let passed = true;
+  try {
+    // The consumer's dead-letter and retry topics, by their default names: topics exist
+    // before anyone subscribes or produces. Both runs share them, one run at a time.
+    await env.infra.kafka.createTopics({ 'ticket-notifier.dlq': 1, 'ticket-notifier.retry': 1 });
+    for (const engine of ENGINES) {
+      try {
+        await runOn(engine, env);
+        console.log(`example on ${engine.name}: PASS`);
+      } catch (error) {
+        console.error(error);
+        console.log(`example on ${engine.name}: FAIL`);
+        passed = false;
+      }
+    }
+  } finally {
+    await env
+      .stop()
+      .catch((error: unknown) => console.error('stopping the test environment:', error));
+  }
+  return passed;
+}
+
+main().then(
+  (passed) => process.exit(passed ? 0 : 1),
+  (error: unknown) => {
+    console.error(error);
+    for (const engine of ENGINES) console.log(`example on ${engine.name}: FAIL`);
+    process.exit(1);
+  },
+);

@@ -1,11 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { InboxModule } from '@outbox-inbox/inbox';
-import { InboxHttpModule } from '@outbox-inbox/inbox/http';
 import { EventRegistry } from '@outbox-inbox/messaging';
 import { OutboxModule } from '@outbox-inbox/outbox';
-import { OutboxHttpModule } from '@outbox-inbox/outbox/http';
+import { dataSourceOptions } from './data-source';
 import { migrations } from './migrations';
 import { TicketOpenedConsumer } from './ticket-opened.consumer';
 import { Ticket } from './ticket.entity';
@@ -18,7 +16,7 @@ const kafka = { brokers: KAFKA_BROKERS.split(','), clientId: 'minimal-app' };
 @Module({
   imports: [
     TypeOrmModule.forRoot({
-      ...mysqlDataSourceOptions({ url: DATABASE_URL, entities: [Ticket], migrations }),
+      ...dataSourceOptions({ url: DATABASE_URL, entities: [Ticket], migrations }),
       migrationsRun: true,
     }),
     OutboxModule.forRoot({ kafka, topicFor: () => TICKET_TOPIC }),
@@ -28,8 +26,6 @@ const kafka = { brokers: KAFKA_BROKERS.split(','), clientId: 'minimal-app' };
       topics: [TICKET_TOPIC],
       registry: new EventRegistry([TicketOpenedV1]),
     }),
-    OutboxHttpModule.register(), // the /outbox operator endpoints (optional)
-    InboxHttpModule.register(), // the /inbox operator endpoints (optional)
   ],
   controllers: [TicketOpenedConsumer],
   providers: [TicketsService],

@@ -1,13 +1,15 @@
 import { strict as assert } from 'node:assert';
 import { after, before, test } from 'node:test';
 import { INestApplication } from '@nestjs/common';
+import { InboxOperations } from '@outbox-inbox/inbox';
 import { Kafka, KafkaMessage, logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { bootstrap } from '../src/main';
 import { Ticket } from '../src/ticket.entity';
 import { TicketsService } from '../src/tickets.service';
 
-// Given by the runner (npm run test:example): a fresh database, the broker and a topic.
+// Given by the runner (npm run test:example): a fresh database (MariaDB or PostgreSQL), the
+// broker and a topic.
 const topic = process.env.TICKET_TOPIC!;
 const kafka = new Kafka({
   clientId: 'minimal-app-test',
@@ -70,13 +72,12 @@ test('a ticket and its event commit together, and the event is applied once thou
   await producer.disconnect();
 
   // The inbox counts the duplicate and leaves the effect as it was.
-  const dataSource = app.get(DataSource);
+  const inbox = app.get(InboxOperations);
   await waitFor(async () => {
-    const [row] = (await dataSource.query(
-      'SELECT duplicate_count AS duplicates FROM t_inbox WHERE consumer = ? AND event_key = ?',
-      ['ticket-notifier', `TicketOpened:${ticket.id}:1`],
-    )) as Array<{ duplicates: number }>;
-    return Number(row?.duplicates) === 1;
+    const [delivery] = await inbox.deliveriesOf([
+      { aggregateType: 'Ticket', aggregateId: ticket.id },
+    ]);
+    return delivery?.duplicateCount === 1;
   });
   assert.equal(await notified(ticket.id), 1);
   assert.equal((await readTopic(2)).length, 2);
