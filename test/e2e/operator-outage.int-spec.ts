@@ -222,17 +222,18 @@ describe('the operator read routes, while the database is cut for 30 s', () => {
     await consumerDb.cut();
     [order] = await stack.openOrders(1);
     expect(await stack.pay([order])).toEqual([200]);
-    // The consumers cannot record the OrderPaid: their partition blocks.
-    const fulfillmentStats = ROUTES.find(
-      (r) => r.service === 'fulfillment-service' && r.path() === '/inbox/stats',
-    )!;
-    await waitFor(
-      async () => {
-        const { body } = await get(fulfillmentStats, credentials().bearer);
-        return ((body.blocked as { partitions?: unknown[] })?.partitions?.length ?? 0) > 0;
-      },
-      { timeoutMs: 60_000, description: 'the fulfillment consumer blocked' },
-    );
+    // The consumers cannot record the OrderPaid: once their in-place retries are spent, their
+    // partition blocks (each consumer on its own clock).
+    for (const consumer of ['fulfillment-service', 'accounting-service']) {
+      const stats = ROUTES.find((r) => r.service === consumer && r.path() === '/inbox/stats')!;
+      await waitFor(
+        async () => {
+          const { body } = await get(stats, credentials().bearer);
+          return ((body.blocked as { partitions?: unknown[] })?.partitions?.length ?? 0) > 0;
+        },
+        { timeoutMs: 60_000, description: `the ${consumer} consumer blocked` },
+      );
+    }
     await otherDb.cut();
     const cutAt = Date.now();
     let rounds = 0;

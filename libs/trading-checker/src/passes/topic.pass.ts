@@ -155,6 +155,15 @@ async function eventsAccountedFor(
     if (outcome !== undefined) state.seenRetained.add(position);
     if (outcome === 'parked') list('parkedEvents', id);
     if (outcome !== undefined) continue;
+    // Dead-lettered at its position (or under its key): accounted for, whatever the gate says
+    // (an envelope the consumer refused may name a version its gate has passed).
+    if (
+      (key && state.dead.keys.has(key)) ||
+      state.dead.positions.has(`${topic}:${partition}:${m.offset}`)
+    ) {
+      list('deadLetteredEvents', id);
+      continue;
+    }
     const version = Number(m.headers[EventHeader.aggregateVersion]);
     const aggregate = `${m.headers[EventHeader.aggregateType]}:${m.headers[EventHeader.aggregateId]}`;
     const gate = gates.get(aggregate);
@@ -172,13 +181,6 @@ async function eventsAccountedFor(
           'every-event-accounted-for',
           `${consumer.name} ${id}: passed the gate, no inbox row`,
         );
-      continue;
-    }
-    if (
-      (key && state.dead.keys.has(key)) ||
-      state.dead.positions.has(`${topic}:${partition}:${m.offset}`)
-    ) {
-      list('deadLetteredEvents', id);
       continue;
     }
     if (committedAt === undefined || m.offset >= committedAt) {

@@ -1,4 +1,4 @@
-import { EventHeader } from '@outbox-inbox/messaging';
+import { EventHeader, eventKeyOf } from '@outbox-inbox/messaging';
 
 /** The envelope fields that say which event a message is, by the header each is copied to. */
 const IDENTITY_FIELDS = [
@@ -22,7 +22,9 @@ export function eventIdentity(
   headers: Record<string, string>,
 ): Record<string, string> {
   const envelope = parseObject(value);
-  if (!envelope) return headers;
+  // An envelope whose key is not its type, aggregate and version is one the consumers refuse
+  // and dead-letter (found by its position): it says nothing about which event it is.
+  if (!envelope || !selfConsistent(envelope)) return headers;
   const identity = { ...headers };
   for (const [field, header] of IDENTITY_FIELDS) {
     const v = envelope[field];
@@ -30,6 +32,16 @@ export function eventIdentity(
       identity[header] = String(v);
   }
   return identity;
+}
+
+function selfConsistent(envelope: Record<string, unknown>): boolean {
+  const { eventType, aggregateId, aggregateVersion, eventKey } = envelope;
+  return (
+    typeof eventType === 'string' &&
+    typeof aggregateId === 'string' &&
+    typeof aggregateVersion === 'number' &&
+    eventKey === eventKeyOf(eventType, aggregateId, aggregateVersion)
+  );
 }
 
 function parseObject(value: Buffer | null): Record<string, unknown> | undefined {
