@@ -109,4 +109,43 @@ describe('e2eResults', () => {
       results.find((r) => r.metric === 'chain max rate vs raw statements from the callback on'),
     ).toMatchObject({ baselineValue: 400 });
   });
+
+  it("reports the consumers' fetch cost: per callback against the bursts, idle against full waits", () => {
+    const results = e2eResults({
+      ...measured(50, 100),
+      fetchCost: {
+        fetchMaxWaitMs: 100,
+        brokers: 3,
+        consumers: 2,
+        burstFetchesPerCallback: 0.5,
+        steadyFetchesPerCallback: 2,
+        steadyCpuPerCallback: 4,
+        burstConsumerCpuPerCallback: 1,
+        steadyConsumerCpuPerCallback: 1.5,
+        idleSeconds: 5,
+        idleFetchesPerSecond: 54,
+        idleConsumerCpuMsPerSecond: 27,
+      },
+    });
+    const row = (start: string) => results.find((r) => r.metric.startsWith(start))!;
+    expect(row('steady (half of max): fetch requests per callback')).toMatchObject({
+      value: 2,
+      baselineValue: 0.5,
+      ratio: 4,
+    });
+    expect(row('steady (half of max): CPU time per paid order')).toMatchObject({
+      value: 4,
+      baselineValue: 2, // the bursts' CPU per paid order (measured(): one process at 2 ms)
+      ratio: 2,
+    });
+    // 2 consumers x 3 brokers x 1000 / 100 ms = 60 fetches/s if every fetch waits its whole time.
+    expect(row('idle: fetch requests per second')).toMatchObject({
+      value: 54,
+      baselineValue: 60,
+      ratio: 0.9,
+    });
+    expect(row('idle: CPU time per second')).toMatchObject({ value: 27, ratio: 0.5 });
+    expect(row('idle: fetch requests per second').metric).toContain('fetch wait 100 ms');
+    expect(e2eResults(measured(50, 100)).some((r) => r.metric.startsWith('idle:'))).toBe(false);
+  });
 });
