@@ -32,7 +32,7 @@ import { createPayingOrders, PayingOrder } from './e2e/paying-orders';
 import { e2eResults } from './e2e/e2e-results';
 import { RssSampler } from './e2e/rss';
 import { cpuProfileEnv } from './lib/cpu-profile-env';
-import { CpuMeter, WriteCallMeter } from './lib/process-cpu';
+import { childPidsNamed, CpuMeter, WriteCallMeter } from './lib/process-cpu';
 import { stageTimes } from './e2e/stages';
 import { requireBuild } from './lib/order-service-process';
 import { progress } from './lib/progress';
@@ -98,6 +98,8 @@ interface Burst {
   writesPerCallback: Record<string, number>;
   /** Fetch requests of the consumer services (all of them) per callback. */
   fetchesPerCallback: number;
+  /** The broker's CPU ms per callback (every node), when it runs on this machine. */
+  brokerCpuPerCallback: number;
   machineMsPerCallback: number;
 }
 
@@ -115,7 +117,7 @@ async function runBurst(
   orderDb: Pool,
   orderUrl: string,
   pids: Record<string, number>,
-  fetches: FetchMeter,
+  kafka: KafkaMeters,
   options: { couponJournalsBefore: number },
 ): Promise<Burst> {
   const burst = await createPayingOrders(orderUrl, MAX_ORDERS);
@@ -124,7 +126,8 @@ async function runBurst(
   const writeMeter = new WriteCallMeter(pids);
   cpuMeter.start();
   writeMeter.start();
-  await fetches.start();
+  kafka.broker.start();
+  await kafka.fetches.start();
   const cpuStarted = performance.now();
   const burstStartEpoch = Date.now();
   const burstSent = await deliverAll(provider, burst, async (send) => {
@@ -143,7 +146,8 @@ async function runBurst(
     Object.fromEntries(Object.entries(values).map(([name, v]) => [name, v / burst.length]));
   const cpuPerCallback = perCallback(cpuMeter.read());
   const writesPerCallback = perCallback(writeMeter.read());
-  const fetchesPerCallback = sum(await fetches.read()) / burst.length;
+  const fetchesPerCallback = sum(await kafka.fetches.read()) / burst.length;
+  const brokerCpuPerCallback = sum(kafka.broker.read()) / burst.length;
   const cpuWallMs = performance.now() - cpuStarted;
   const stages = await stageTimes(
     orderDb,
@@ -161,6 +165,7 @@ async function runBurst(
     cpuPerCallback,
     writesPerCallback,
     fetchesPerCallback,
+    brokerCpuPerCallback,
     machineMsPerCallback: (cpuWallMs / burst.length) * cpus().length,
   };
 }
@@ -224,10 +229,15 @@ async function main(): Promise<void> {
     progress(`stack up: ${JSON.stringify(pids)}`);
     const orderUrl = stack.services['order-service'].url;
     const provider = new SimulatedPayProvider(orderUrl, stack.payCallbackSecret);
-    const fetchMeter = new FetchMeter(
-      Object.fromEntries(CONSUMERS.map((name) => [name, stack!.services[name].url])),
-      stack.opsApiToken,
-    );
+    const kafkaMeters: KafkaMeters = {
+      fetches: new FetchMeter(
+        Object.fromEntries(CONSUMERS.map((name) => [name, stack!.services[name].url])),
+        stack.opsApiToken,
+      ),
+      // Not in "all processes" (issue 22's CPU per order): the broker's cost is shown apart.
+      broker: new CpuMeter(brokerPids(stack)),
+    };
+    progress(`broker processes: ${JSON.stringify(kafkaMeters.broker.pids)}`);
     const journals = new JournalWatcher(accounting);
     watcher = journals;
     journals.start();
@@ -247,7 +257,7 @@ async function main(): Promise<void> {
       orderDb,
       orderUrl,
       pids,
-      fetchMeter,
+      kafkaMeters,
       {
         couponJournalsBefore: 0,
       },
@@ -263,7 +273,7 @@ async function main(): Promise<void> {
         orderDb,
         orderUrl,
         pids,
-        fetchMeter,
+        kafkaMeters,
         { couponJournalsBefore: round * MAX_ORDERS },
       );
       bursts.push(burst);
@@ -298,7 +308,8 @@ async function main(): Promise<void> {
     // What the steady load costs per order, every process, until its coupon journals are booked.
     const steadyCpu = CpuMeter.withBenchAndDatabase(pids);
     steadyCpu.start();
-    await fetchMeter.start();
+    kafkaMeters.broker.start();
+    await kafkaMeters.fetches.start();
     const sentAt = await deliverAll(provider, steady, async (send) => {
       lateMs = (await runAtFixedRate(steady.length, rate, send)).lateMs;
     });
@@ -308,10 +319,11 @@ async function main(): Promise<void> {
     );
     await waitForCouponJournals(accounting, (BURSTS + 1) * MAX_ORDERS + steady.length);
     const steadyCpuMs = steadyCpu.read();
-    const steadyFetches = sum(await fetchMeter.read());
+    const steadyFetches = sum(await kafkaMeters.fetches.read());
+    const steadyBrokerCpuMs = sum(kafkaMeters.broker.read());
     rss.stop();
     await journals.stop();
-    const idle = await idleCost(pids, fetchMeter);
+    const idle = await idleCost(pids, kafkaMeters);
     const latencies = steady.map((o, i) => journals.seenAt.get(o.id)! - sentAt[i]);
     const booked = spread(latencies);
     const stages = await stageTimes(
@@ -336,6 +348,14 @@ async function main(): Promise<void> {
       idleSeconds: IDLE_SECONDS,
       idleFetchesPerSecond: idle.fetches / IDLE_SECONDS,
       idleConsumerCpuMsPerSecond: sum(idle.cpuMs) / IDLE_SECONDS,
+      ...(Object.keys(kafkaMeters.broker.pids).length > 0 && {
+        broker: {
+          processes: Object.keys(kafkaMeters.broker.pids).length,
+          burstCpuPerCallback: median(bursts.map((b) => b.brokerCpuPerCallback)),
+          steadyCpuPerCallback: steadyBrokerCpuMs / steady.length,
+          idleCpuMsPerSecond: idle.brokerCpuMs / IDLE_SECONDS,
+        },
+      }),
     };
     progress(`fetch wait ${FETCH_MAX_WAIT_MS} ms: ${JSON.stringify(fetchCost)}`);
     progress(
@@ -385,15 +405,45 @@ async function main(): Promise<void> {
  */
 async function idleCost(
   pids: Record<string, number>,
-  fetches: FetchMeter,
-): Promise<{ fetches: number; cpuMs: Record<string, number> }> {
+  kafka: KafkaMeters,
+): Promise<{ fetches: number; cpuMs: Record<string, number>; brokerCpuMs: number }> {
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const cpu = new CpuMeter(pick(pids, CONSUMERS));
   cpu.start();
-  await fetches.start();
+  kafka.broker.start();
+  await kafka.fetches.start();
   await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1_000));
   const cpuMs = cpu.read();
-  return { fetches: sum(await fetches.read()), cpuMs };
+  const brokerCpuMs = sum(kafka.broker.read());
+  return { fetches: sum(await kafka.fetches.read()), cpuMs, brokerCpuMs };
+}
+
+/** The consumers' fetch requests and the broker's CPU. */
+interface KafkaMeters {
+  fetches: FetchMeter;
+  broker: CpuMeter;
+}
+
+/**
+ * The broker's processes, when this machine runs them: the nodes of an Apache Kafka cluster
+ * (its state file), or the mock the stack spawned (a child of this process); none for a
+ * cluster elsewhere.
+ */
+function brokerPids(stack: Stack): Record<string, number> {
+  const cluster = stack.kafka.cluster;
+  if (cluster) {
+    return Object.fromEntries(
+      cluster.state.nodes
+        .filter((node) => node.pid !== null)
+        .map((node) => [`kafka-node-${node.id}`, node.pid!]),
+    );
+  }
+  if (stack.kafka.mock) {
+    return Object.fromEntries(
+      childPidsNamed(process.pid, 'kafka-mock').map((pid, i) => [`kafka-mock-${i + 1}`, pid]),
+    );
+  }
+  return {};
 }
 
 function pick<T>(values: Record<string, T>, names: readonly string[]): Record<string, T> {

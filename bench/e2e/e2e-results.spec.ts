@@ -148,4 +148,46 @@ describe('e2eResults', () => {
     expect(row('idle: fetch requests per second').metric).toContain('fetch wait 100 ms');
     expect(e2eResults(measured(50, 100)).some((r) => r.metric.startsWith('idle:'))).toBe(false);
   });
+
+  it("reports the broker's own CPU apart from all processes, when it runs on this machine", () => {
+    const cost = {
+      fetchMaxWaitMs: 1000,
+      brokers: 3,
+      consumers: 2,
+      burstFetchesPerCallback: 0.5,
+      steadyFetchesPerCallback: 1,
+      steadyCpuPerCallback: 4,
+      burstConsumerCpuPerCallback: 1,
+      steadyConsumerCpuPerCallback: 1,
+      idleSeconds: 5,
+      idleFetchesPerSecond: 6,
+      idleConsumerCpuMsPerSecond: 3,
+    };
+    const broker = {
+      processes: 3,
+      burstCpuPerCallback: 1,
+      steadyCpuPerCallback: 3,
+      idleCpuMsPerSecond: 30,
+    };
+    const results = e2eResults({ ...measured(50, 100), fetchCost: { ...cost, broker } });
+    const row = (start: string) => results.find((r) => r.metric.startsWith(start))!;
+    expect(row('burst: CPU time per callback, the broker')).toMatchObject({
+      value: 1,
+      baselineValue: 2,
+      ratio: 0.5,
+    });
+    expect(row('steady (half of max): CPU time per callback, the broker')).toMatchObject({
+      ratio: 3,
+    });
+    expect(row('idle: CPU time per second, the broker')).toMatchObject({ value: 30, ratio: 5 });
+    // The same names for the mock's one process and Apache Kafka's three: rows match across brokers.
+    expect(row('idle: CPU time per second, the broker').metric).toBe(
+      'idle: CPU time per second, the broker\'s processes (3; not in "all processes"), fetch wait 1000 ms',
+    );
+    expect(
+      e2eResults({ ...measured(50, 100), fetchCost: cost }).some((r) =>
+        r.metric.includes("the broker's processes"),
+      ),
+    ).toBe(false);
+  });
 });
