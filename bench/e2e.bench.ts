@@ -24,6 +24,7 @@ import { mapConcurrently } from '../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../scripts/demo/pay-provider';
 import { Stack, startStack } from '../scripts/stack/start-stack';
 import { freePort } from '../test/support/free-port';
+import { FetchMeter } from './e2e/consumer-fetches';
 import { JournalWatcher } from './e2e/journal-watcher';
 import { RawChainRun, runRawChain } from './e2e/raw-chain';
 import { createRawChainDatabases, RawChainDatabases } from './e2e/raw-chain-databases';
@@ -31,7 +32,7 @@ import { createPayingOrders, PayingOrder } from './e2e/paying-orders';
 import { e2eResults } from './e2e/e2e-results';
 import { RssSampler } from './e2e/rss';
 import { cpuProfileEnv } from './lib/cpu-profile-env';
-import { CpuMeter, WriteCallMeter } from './lib/process-cpu';
+import { childPidsNamed, CpuMeter, WriteCallMeter } from './lib/process-cpu';
 import { stageTimes } from './e2e/stages';
 import { requireBuild } from './lib/order-service-process';
 import { progress } from './lib/progress';
@@ -49,7 +50,11 @@ const RAW_ORDERS = Number(process.env.BENCH_E2E_RAW_ORDERS ?? MAX_ORDERS);
 const IN_FLIGHT = 16;
 const LOAD_SHARE = 0.5;
 /** The consumers' fetch wait; on the librdkafka mock, each fetch answers only when it is over. */
-const FETCH_MAX_WAIT_MS = process.env.BENCH_E2E_FETCH_MAX_WAIT_MS ?? '100';
+const FETCH_MAX_WAIT_MS = Number(process.env.BENCH_E2E_FETCH_MAX_WAIT_MS ?? 100);
+/** After the steady load, how long the idle consumers' fetches and CPU are counted. */
+const IDLE_SECONDS = Number(process.env.BENCH_E2E_IDLE_SECONDS ?? 5);
+/** The services whose inbox consumers fetch (their fetch wait is FETCH_MAX_WAIT_MS). */
+const CONSUMERS = ['fulfillment-service', 'accounting-service'] as const;
 const MYSQL_URL = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
 /** What the raw whole-chain baseline needs of the services: their schemas and the ledger's chart. */
 const RAW_CHAIN_MIGRATIONS = {
@@ -91,6 +96,10 @@ interface Burst {
   answeredRate: number;
   cpuPerCallback: Record<string, number>;
   writesPerCallback: Record<string, number>;
+  /** Fetch requests of the consumer services (all of them) per callback. */
+  fetchesPerCallback: number;
+  /** The broker's CPU ms per callback (every node), when it runs on this machine. */
+  brokerCpuPerCallback: number;
   machineMsPerCallback: number;
 }
 
@@ -108,6 +117,7 @@ async function runBurst(
   orderDb: Pool,
   orderUrl: string,
   pids: Record<string, number>,
+  kafka: KafkaMeters,
   options: { couponJournalsBefore: number },
 ): Promise<Burst> {
   const burst = await createPayingOrders(orderUrl, MAX_ORDERS);
@@ -116,6 +126,8 @@ async function runBurst(
   const writeMeter = new WriteCallMeter(pids);
   cpuMeter.start();
   writeMeter.start();
+  kafka.broker.start();
+  await kafka.fetches.start();
   const cpuStarted = performance.now();
   const burstStartEpoch = Date.now();
   const burstSent = await deliverAll(provider, burst, async (send) => {
@@ -134,6 +146,8 @@ async function runBurst(
     Object.fromEntries(Object.entries(values).map(([name, v]) => [name, v / burst.length]));
   const cpuPerCallback = perCallback(cpuMeter.read());
   const writesPerCallback = perCallback(writeMeter.read());
+  const fetchesPerCallback = sum(await kafka.fetches.read()) / burst.length;
+  const brokerCpuPerCallback = sum(kafka.broker.read()) / burst.length;
   const cpuWallMs = performance.now() - cpuStarted;
   const stages = await stageTimes(
     orderDb,
@@ -150,6 +164,8 @@ async function runBurst(
     answeredRate: burst.length / answeredSeconds,
     cpuPerCallback,
     writesPerCallback,
+    fetchesPerCallback,
+    brokerCpuPerCallback,
     machineMsPerCallback: (cpuWallMs / burst.length) * cpus().length,
   };
 }
@@ -196,8 +212,14 @@ async function main(): Promise<void> {
       env: {
         'order-service': cpuProfileEnv(),
         'coupon-provider': cpuProfileEnv(),
-        'fulfillment-service': { KAFKA_FETCH_MAX_WAIT_MS: FETCH_MAX_WAIT_MS, ...cpuProfileEnv() },
-        'accounting-service': { KAFKA_FETCH_MAX_WAIT_MS: FETCH_MAX_WAIT_MS, ...cpuProfileEnv() },
+        'fulfillment-service': {
+          KAFKA_FETCH_MAX_WAIT_MS: String(FETCH_MAX_WAIT_MS),
+          ...cpuProfileEnv(),
+        },
+        'accounting-service': {
+          KAFKA_FETCH_MAX_WAIT_MS: String(FETCH_MAX_WAIT_MS),
+          ...cpuProfileEnv(),
+        },
       },
       log: (line) => logs.push(line),
     });
@@ -207,6 +229,15 @@ async function main(): Promise<void> {
     progress(`stack up: ${JSON.stringify(pids)}`);
     const orderUrl = stack.services['order-service'].url;
     const provider = new SimulatedPayProvider(orderUrl, stack.payCallbackSecret);
+    const kafkaMeters: KafkaMeters = {
+      fetches: new FetchMeter(
+        Object.fromEntries(CONSUMERS.map((name) => [name, stack!.services[name].url])),
+        stack.opsApiToken,
+      ),
+      // Not in "all processes" (issue 22's CPU per order): the broker's cost is shown apart.
+      broker: new CpuMeter(brokerPids(stack)),
+    };
+    progress(`broker processes: ${JSON.stringify(kafkaMeters.broker.pids)}`);
     const journals = new JournalWatcher(accounting);
     watcher = journals;
     journals.start();
@@ -219,16 +250,32 @@ async function main(): Promise<void> {
     rss.start();
     // A first burst warms the services up (V8 still optimizes their code in it: in runs on
     // 12-05 it cost 20-40 % more CPU per callback than the third); it is not counted.
-    const warmUp = await runBurst(provider, journals, accounting, orderDb, orderUrl, pids, {
-      couponJournalsBefore: 0,
-    });
+    const warmUp = await runBurst(
+      provider,
+      journals,
+      accounting,
+      orderDb,
+      orderUrl,
+      pids,
+      kafkaMeters,
+      {
+        couponJournalsBefore: 0,
+      },
+    );
     progress(`warm-up burst: ${describeBurst(warmUp)}`);
     const bursts: Burst[] = [];
     const rawChains: RawChainRun[] = [];
     for (let round = 1; round <= BURSTS; round++) {
-      const burst = await runBurst(provider, journals, accounting, orderDb, orderUrl, pids, {
-        couponJournalsBefore: round * MAX_ORDERS,
-      });
+      const burst = await runBurst(
+        provider,
+        journals,
+        accounting,
+        orderDb,
+        orderUrl,
+        pids,
+        kafkaMeters,
+        { couponJournalsBefore: round * MAX_ORDERS },
+      );
       bursts.push(burst);
       progress(`burst ${round}/${BURSTS}: ${describeBurst(burst)}`);
       // The raw whole-chain baseline, while the stack stands idle.
@@ -258,6 +305,11 @@ async function main(): Promise<void> {
       `${steady.length} orders PAYING; ${STEADY_SECONDS} s of callbacks at ${rate.toFixed(0)}/s…`,
     );
     let lateMs = 0;
+    // What the steady load costs per order, every process, until its coupon journals are booked.
+    const steadyCpu = CpuMeter.withBenchAndDatabase(pids);
+    steadyCpu.start();
+    kafkaMeters.broker.start();
+    await kafkaMeters.fetches.start();
     const sentAt = await deliverAll(provider, steady, async (send) => {
       lateMs = (await runAtFixedRate(steady.length, rate, send)).lateMs;
     });
@@ -265,8 +317,13 @@ async function main(): Promise<void> {
       steady.map((o) => o.id),
       120_000,
     );
+    await waitForCouponJournals(accounting, (BURSTS + 1) * MAX_ORDERS + steady.length);
+    const steadyCpuMs = steadyCpu.read();
+    const steadyFetches = sum(await kafkaMeters.fetches.read());
+    const steadyBrokerCpuMs = sum(kafkaMeters.broker.read());
     rss.stop();
     await journals.stop();
+    const idle = await idleCost(pids, kafkaMeters);
     const latencies = steady.map((o, i) => journals.seenAt.get(o.id)! - sentAt[i]);
     const booked = spread(latencies);
     const stages = await stageTimes(
@@ -278,6 +335,29 @@ async function main(): Promise<void> {
       `stages: outbox row → SENT p50 ${stages.relay.p50} ms, p99 ${stages.relay.p99} ms; ` +
         `SENT → journal p50 ${stages.consume.p50} ms, p99 ${stages.consume.p99} ms`,
     );
+    const consumerCpu = (cpu: Record<string, number>) => sum(pick(cpu, CONSUMERS));
+    const fetchCost = {
+      fetchMaxWaitMs: FETCH_MAX_WAIT_MS,
+      brokers: stack.kafkaBrokers.length,
+      consumers: CONSUMERS.length,
+      burstFetchesPerCallback: median(bursts.map((b) => b.fetchesPerCallback)),
+      steadyFetchesPerCallback: steadyFetches / steady.length,
+      steadyCpuPerCallback: sum(steadyCpuMs) / steady.length,
+      burstConsumerCpuPerCallback: median(bursts.map((b) => consumerCpu(b.cpuPerCallback))),
+      steadyConsumerCpuPerCallback: consumerCpu(steadyCpuMs) / steady.length,
+      idleSeconds: IDLE_SECONDS,
+      idleFetchesPerSecond: idle.fetches / IDLE_SECONDS,
+      idleConsumerCpuMsPerSecond: sum(idle.cpuMs) / IDLE_SECONDS,
+      ...(Object.keys(kafkaMeters.broker.pids).length > 0 && {
+        broker: {
+          processes: Object.keys(kafkaMeters.broker.pids).length,
+          burstCpuPerCallback: median(bursts.map((b) => b.brokerCpuPerCallback)),
+          steadyCpuPerCallback: steadyBrokerCpuMs / steady.length,
+          idleCpuMsPerSecond: idle.brokerCpuMs / IDLE_SECONDS,
+        },
+      }),
+    };
+    progress(`fetch wait ${FETCH_MAX_WAIT_MS} ms: ${JSON.stringify(fetchCost)}`);
     progress(
       `callback to journal booked: p50 ${booked.p50.toFixed(1)} ms, p99 ${booked.p99.toFixed(1)} ms, ` +
         `max ${booked.max.toFixed(1)} ms (sends up to ${lateMs.toFixed(1)} ms late); ` +
@@ -298,8 +378,9 @@ async function main(): Promise<void> {
       cpuCount: cpus().length,
       stages,
       booked,
-      load: `${rate.toFixed(0)} callbacks/s (${LOAD_SHARE * 100}% of max) for ${STEADY_SECONDS} s, polled every 10 ms`,
+      load: `${rate.toFixed(0)} callbacks/s (${LOAD_SHARE * 100}% of max) for ${STEADY_SECONDS} s, polled every 10 ms, consumers' fetch wait ${FETCH_MAX_WAIT_MS} ms`,
       rssPeakMb: rss.peakMb,
+      fetchCost,
     });
     writeResults('e2e', results);
   } catch (error) {
@@ -316,6 +397,57 @@ async function main(): Promise<void> {
     for (const db of DATABASES) await admin.query(`DROP DATABASE IF EXISTS \`${prefix}${db}\``);
     await admin.end();
   }
+}
+
+/**
+ * The consumer services' fetch requests and CPU over IDLE_SECONDS with no traffic: what their
+ * fetch wait costs when nothing arrives (each fetch then waits its whole time, on any broker).
+ */
+async function idleCost(
+  pids: Record<string, number>,
+  kafka: KafkaMeters,
+): Promise<{ fetches: number; cpuMs: Record<string, number>; brokerCpuMs: number }> {
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const cpu = new CpuMeter(pick(pids, CONSUMERS));
+  cpu.start();
+  kafka.broker.start();
+  await kafka.fetches.start();
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1_000));
+  const cpuMs = cpu.read();
+  const brokerCpuMs = sum(kafka.broker.read());
+  return { fetches: sum(await kafka.fetches.read()), cpuMs, brokerCpuMs };
+}
+
+/** The consumers' fetch requests and the broker's CPU. */
+interface KafkaMeters {
+  fetches: FetchMeter;
+  broker: CpuMeter;
+}
+
+/**
+ * The broker's processes, when this machine runs them: the nodes of an Apache Kafka cluster
+ * (its state file), or the mock the stack spawned (a child of this process); none for a
+ * cluster elsewhere.
+ */
+function brokerPids(stack: Stack): Record<string, number> {
+  const cluster = stack.kafka.cluster;
+  if (cluster) {
+    return Object.fromEntries(
+      cluster.state.nodes
+        .filter((node) => node.pid !== null)
+        .map((node) => [`kafka-node-${node.id}`, node.pid!]),
+    );
+  }
+  if (stack.kafka.mock) {
+    return Object.fromEntries(
+      childPidsNamed(process.pid, 'kafka-mock').map((pid, i) => [`kafka-mock-${i + 1}`, pid]),
+    );
+  }
+  return {};
+}
+
+function pick<T>(values: Record<string, T>, names: readonly string[]): Record<string, T> {
+  return Object.fromEntries(Object.entries(values).filter(([name]) => names.includes(name)));
 }
 
 /** Waits until the accounting database holds `count` coupon journals (one per paid order). */

@@ -109,4 +109,85 @@ describe('e2eResults', () => {
       results.find((r) => r.metric === 'chain max rate vs raw statements from the callback on'),
     ).toMatchObject({ baselineValue: 400 });
   });
+
+  it("reports the consumers' fetch cost: per callback against the bursts, idle against full waits", () => {
+    const results = e2eResults({
+      ...measured(50, 100),
+      fetchCost: {
+        fetchMaxWaitMs: 100,
+        brokers: 3,
+        consumers: 2,
+        burstFetchesPerCallback: 0.5,
+        steadyFetchesPerCallback: 2,
+        steadyCpuPerCallback: 4,
+        burstConsumerCpuPerCallback: 1,
+        steadyConsumerCpuPerCallback: 1.5,
+        idleSeconds: 5,
+        idleFetchesPerSecond: 54,
+        idleConsumerCpuMsPerSecond: 27,
+      },
+    });
+    const row = (start: string) => results.find((r) => r.metric.startsWith(start))!;
+    expect(row('steady (half of max): fetch requests per callback')).toMatchObject({
+      value: 2,
+      baselineValue: 0.5,
+      ratio: 4,
+    });
+    expect(row('steady (half of max): CPU time per paid order')).toMatchObject({
+      value: 4,
+      baselineValue: 2, // the bursts' CPU per paid order (measured(): one process at 2 ms)
+      ratio: 2,
+    });
+    // 2 consumers x 3 brokers x 1000 / 100 ms = 60 fetches/s if every fetch waits its whole time.
+    expect(row('idle: fetch requests per second')).toMatchObject({
+      value: 54,
+      baselineValue: 60,
+      ratio: 0.9,
+    });
+    expect(row('idle: CPU time per second')).toMatchObject({ value: 27, ratio: 0.5 });
+    expect(row('idle: fetch requests per second').metric).toContain('fetch wait 100 ms');
+    expect(e2eResults(measured(50, 100)).some((r) => r.metric.startsWith('idle:'))).toBe(false);
+  });
+
+  it("reports the broker's own CPU apart from all processes, when it runs on this machine", () => {
+    const cost = {
+      fetchMaxWaitMs: 1000,
+      brokers: 3,
+      consumers: 2,
+      burstFetchesPerCallback: 0.5,
+      steadyFetchesPerCallback: 1,
+      steadyCpuPerCallback: 4,
+      burstConsumerCpuPerCallback: 1,
+      steadyConsumerCpuPerCallback: 1,
+      idleSeconds: 5,
+      idleFetchesPerSecond: 6,
+      idleConsumerCpuMsPerSecond: 3,
+    };
+    const broker = {
+      processes: 3,
+      burstCpuPerCallback: 1,
+      steadyCpuPerCallback: 3,
+      idleCpuMsPerSecond: 30,
+    };
+    const results = e2eResults({ ...measured(50, 100), fetchCost: { ...cost, broker } });
+    const row = (start: string) => results.find((r) => r.metric.startsWith(start))!;
+    expect(row('burst: CPU time per callback, the broker')).toMatchObject({
+      value: 1,
+      baselineValue: 2,
+      ratio: 0.5,
+    });
+    expect(row('steady (half of max): CPU time per callback, the broker')).toMatchObject({
+      ratio: 3,
+    });
+    expect(row('idle: CPU time per second, the broker')).toMatchObject({ value: 30, ratio: 5 });
+    // The same names for the mock's one process and Apache Kafka's three: rows match across brokers.
+    expect(row('idle: CPU time per second, the broker').metric).toBe(
+      'idle: CPU time per second, the broker\'s processes (3; not in "all processes"), fetch wait 1000 ms',
+    );
+    expect(
+      e2eResults({ ...measured(50, 100), fetchCost: cost }).some((r) =>
+        r.metric.includes("the broker's processes"),
+      ),
+    ).toBe(false);
+  });
 });

@@ -36,6 +36,38 @@ export interface E2eMeasurements {
   /** The steady load, in words. */
   load: string;
   rssPeakMb: Record<string, number>;
+  /** What the consumers' fetch wait costs (absent in measurements taken before it was counted). */
+  fetchCost?: FetchCost;
+}
+
+/** The consumers' fetch requests and CPU, under load and idle, at one fetch wait. */
+export interface FetchCost {
+  /** KAFKA_FETCH_MAX_WAIT_MS of the consumer services. */
+  fetchMaxWaitMs: number;
+  /** Brokers in the bootstrap list (each consumer fetches from every broker leading its partitions). */
+  brokers: number;
+  /** Consumer services (one consumer each). */
+  consumers: number;
+  /** Fetch requests of all consumers per callback in the bursts (median). */
+  burstFetchesPerCallback: number;
+  /** The same at the steady load (half the maximum). */
+  steadyFetchesPerCallback: number;
+  /** CPU ms per paid order at the steady load, every process (until its coupon journal). */
+  steadyCpuPerCallback: number;
+  /** The consumer services' CPU ms per callback in the bursts (median) and at the steady load. */
+  burstConsumerCpuPerCallback: number;
+  steadyConsumerCpuPerCallback: number;
+  /** With no traffic, over idleSeconds: the consumers' fetch requests/s and CPU ms/s. */
+  idleSeconds: number;
+  idleFetchesPerSecond: number;
+  idleConsumerCpuMsPerSecond: number;
+  /** The broker's own CPU (every node), when it runs on this machine; not in "all processes". */
+  broker?: {
+    processes: number;
+    burstCpuPerCallback: number;
+    steadyCpuPerCallback: number;
+    idleCpuMsPerSecond: number;
+  };
 }
 
 /** The e2e results: the targets (p99 latency, RSS) and the figures that explain them. */
@@ -94,6 +126,7 @@ export function e2eResults(m: E2eMeasurements): BenchResult[] {
       met: true,
     },
     ...rawChainResults(m),
+    ...fetchCostResults(m),
     ...Object.entries(m.cpuPerCallback).map(([name, ms]) => ({
       metric: `burst: ${name} CPU time per callback (median of bursts)`,
       value: ms,
@@ -119,7 +152,6 @@ export function e2eResults(m: E2eMeasurements): BenchResult[] {
 
 /** The chain against the raw whole-chain statements, in rate and in CPU per order. */
 function rawChainResults(m: E2eMeasurements): BenchResult[] {
-  const sum = (values: Record<string, number>) => Object.values(values).reduce((a, b) => a + b, 0);
   const [first] = m.rawChains;
   const runs = `median of ${m.rawChains.length} run${m.rawChains.length === 1 ? '' : 's'}`;
   const statements = `mysql2, ${first.lanes} orders at once, each step its own transaction, no services or broker, ${runs}`;
@@ -183,4 +215,116 @@ function rawChainResults(m: E2eMeasurements): BenchResult[] {
     },
     ...warmUp,
   ];
+}
+
+/**
+ * What the consumers' fetch wait costs: fetch requests and CPU per order under load, and per
+ * second idle. On the librdkafka mock every fetch waits its whole time, data or not; a broker
+ * answers when data arrives, so there a fetch waits its whole time only when idle.
+ */
+function fetchCostResults(m: E2eMeasurements): BenchResult[] {
+  const cost = m.fetchCost;
+  if (!cost) return [];
+  const wait = `fetch wait ${cost.fetchMaxWaitMs} ms`;
+  const consumers = 'the consumer services (fulfillment-service + accounting-service)';
+  const chainCpu = median(m.chainCpuPerCallback ?? [sum(m.cpuPerCallback)]);
+  // Each consumer fetches from every broker that leads one of its partitions: all of them here.
+  const fullWaits = (cost.consumers * cost.brokers * 1000) / cost.fetchMaxWaitMs;
+  return [
+    {
+      metric: `steady (half of max): fetch requests per callback, ${consumers}, ${wait}`,
+      value: cost.steadyFetchesPerCallback,
+      unit: 'fetches',
+      baseline: 'the same in the bursts (median)',
+      baselineValue: cost.burstFetchesPerCallback,
+      ratio: cost.steadyFetchesPerCallback / cost.burstFetchesPerCallback,
+      target: 'informational (what the fetch wait costs under load)',
+      met: true,
+    },
+    {
+      metric: `steady (half of max): CPU time per callback, ${consumers}, ${wait}`,
+      value: cost.steadyConsumerCpuPerCallback,
+      unit: 'ms',
+      baseline: 'the same in the bursts (median)',
+      baselineValue: cost.burstConsumerCpuPerCallback,
+      ratio: cost.steadyConsumerCpuPerCallback / cost.burstConsumerCpuPerCallback,
+      target: 'informational (what the fetch wait costs under load)',
+      met: true,
+    },
+    {
+      metric: `steady (half of max): CPU time per paid order, all processes, ${wait}`,
+      value: cost.steadyCpuPerCallback,
+      unit: 'ms',
+      baseline: 'the same in the bursts (median)',
+      baselineValue: chainCpu,
+      ratio: cost.steadyCpuPerCallback / chainCpu,
+      target: 'informational (fixed costs, idle fetches among them, weigh more at half the rate)',
+      met: true,
+    },
+    {
+      metric: `idle: fetch requests per second, ${consumers}, ${wait}, over ${cost.idleSeconds} s`,
+      value: cost.idleFetchesPerSecond,
+      unit: 'fetches/s',
+      baseline: 'every fetch waiting its whole time: consumers x brokers x 1000 / wait',
+      baselineValue: fullWaits,
+      ratio: cost.idleFetchesPerSecond / fullWaits,
+      target: 'informational (about 1x: an idle fetch waits its whole time)',
+      met: true,
+    },
+    {
+      metric: `idle: CPU time per second, ${consumers}, ${wait}`,
+      value: cost.idleConsumerCpuMsPerSecond,
+      unit: 'ms/s',
+      baseline: 'idle fetch requests per second',
+      baselineValue: cost.idleFetchesPerSecond,
+      ratio: cost.idleConsumerCpuMsPerSecond / cost.idleFetchesPerSecond,
+      target: 'informational (ratio: CPU ms per idle fetch, heartbeats and timers included)',
+      met: true,
+    },
+    ...brokerCpuResults(cost, chainCpu, wait),
+  ];
+}
+
+/** The broker's CPU (the mock's process, or every Apache Kafka node), beside what it serves. */
+function brokerCpuResults(cost: FetchCost, chainCpu: number, wait: string): BenchResult[] {
+  const broker = cost.broker;
+  if (!broker) return [];
+  // The same words for one process (the mock) and three (Apache Kafka): rows match by name.
+  const who = `the broker's processes (${broker.processes}; not in "all processes")`;
+  return [
+    {
+      metric: `burst: CPU time per callback, ${who}`,
+      value: broker.burstCpuPerCallback,
+      unit: 'ms',
+      baseline: 'CPU time per paid order, all processes (median of bursts)',
+      baselineValue: chainCpu,
+      ratio: broker.burstCpuPerCallback / chainCpu,
+      target: 'informational (what the broker adds to the chain)',
+      met: true,
+    },
+    {
+      metric: `steady (half of max): CPU time per callback, ${who}, ${wait}`,
+      value: broker.steadyCpuPerCallback,
+      unit: 'ms',
+      baseline: 'the same in the bursts (median)',
+      baselineValue: broker.burstCpuPerCallback,
+      ratio: broker.steadyCpuPerCallback / broker.burstCpuPerCallback,
+      target: 'informational',
+      met: true,
+    },
+    {
+      metric: `idle: CPU time per second, ${who}, ${wait}`,
+      value: broker.idleCpuMsPerSecond,
+      unit: 'ms/s',
+      baseline: 'idle fetch requests per second of the consumer services',
+      baselineValue: cost.idleFetchesPerSecond,
+      ratio: broker.idleCpuMsPerSecond / cost.idleFetchesPerSecond,
+      target: 'informational (ratio: broker CPU ms per idle fetch, its own timers included)',
+      met: true,
+    },
+  ];
+}
+
+function sum(values: Record<string, number>): number {
+  return Object.values(values).reduce((a, b) => a + b, 0);
 }

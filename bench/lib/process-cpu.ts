@@ -92,3 +92,21 @@ export class WriteCallMeter extends ProcessMeter {
     super(pids, writeCalls);
   }
 }
+
+/** Pids of the processes named `comm` (as /proc/<pid>/comm has it) whose parent is `parent`. */
+export function childPidsNamed(parent: number, comm: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      // The field after the command name and the state is the parent's pid.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (name === comm && ppid === parent) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}

@@ -1,5 +1,5 @@
 import { Infrastructure } from '@app/test-kit';
-import { Admin, Kafka, logLevel } from 'kafkajs';
+import { Admin, ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
 
 /** Runs `work` with a connected kafkajs admin of the resolved broker, disconnected after. */
 export async function withBenchAdmin<T>(
@@ -25,4 +25,37 @@ export async function createNamedTopics(
   topics: Record<string, number>,
 ): Promise<void> {
   await infra.kafka.createTopics(topics);
+}
+
+/** How a topic is replicated: what a produce with acks=all (-1) waits for. */
+export interface TopicReplication {
+  /** Replicas of its least replicated partition. */
+  replicas: number;
+  /** The topic's min.insync.replicas; undefined where the broker does not answer DescribeConfigs (the mock). */
+  minInsyncReplicas?: number;
+}
+
+/** Reads `topic`'s replicas from the metadata and its min.insync.replicas from its configs. */
+export async function topicReplication(
+  infra: Infrastructure,
+  topic: string,
+): Promise<TopicReplication> {
+  return withBenchAdmin(infra, async (admin) => {
+    const metadata = await admin.fetchTopicMetadata({ topics: [topic] });
+    const replicas = Math.min(...metadata.topics[0].partitions.map((p) => p.replicas.length));
+    try {
+      const configs = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: [
+          { type: ConfigResourceTypes.TOPIC, name: topic, configNames: ['min.insync.replicas'] },
+        ],
+      });
+      const entry = configs.resources[0].configEntries.find(
+        (e) => e.configName === 'min.insync.replicas',
+      );
+      return { replicas, minInsyncReplicas: entry ? Number(entry.configValue) : undefined };
+    } catch {
+      return { replicas };
+    }
+  });
 }

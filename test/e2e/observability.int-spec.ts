@@ -213,6 +213,8 @@ describe('observability, end to end', () => {
     ).toBeGreaterThanOrEqual(3);
     expect(sampleValue(fulfillmentMetrics, 'outbox_published_total')).toBeGreaterThanOrEqual(1);
     expect(sampleValue(fulfillmentMetrics, 'inbox_consumer_lag')).toBe(0);
+    // Its consumer fetched: the e2e bench reads this to say what the fetch wait costs.
+    expect(sampleValue(fulfillmentMetrics, 'inbox_fetch_requests_total')).toBeGreaterThanOrEqual(1);
 
     const accountingMetrics = await metrics('accounting-service');
     // The three order events and FulfillmentDone settled; OrderPaid and FulfillmentDone applied.

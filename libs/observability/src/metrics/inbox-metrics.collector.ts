@@ -81,6 +81,11 @@ export class InboxMetricsCollector {
       () => metrics.consumerCrashes,
     );
     mirror(
+      'inbox_fetch_requests_total',
+      'Fetch requests the consumer sent, one per broker it reads from, each answered when data arrives or its wait (KAFKA_FETCH_MAX_WAIT_MS) is over',
+      () => metrics.fetches,
+    );
+    mirror(
       'inbox_dead_letter_rejected_total',
       'Dead-letter publishes the broker refused for good (topic deleted, not authorized, message too large); the partition stays paused until fixed',
       () => metrics.deadLetterRejections,

@@ -32,6 +32,11 @@ export class InboxMetrics implements InboxCounters {
   groupJoins = 0;
   /** Times the consumer crashed and had to be started again (a rebalance must never be one). */
   consumerCrashes = 0;
+  /**
+   * Fetch requests the consumer sent: one per broker it reads from, answered when data arrives
+   * or its wait (`kafka.maxWaitTimeMs`) is over; what a shorter wait costs an idle consumer.
+   */
+  fetches = 0;
   /** When the consumer began rejoining its group after a rebalance; unset while it is a member. */
   rejoiningSince?: number;
   /** Partitions paused now for a transient failure, and since when. */

@@ -156,6 +156,9 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
         .join('; ');
       this.log.log(`consumer ${options.consumer} joined its group; owns ${owned || 'nothing'}`);
     });
+    consumer.on(consumer.events.FETCH, () => {
+      this.metrics.fetches += 1;
+    });
     consumer.on(consumer.events.REBALANCING, () => {
       this.metrics.rejoiningSince ??= Date.now();
     });

@@ -2,7 +2,8 @@
  * Test support for adopters: the contract suites of the outbox's ports, which every
  * implementation must pass (runOutboxPublisherContract, runOutboxStoreContract: a fixture and
  * the fault features it can inject), and the in-memory twins that pass them without faults.
- * Needs @jest/globals (an optional peer).
+ * The suites need @jest/globals (an optional peer), loaded when a suite is declared: the twins
+ * and the claim SQL load without it, outside Jest too (the relay benchmark is a script).
  */
 export { runOutboxPublisherContract } from './outbox-publisher.contract';
 export type {

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { OutboxPublisher } from '../outbox-publisher';
 import { ClaimedRow } from '../outbox-row';
 import { planPublish, toTopicBatches } from '../publish-plan';
+import { jestGlobals } from './jest-globals';
 
 /** A message as the fixture read it back from where the publisher sent it. */
 export interface ReceivedMessage {
@@ -42,6 +42,7 @@ export function runOutboxPublisherContract(
   fixture: OutboxPublisherFixture,
   features: OutboxPublisherFeature[] = [],
 ): void {
+  const { afterEach, beforeEach, describe, expect, it } = jestGlobals();
   const withFeature = (feature: OutboxPublisherFeature) =>
     features.includes(feature) ? it : it.skip;
 

@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { DeadRowFilter, PruneOptions } from '../outbox-operations';
 import { OutboxRelayOptions } from '../outbox-relay.options';
 import { Claim, OutboxClaims, OutboxOutcomes } from '../outbox-store.port';
 import { eventually } from './eventually';
+import { jestGlobals } from './jest-globals';
 
 /** An event the suite adds, as the writer would: its key is `${aggregateType}Noted:${id}:${version}`. */
 export interface OutboxTestEvent {
@@ -92,6 +92,7 @@ export function runOutboxStoreContract(
   fixture: OutboxStoreFixture,
   features: OutboxStoreFeature[] = [],
 ): void {
+  const { afterEach, beforeEach, describe, expect, it } = jestGlobals();
   const withFeature = (feature: OutboxStoreFeature) => (features.includes(feature) ? it : it.skip);
 
   describe(`outbox store contract: ${name}`, () => {
