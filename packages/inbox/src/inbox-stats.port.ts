@@ -38,6 +38,8 @@ export interface InboxCounters {
   readonly groupJoins: number;
   /** Times the consumer crashed and had to be started again. */
   readonly consumerCrashes: number;
+  /** Fetch requests the consumer sent (one per broker it reads from, per fetch). */
+  readonly fetches: number;
   /** Partitions paused now for a transient failure, and seconds since the oldest was. */
   readonly blocks: { list(): BlockedPartition[]; blockedSeconds(): number };
   /** Lag of each partition this consumer read since the last rebalance. */

@@ -22,6 +22,7 @@ function counters() {
     pauses: 6,
     groupJoins: 2,
     consumerCrashes: 0,
+    fetches: 40,
     blocks: {
       list: () => [{ topic: 't', partition: 0, since: '', rounds: 1, lastError: 'db down' }],
       blockedSeconds: () => 12,
@@ -64,6 +65,7 @@ describe('InboxMetricsCollector, read through the inbox ports', () => {
     expect(await sample(registry, 'inbox_dead_lettered_total')).toBe(1);
     expect(await sample(registry, 'inbox_retries_total')).toBe(4);
     expect(await sample(registry, 'inbox_partition_pauses_total')).toBe(6);
+    expect(await sample(registry, 'inbox_fetch_requests_total')).toBe(40);
     expect(await sample(registry, 'inbox_group_joins_total')).toBe(2);
     expect(await sample(registry, 'inbox_blocked_seconds')).toBe(12);
     expect(await sample(registry, 'inbox_blocked_partitions')).toBe(1);
