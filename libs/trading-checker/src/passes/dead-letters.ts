@@ -3,10 +3,14 @@ import { DeadLetterHeader } from '@outbox-inbox/inbox';
 import { topicRanges, streamTopic } from '../read/topic-reader';
 import { CheckContext } from './check-context';
 
-/** What one consumer dead-lettered: by event key, and by the position of the source message. */
+/**
+ * What one consumer dead-lettered: by event key, and by the position of the source message;
+ * and the event keys an operator replayed to it (on its retry topic).
+ */
 export interface DeadLetters {
   keys: Set<string>;
   positions: Set<string>;
+  replayed: Set<string>;
 }
 
 /**
@@ -17,11 +21,18 @@ export async function readDeadLetters(
   context: CheckContext,
   topic: string,
   consumer: string,
+  retryTopic?: string,
 ): Promise<DeadLetters> {
   const admin = context.kafka.admin();
   await admin.connect();
-  const ranges = await topicRanges(admin, [topic]).finally(() => admin.disconnect());
-  const dead: DeadLetters = { keys: new Set(), positions: new Set() };
+  const topics = retryTopic ? [topic, retryTopic] : [topic];
+  const ranges = await topicRanges(admin, topics).finally(() => admin.disconnect());
+  const dead: DeadLetters = { keys: new Set(), positions: new Set(), replayed: new Set() };
+  if (retryTopic)
+    await streamTopic(context.kafka, retryTopic, ranges.get(retryTopic) ?? [], async (_, ms) => {
+      for (const { headers: h } of ms)
+        if (h[EventHeader.eventKey]) dead.replayed.add(h[EventHeader.eventKey]);
+    });
   await streamTopic(context.kafka, topic, ranges.get(topic) ?? [], async (_, messages) => {
     for (const { headers: h } of messages) {
       if ((h[DeadLetterHeader.consumer] ?? consumer) !== consumer) continue;

@@ -20,7 +20,10 @@ export async function topicPass(context: CheckContext): Promise<void> {
   const { targets } = context;
   const deadLetters = new Map<string, DeadLetters>();
   for (const c of targets.consumers)
-    deadLetters.set(c.name, await readDeadLetters(context, c.deadLetterTopic, c.name));
+    deadLetters.set(
+      c.name,
+      await readDeadLetters(context, c.deadLetterTopic, c.name, c.retryTopic),
+    );
   for (const topic of [targets.topics.order, targets.topics.fulfillment]) {
     const keys = new KeyHashSet();
     context.topicKeys.set(topic, keys);
@@ -155,18 +158,22 @@ async function eventsAccountedFor(
     if (outcome !== undefined) state.seenRetained.add(position);
     if (outcome === 'parked') list('parkedEvents', id);
     if (outcome !== undefined) continue;
+    const version = Number(m.headers[EventHeader.aggregateVersion]);
+    const aggregate = `${m.headers[EventHeader.aggregateType]}:${m.headers[EventHeader.aggregateId]}`;
+    const gate = gates.get(aggregate);
     // Dead-lettered at its position (or under its key): accounted for, whatever the gate says
-    // (an envelope the consumer refused may name a version its gate has passed).
+    // (an envelope the consumer refused may name a version its gate has passed). Once an
+    // operator replayed it and the gate passed its version, it was applied: the gate judges it.
+    const replayedAndApplied =
+      key !== undefined && state.dead.replayed.has(key) && gate !== undefined && gate >= version;
     if (
-      (key && state.dead.keys.has(key)) ||
-      state.dead.positions.has(`${topic}:${partition}:${m.offset}`)
+      !replayedAndApplied &&
+      ((key && state.dead.keys.has(key)) ||
+        state.dead.positions.has(`${topic}:${partition}:${m.offset}`))
     ) {
       list('deadLetteredEvents', id);
       continue;
     }
-    const version = Number(m.headers[EventHeader.aggregateVersion]);
-    const aggregate = `${m.headers[EventHeader.aggregateType]}:${m.headers[EventHeader.aggregateId]}`;
-    const gate = gates.get(aggregate);
     // Skipped on purpose by an operator (audited): the gate passed it with no inbox row.
     if (key && gate !== undefined && gate >= version && skipped.has(`${aggregate}@${version}`))
       continue;
