@@ -28,6 +28,9 @@ export type {
  * (when absent), so an app lists it no more; one that still does keeps working.
  */
 export { CreateOperatorAuditTable1765300000000 as CreateOperatorAuditTable } from './operator-audit/create-operator-audit-table.migration';
+/** For migrations: key columns that compare byte for byte on every engine. */
+export { collateKeyColumns } from './key-columns';
+export type { KeyColumns } from './key-columns';
 /** The engines the packages run on, and what each needs to know of its engine. */
 export type { DataSourceConfig, SqlDialect, SqlEngine } from './sql-dialect';
 /** The dialect of a DataSource's engine, loaded with its driver on first use. */

@@ -1,5 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { AggregateVersionUnique1765100000000 } from './aggregate-version-unique.migration';
+import { OutboxKeysByteForByte1765400000000 } from './keys-byte-for-byte.migration';
 import { migrationEngine } from './migration-engine';
 import { OutboxOperatorAuditTable1765300000100 } from './operator-audit-table.migration';
 import { SingleStatusIndex1765000000000 } from './single-status-index.migration';
@@ -114,4 +115,5 @@ export const OutboxMigrations: Function[] = [
   SingleStatusIndex1765000000000,
   AggregateVersionUnique1765100000000,
   OutboxOperatorAuditTable1765300000100,
+  OutboxKeysByteForByte1765400000000,
 ];

@@ -8,7 +8,8 @@ import { mysqlOutboxSql } from '../src/sql/mysql-outbox-sql';
 /**
  * Upgrading a table that holds rows: SingleStatusIndex1765000000000 drops two indexes and moves
  * each SENDING row's lease expiry into next_retry_at, so a lease taken before the upgrade is
- * neither lost nor stolen early.
+ * neither lost nor stolen early; OutboxKeysByteForByte1765400000000 changes the key columns'
+ * collation and keeps the rows.
  */
 describe('outbox migrations', () => {
   let env: TestEnvironment;
@@ -73,6 +74,40 @@ describe('outbox migrations', () => {
         'uk_aggregate_version',
         'uk_event_key',
       ]);
+    } finally {
+      await upgraded.destroy();
+    }
+  });
+
+  it('makes the key columns compare byte for byte, with the rows kept, and undoes it', async () => {
+    const upgraded = new DataSource({
+      ...dataSource.options,
+      migrations: OutboxMigrations,
+    } as typeof dataSource.options);
+    await upgraded.initialize();
+    const collations = async () =>
+      (
+        (await upgraded.query(
+          `SELECT COLUMN_NAME AS name, COLLATION_NAME AS collation FROM information_schema.COLUMNS
+           WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 't_outbox'
+             AND COLUMN_NAME IN ('aggregate_type', 'aggregate_id', 'event_type', 'event_key')`,
+        )) as Array<{ name: string; collation: string }>
+      ).map((c) => c.collation);
+    try {
+      await upgraded.runMigrations({ transaction: 'each' });
+      expect(await collations()).toEqual(Array(4).fill('utf8mb4_nopad_bin'));
+      const keys = async () =>
+        (
+          (await upgraded.query('SELECT event_key FROM t_outbox ORDER BY id')) as Array<{
+            event_key: string;
+          }>
+        ).map((r) => r.event_key);
+      expect(await keys()).toEqual(['ParcelRegistered:m1:1', 'ParcelRegistered:m2:1']);
+      await upgraded.undoLastMigration({ transaction: 'each' });
+      expect(await collations()).toEqual(Array(4).fill('utf8mb4_unicode_ci'));
+      await upgraded.runMigrations({ transaction: 'each' });
+      expect(await collations()).toEqual(Array(4).fill('utf8mb4_nopad_bin'));
+      expect(await keys()).toEqual(['ParcelRegistered:m1:1', 'ParcelRegistered:m2:1']);
     } finally {
       await upgraded.destroy();
     }

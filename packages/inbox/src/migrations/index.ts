@@ -3,6 +3,7 @@ import { AddInboxDuplicateCount1764900000000 } from './1764900000000-add-inbox-d
 import { CreateInboxPruneWatermark1765100000000 } from './1765100000000-create-inbox-prune-watermark';
 import { CreateInboxSkipTable1765100000100 } from './1765100000100-create-inbox-skip-table';
 import { InboxOperatorAuditTable1765300000200 } from './1765300000200-inbox-operator-audit-table';
+import { InboxKeysByteForByte1765400000000 } from './1765400000000-inbox-keys-byte-for-byte';
 
 /**
  * The inbox's schema migrations, in order; add them to the service's migrations list. They
@@ -15,4 +16,5 @@ export const InboxMigrations: Function[] = [
   CreateInboxPruneWatermark1765100000000,
   CreateInboxSkipTable1765100000100,
   InboxOperatorAuditTable1765300000200,
+  InboxKeysByteForByte1765400000000,
 ];

@@ -62,6 +62,24 @@ export function runInboxStoreContract<Tx>(
       ]);
     });
 
+    it('tells keys and consumers apart byte for byte: a change of case makes another', async () => {
+      for (const id of ['p1', 'P1', 'ab', 'aB'])
+        expect(await admit(testEvent(id, 1))).toBe('advanced');
+      const other = await db.transaction((tx) =>
+        db.store('C1').admit(tx, testEvent('p1', 1), 'applied'),
+      );
+      expect(other).toBe('advanced');
+      const expected = ['c1 p1', 'c1 P1', 'c1 ab', 'c1 aB', 'C1 p1'];
+      const rows = (await tables()).inbox.map((r) => `${r.consumer} ${r.eventKey}`);
+      expect(new Set(rows)).toEqual(
+        new Set(expected.map((e) => e.replace(' ', ' ParcelNoted:') + ':1')),
+      );
+      expect(rows).toHaveLength(5);
+      const gated = (await tables()).gates.map((g) => `${g.consumer} ${g.aggregateId}`);
+      expect(new Set(gated)).toEqual(new Set(expected));
+      expect(gated).toHaveLength(5);
+    });
+
     it('leaves the transaction usable after a duplicate', async () => {
       const known = testEvent('p1', 1);
       await admit(known);

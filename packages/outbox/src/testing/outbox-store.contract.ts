@@ -130,6 +130,16 @@ export function runOutboxStoreContract(
       ]);
     });
 
+    it('tells keys apart byte for byte: a change of case makes another event', async () => {
+      const ids = ['p1', 'P1', 'ab', 'aB'];
+      await store.add(ids.map((aggregateId) => ({ ...events(1)[0], aggregateId })));
+      const expected = ids.map((id) => `ParcelNoted:${id}:1`).sort();
+      expect((await store.rows()).map((r) => r.eventKey).sort()).toEqual(expected);
+      // Four aggregates, so nothing holds another back: one claim takes them all.
+      const claim = await nextClaim(store.claims(TUNING, 'r1'));
+      expect(claim.rows.map((r) => r.eventKey).sort()).toEqual(expected);
+    });
+
     it('never hands one row to two claims running at once', async () => {
       await store.add(events(40));
       const claimers = ['r1', 'r2', 'r3', 'r4'].map((owner) =>
