@@ -32,6 +32,12 @@ export { CreateOperatorAuditTable1765300000000 as CreateOperatorAuditTable } fro
 export { collateKeyColumns } from './key-columns';
 export type { KeyColumns } from './key-columns';
 /** The engines the packages run on, and what each needs to know of its engine. */
-export type { DataSourceConfig, SqlDialect, SqlEngine } from './sql-dialect';
+export type {
+  DataSourceConfig,
+  NotificationListener,
+  SqlDialect,
+  SqlEngine,
+  SqlNotifications,
+} from './sql-dialect';
 /** The dialect of a DataSource's engine, loaded with its driver on first use. */
 export { engineOf, sqlDialectOf } from './dialect-of';

@@ -1,4 +1,4 @@
-import type { DataSourceOptions, EntitySchema, MixedList } from 'typeorm';
+import type { DataSource, DataSourceOptions, EntitySchema, MixedList } from 'typeorm';
 import type { Queryable, Statement } from './statements';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -53,4 +53,31 @@ export interface SqlDialect {
   isTransient(error: unknown): boolean;
   /** True when a unique key refused the write. */
   isDuplicateKey(error: unknown): boolean;
+  /** Cross-process wake-up on commit (LISTEN/NOTIFY), where the engine has it; else undefined. */
+  readonly notifications?: SqlNotifications;
+}
+
+/** What a NotificationListener reports to: a Nest LoggerService fits. */
+export interface NotificationOptions {
+  logger?: { log?(message: string): unknown; warn?(message: string): unknown };
+}
+
+/** A session of its own that listens on one channel until stopped. */
+export interface NotificationListener {
+  /** Connects; resolves once the first LISTEN is in place (or failed, to be retried). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** PostgreSQL's LISTEN/NOTIFY, as the outbox's cross-process wake-up uses it. */
+export interface SqlNotifications {
+  /** The NOTIFY on `channel`, to send in the transaction that commits outbox rows. */
+  notify(channel: string): Statement<unknown>;
+  /** Calls `onNotify` for each NOTIFY on `channel`, and after every (re)connect. */
+  listen(
+    dataSource: DataSource,
+    channel: string,
+    onNotify: () => void,
+    options?: NotificationOptions,
+  ): NotificationListener;
 }

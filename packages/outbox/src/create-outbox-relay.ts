@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { KafkaOutboxPublisher, OutboxKafkaOptions } from './kafka-outbox-publisher';
 import { OutboxClaimer } from './outbox-claimer';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';
+import { commitWakeUp, ListenNotifySetting } from './listen-notify-wake-up';
 import { OutboxFinalizer } from './outbox-finalizer';
 import { OutboxPublisher } from './outbox-publisher';
 import { OutboxRelay } from './outbox-relay';
@@ -22,6 +23,12 @@ export interface OutboxRelayConfig extends Partial<OutboxRelayOptions> {
   topicFor: (aggregateType: string) => string;
   /** Wakes the relay when a transaction that wrote outbox rows commits in this process. */
   notifier?: OutboxCommitNotifier;
+  /**
+   * PostgreSQL only, off by default: also wake it when one commits in another process, through
+   * LISTEN/NOTIFY (the writers' OutboxCommitNotifier needs the same `notifyChannel`). See
+   * ListenNotifyWakeUp for what it costs.
+   */
+  listenNotify?: ListenNotifySetting;
   logger?: LoggerService;
   /** The PRODUCER span of each message sent. Default: openTelemetryTracing. */
   tracing?: MessageTracing;
@@ -33,7 +40,17 @@ export interface OutboxRelayConfig extends Partial<OutboxRelayOptions> {
  * the claimer and finalizer on that pool, the kafkajs publisher (or `publisher`).
  */
 export function createOutboxRelay(config: OutboxRelayConfig): OutboxRelay {
-  const { dataSource, kafka, publisher, topicFor, notifier, logger, tracing, ...partial } = config;
+  const {
+    dataSource,
+    kafka,
+    publisher,
+    topicFor,
+    notifier,
+    listenNotify,
+    logger,
+    tracing,
+    ...partial
+  } = config;
   if (typeof topicFor !== 'function') {
     throw new Error('OutboxRelay needs `topicFor`: the topic of each aggregate type');
   }
@@ -51,7 +68,7 @@ export function createOutboxRelay(config: OutboxRelayConfig): OutboxRelay {
     outcomes: new OutboxFinalizer(pool.dataSource, options),
     publisher: publisher ?? new KafkaOutboxPublisher(kafka!, options),
     topicFor,
-    notifier,
+    notifier: commitWakeUp(dataSource, listenNotify, notifier, logger),
     logger,
     tracing,
   });

@@ -20,8 +20,12 @@ export interface OutboxRelayParts {
   publisher: OutboxPublisher;
   /** The topic an aggregate type's events go to. */
   topicFor: (aggregateType: string) => string;
-  /** Wakes the relay when a transaction that wrote outbox rows commits in this process. */
-  notifier?: { onCommit(listener: () => void): () => void };
+  /**
+   * Wakes the relay when a transaction that wrote outbox rows commits: in this process
+   * (OutboxCommitNotifier), or in any process (ListenNotifyWakeUp, PostgreSQL). Subscribed
+   * while the relay runs.
+   */
+  notifier?: { onCommit(listener: () => void): () => void | Promise<void> };
   logger?: LoggerService;
   /** The PRODUCER span of each message sent. Default: openTelemetryTracing. */
   tracing?: MessageTracing;
@@ -50,7 +54,7 @@ export class OutboxRelay implements OutboxRelayStats {
   private lastTickAt = 0;
   private idleUntil = 0;
   private wakeUp?: () => void;
-  private readonly unsubscribe?: () => void;
+  private unsubscribe?: () => void | Promise<void>;
 
   constructor(private readonly parts: OutboxRelayParts) {
     this.options = parts.options;
@@ -64,7 +68,6 @@ export class OutboxRelay implements OutboxRelayStats {
       logger: this.logger,
       tracing: parts.tracing ?? openTelemetryTracing,
     });
-    this.unsubscribe = parts.notifier?.onCommit(() => this.wake());
   }
 
   /** Counters since start. */
@@ -81,6 +84,7 @@ export class OutboxRelay implements OutboxRelayStats {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.unsubscribe = this.parts.notifier?.onCommit(() => this.wake());
     this.loop = this.run();
   }
 
@@ -89,7 +93,8 @@ export class OutboxRelay implements OutboxRelayStats {
    * outcome, hands back any row still leased by this relay, and closes the producer.
    */
   async stop(): Promise<void> {
-    this.unsubscribe?.();
+    const unsubscribed = this.unsubscribe?.();
+    this.unsubscribe = undefined;
     this.running = false;
     this.wakeUp?.();
     await this.loop;
@@ -103,6 +108,7 @@ export class OutboxRelay implements OutboxRelayStats {
     }
     await publisher.disconnect();
     await connections.close();
+    await unsubscribed;
   }
 
   /** Runs the next round now instead of after the poll interval. */

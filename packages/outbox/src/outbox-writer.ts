@@ -67,8 +67,9 @@ export class OutboxWriter {
       payload: JSON.stringify(envelope),
       headers: JSON.stringify(envelopeHeaders(envelope)),
     });
-    const results = await runStatements(manager, [...alongside, insert]);
-    if (results.at(-1) === true) {
+    const notify = this.notifier?.statementsFor(runner) ?? [];
+    const results = await runStatements(manager, [...alongside, insert, ...notify]);
+    if (results[alongside.length] === true) {
       this.notifier?.markPending(runner);
       return envelope;
     }

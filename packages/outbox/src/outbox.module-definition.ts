@@ -2,6 +2,7 @@ import { ConfigurableModuleBuilder } from '@nestjs/common';
 import type { DataSourceRef } from '@outbox-inbox/database';
 import type { MessageTracing } from '@outbox-inbox/messaging';
 import { OutboxKafkaOptions } from './kafka-outbox-publisher';
+import type { ListenNotifySetting } from './listen-notify-wake-up';
 import { OutboxRelayOptions } from './outbox-relay.options';
 import { OutboxRetentionOptions } from './outbox-retention';
 
@@ -20,6 +21,14 @@ export interface OutboxModuleOptions {
    * Default: openTelemetryTracing (@outbox-inbox/messaging).
    */
   tracing?: MessageTracing;
+  /**
+   * PostgreSQL only, off by default: wake relays in every process on commit, through
+   * LISTEN/NOTIFY on `channel` (default `outbox_committed`), not only the relay of the
+   * writing process. Each writing transaction sends one NOTIFY, which serializes those commits
+   * on PostgreSQL's notification queue; the relay keeps one session of its own listening,
+   * which a transaction-mode pooler (PgBouncer) breaks. See ListenNotifyWakeUp.
+   */
+  listenNotify?: ListenNotifySetting;
 }
 
 /**

@@ -1,9 +1,10 @@
-import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
-import { dataSourceProvider } from '@outbox-inbox/database';
+import { DynamicModule, Global, Logger, Module, Provider } from '@nestjs/common';
+import { dataSourceProvider, sqlDialectOf } from '@outbox-inbox/database';
 import { kafkaConnectionProblems } from '@outbox-inbox/messaging';
 import { DataSource } from 'typeorm';
 import { OutboxError } from './outbox.errors';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';
+import { commitWakeUp, listenNotifyChannel } from './listen-notify-wake-up';
 import {
   OUTBOX_ASYNC_OPTIONS_TYPE,
   OUTBOX_DATA_SOURCE,
@@ -98,9 +99,15 @@ const outboxProviders: Provider[] = [
   },
   {
     provide: OutboxCommitNotifier,
-    inject: [OUTBOX_DATA_SOURCE],
-    useFactory: (dataSource: DataSource) => {
-      const notifier = new OutboxCommitNotifier();
+    inject: [OUTBOX_MODULE_OPTIONS, OUTBOX_DATA_SOURCE],
+    useFactory: (options: OutboxModuleOptions, dataSource: DataSource) => {
+      const notifyChannel = listenNotifyChannel(options.listenNotify);
+      if (notifyChannel !== undefined && !sqlDialectOf(dataSource).notifications) {
+        throw new Error(
+          `OutboxModule: listenNotify needs PostgreSQL; this DataSource is "${dataSource.options.type}"`,
+        );
+      }
+      const notifier = new OutboxCommitNotifier({ notifyChannel });
       dataSource.subscribers.push(notifier);
       return notifier;
     },
@@ -133,7 +140,12 @@ const outboxProviders: Provider[] = [
         outcomes: new OutboxFinalizer(pool.dataSource, resolved),
         publisher: new KafkaOutboxPublisher(options.kafka, resolved),
         topicFor: options.topicFor,
-        notifier,
+        notifier: commitWakeUp(
+          dataSource,
+          options.listenNotify,
+          notifier,
+          new Logger(OutboxRelay.name),
+        ),
         tracing: options.tracing,
       });
     },

@@ -193,6 +193,13 @@ describe('OutboxModule options', () => {
     ).toThrow(/kafka\.brokers/);
   });
 
+  it('refuses listenNotify on MySQL/MariaDB when the app starts, naming the engine', async () => {
+    const { topic: _topic, ...rest } = await options('outbox.opt.listen');
+    await expect(
+      start([OutboxModule.forRoot({ ...rest, dataSource: outboxDb, listenNotify: true })]),
+    ).rejects.toThrow(/listenNotify needs PostgreSQL; this DataSource is "mysql"/);
+  });
+
   it('mounts the routes only with OutboxHttpModule (404 without it)', async () => {
     const { topic: _topic, ...rest } = await options('outbox.opt.http');
     const off = await start([OutboxModule.forRoot({ ...rest, dataSource: outboxDb })]);

@@ -1,5 +1,7 @@
 import { waitFor } from '@app/test-kit';
+import { DataSource } from 'typeorm';
 import { OutboxCommitNotifier, OutboxWriter } from '../src';
+import { DEFAULT_OUTBOX_CHANNEL } from '../src/listen-notify-wake-up';
 import {
   consumeUntil,
   duplicates,
@@ -57,5 +59,56 @@ describe('OutboxRelay on PostgreSQL', () => {
     } finally {
       await relay.stop();
     }
+  });
+
+  it('with listenNotify, wakes on a commit in another process, also after its session was cut', async () => {
+    const topic = await bed.env.createTopic('outbox.pg.listen', 1);
+    // Another process: a DataSource of its own, whose writer notifies the channel.
+    const other = new DataSource({ ...bed.dataSource.options });
+    await other.initialize();
+    const notifier = new OutboxCommitNotifier({ notifyChannel: DEFAULT_OUTBOX_CHANNEL });
+    other.subscribers.push(notifier);
+    const writer = new OutboxWriter(notifier);
+    const relay = bed.relay(topic, { pollIntervalMs: 600_000, listenNotify: true });
+    relay.start();
+    const listening = () =>
+      bed.dataSource.query(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'",
+      ) as Promise<Array<{ pid: number }>>;
+    const idle = () =>
+      waitFor(() => relay.heartbeat().idleUntil > Date.now() + 60_000, {
+        description: 'the relay idle, its next poll ten minutes away',
+      });
+    try {
+      await waitFor(async () => (await listening()).length === 1, {
+        description: 'one session listening',
+      });
+      await idle();
+      const first = await writeParcelEvents(other, writer, 5, 1, 'x');
+      await waitFor(async () => (await statusCounts(bed.dataSource)).SENT === 5, {
+        timeoutMs: 10_000,
+        description: "the other process's 5 rows SENT on its commit",
+      });
+
+      // A failover or an operator ends the listening session: it listens again by itself.
+      const [{ pid }] = await listening();
+      await bed.dataSource.query('SELECT pg_terminate_backend($1)', [pid]);
+      await waitFor(async () => (await listening()).some((s) => s.pid !== pid), {
+        description: 'a new session listening',
+      });
+      await idle();
+      const second = await writeParcelEvents(other, writer, 5, 1, 'y');
+      await waitFor(async () => (await statusCounts(bed.dataSource)).SENT === 10, {
+        timeoutMs: 10_000,
+        description: 'the next 5 rows SENT on their commit',
+      });
+      const messages = await consumeUntil(bed.env.kafka, topic, (m) => m.length >= 10);
+      expect(messages.map((m) => m.eventKey).sort()).toEqual([...first, ...second].sort());
+    } finally {
+      await relay.stop();
+      await other.destroy();
+    }
+    // Stopped, the relay listens no more.
+    expect(await listening()).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { ensurePostgresDatabase } from './ensure-postgres-database';
 import { postgresDataSourceOptions } from './postgres-data-source';
 import { postgresAffectedRows } from './postgres-affected-rows';
 import { isPostgresDuplicateKey, isTransientPostgresError } from './postgres-errors';
+import { PostgresNotificationListener } from './notification-listener';
 
 export { postgresAffectedRows };
 
@@ -16,4 +17,13 @@ export const postgresDialect: SqlDialect = {
   affectedRows: postgresAffectedRows,
   isTransient: isTransientPostgresError,
   isDuplicateKey: isPostgresDuplicateKey,
+  notifications: {
+    notify: (channel) => ({
+      sql: "SELECT pg_notify($1, '')",
+      params: [channel],
+      read: () => undefined,
+    }),
+    listen: (dataSource, channel, onNotify, options) =>
+      PostgresNotificationListener.on(dataSource, channel, onNotify, options),
+  },
 };
