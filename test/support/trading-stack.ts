@@ -211,30 +211,53 @@ export class TradingStack {
     });
   }
 
-  /** Waits until `paid` orders are fulfilled, booked, and both outboxes are drained. */
+  /**
+   * Waits until `paid` orders are fulfilled, booked, and both outboxes are drained; on a
+   * timeout the error names the counts that fell short.
+   */
   async settled(paid: number, timeoutMs = 90_000): Promise<void> {
+    const expected: Array<[string, ServiceDatabase, string, number]> = [
+      [
+        'fulfilled',
+        'fulfillment_service',
+        "SELECT COUNT(*) AS n FROM t_fulfillment WHERE status = 'DONE'",
+        paid,
+      ],
+      [
+        'payment journals',
+        'accounting_service',
+        "SELECT COUNT(*) AS n FROM t_journal WHERE kind = 'PAYMENT'",
+        paid,
+      ],
+      [
+        'coupon journals',
+        'accounting_service',
+        "SELECT COUNT(*) AS n FROM t_journal WHERE kind = 'COUPON_GRANT'",
+        paid,
+      ],
+      [
+        'order outbox unsent',
+        'order_service',
+        "SELECT COUNT(*) AS n FROM t_outbox WHERE status IN ('NEW','SENDING')",
+        0,
+      ],
+      [
+        'fulfillment outbox unsent',
+        'fulfillment_service',
+        "SELECT COUNT(*) AS n FROM t_outbox WHERE status IN ('NEW','SENDING')",
+        0,
+      ],
+    ];
     await waitFor(
-      async () =>
-        (await this.count(
-          'fulfillment_service',
-          "SELECT COUNT(*) AS n FROM t_fulfillment WHERE status = 'DONE'",
-        )) === paid &&
-        (await this.count(
-          'accounting_service',
-          "SELECT COUNT(*) AS n FROM t_journal WHERE kind = 'PAYMENT'",
-        )) === paid &&
-        (await this.count(
-          'accounting_service',
-          "SELECT COUNT(*) AS n FROM t_journal WHERE kind = 'COUPON_GRANT'",
-        )) === paid &&
-        (await this.count(
-          'order_service',
-          "SELECT COUNT(*) AS n FROM t_outbox WHERE status IN ('NEW','SENDING')",
-        )) === 0 &&
-        (await this.count(
-          'fulfillment_service',
-          "SELECT COUNT(*) AS n FROM t_outbox WHERE status IN ('NEW','SENDING')",
-        )) === 0,
+      async () => {
+        const short: string[] = [];
+        for (const [what, database, sql, want] of expected) {
+          const n = await this.count(database, sql);
+          if (n !== want) short.push(`${what} ${n} (want ${want})`);
+        }
+        if (short.length > 0) throw new Error(short.join(', '));
+        return true;
+      },
       { timeoutMs, description: `${paid} orders fulfilled and booked, outboxes drained` },
     );
   }

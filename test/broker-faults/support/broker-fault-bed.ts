@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
@@ -82,15 +82,34 @@ export class BrokerFaultBed {
     await traffic.dropCouponReplies();
     const probe = this.probeReadiness();
     try {
-      await fault(traffic, probe);
-    } finally {
-      await probe.stop();
+      try {
+        await fault(traffic, probe);
+      } finally {
+        await probe.stop();
+      }
+      await traffic.dropCouponReplies(0);
+      expect(traffic.opened).toHaveLength(BROKER_FAULT_ORDERS);
+      const report = await expectChainWhole(this.chain, traffic);
+      expect(probe.notReadyWithTwoBrokersUp()).toEqual([]);
+      return { report, probe };
+    } catch (error) {
+      this.keepServiceLogs();
+      throw error;
     }
-    await traffic.dropCouponReplies(0);
-    expect(traffic.opened).toHaveLength(BROKER_FAULT_ORDERS);
-    const report = await expectChainWhole(this.chain, traffic);
-    expect(probe.notReadyWithTwoBrokersUp()).toEqual([]);
-    return { report, probe };
+  }
+
+  /** Keeps the services' output in a file after a failure, and prints its last problems. */
+  private keepServiceLogs(): void {
+    const file = join(mkdtempSync(join(tmpdir(), 'broker-faults-services-')), 'services.log');
+    writeFileSync(file, `${this.chain.logs.join('\n')}\n`);
+    const problems = this.chain.logs.filter((l) => /"level":"(warn|error|fatal)"/.test(l));
+    process.stderr.write(
+      `broker faults: the services' output is in ${file}; its last warnings:\n` +
+        `${problems
+          .slice(-30)
+          .map((l) => l.slice(0, 400))
+          .join('\n')}\n`,
+    );
   }
 
   /** Polls /health/ready of the order, fulfillment and accounting services until stopped. */

@@ -241,12 +241,17 @@ export class ApacheKafkaCluster {
     });
   }
 
-  /** Stops every node (SIGKILL: its storage is thrown away) and removes the folder. */
+  /**
+   * Stops every node (SIGKILL: its storage is thrown away) and removes the folder, unless
+   * `keepFiles` or KAFKA_KEEP_FILES=1 (to read the nodes' logs and storage after a run).
+   */
   async stop(options: { keepFiles?: boolean } = {}): Promise<void> {
     const { nodes, dir } = this.state;
     for (const node of nodes) if (node.pid !== null) signalProcess(node.pid, 'SIGKILL');
     await Promise.all(nodes.map((n) => (n.pid !== null ? waitForExit(n.pid, 0) : undefined)));
-    if (!options.keepFiles) rmSync(dir, { recursive: true, force: true });
+    const keep = options.keepFiles ?? process.env.KAFKA_KEEP_FILES === '1';
+    if (keep) process.stderr.write(`apache-kafka: kept ${dir}\n`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 
   /** Runs `use` with a connected kafkajs admin on this cluster. */
