@@ -17,6 +17,8 @@ export { readMarkdownTable } from './markdown-table';
 export const TEST_OPS_API_TOKEN = 'test-operator-token-0123456789';
 /** A loopback TCP proxy a test can cut and heal: a dependency outage without stopping it. */
 export { TcpProxy } from './tcp-proxy';
+/** A child process that is to die by a signal mid-work (a crash test's consumer or relay). */
+export { runKilledChild } from './killed-child';
 /** Business-free event types (a Parcel's life) for the generic libraries' tests. */
 export {
   ParcelLostV1,

@@ -23,6 +23,22 @@ export class TcpProxy {
     return proxy;
   }
 
+  /**
+   * A proxy in front of the server `url` names (mysql://, postgres://…), and `url` with the
+   * proxy's port in its place: what connects to the returned URL can be cut off.
+   */
+  static async inFrontOf(url: string): Promise<{ proxy: TcpProxy; url: string }> {
+    const server = new URL(url);
+    const defaultPort = server.protocol.startsWith('postgres') ? 5432 : 3306;
+    const proxy = await TcpProxy.start({
+      host: server.hostname,
+      port: Number(server.port || defaultPort),
+    });
+    server.hostname = '127.0.0.1';
+    server.port = String(proxy.port);
+    return { proxy, url: server.toString() };
+  }
+
   /** The port clients connect to; it stays the same across `cut()` and `heal()`. */
   get port(): number {
     return this.boundPort;

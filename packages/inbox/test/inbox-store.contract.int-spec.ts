@@ -1,5 +1,5 @@
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
-import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
+import { startTestEnvironment, TcpProxy, TestEnvironment } from '@app/test-kit';
 import { DataSource, EntityManager } from 'typeorm';
 import { InboxMigrations } from '../src';
 import { MysqlInboxBatchStore } from '../src/apply/mysql-inbox-batch-store';
@@ -18,9 +18,10 @@ afterAll(async () => {
 /** A fresh database with the inbox's tables; a lock waited for fails within 5 s, not 50. */
 async function openInboxDatabase(multipleStatements: boolean): Promise<SqlInboxDatabase> {
   const database = await env.createDatabase('inbox_contract');
+  const { proxy, url } = await TcpProxy.inFrontOf(database.url);
   const dataSource = new DataSource(
     mysqlDataSourceOptions({
-      url: database.url,
+      url,
       migrations: InboxMigrations,
       poolSize: 6,
       lockWaitTimeoutS: 5,
@@ -28,14 +29,19 @@ async function openInboxDatabase(multipleStatements: boolean): Promise<SqlInboxD
   );
   await dataSource.initialize();
   await dataSource.runMigrations({ transaction: 'each' });
-  return new SqlInboxDatabase(dataSource, {
-    // With multipleStatements, the inbox row and the gate statement travel in one round trip.
-    store: (consumer) => new MysqlInboxStore(consumer, multipleStatements),
-    batchStore: (consumer) => new MysqlInboxBatchStore(consumer),
-    lockWaitsSql: `SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX t
-      JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id
-      WHERE t.trx_state = 'LOCK WAIT' AND p.DB = DATABASE()`,
-  });
+  return new SqlInboxDatabase(
+    dataSource,
+    {
+      // With multipleStatements, the inbox row and the gate statement travel in one round trip.
+      store: (consumer) => new MysqlInboxStore(consumer, multipleStatements),
+      batchStore: (consumer) => new MysqlInboxBatchStore(consumer),
+      lockWaitsSql: `SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX t
+        JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id
+        WHERE t.trx_state = 'LOCK WAIT' AND p.DB = DATABASE()`,
+    },
+    () => database.drop(),
+    proxy,
+  );
 }
 
 /** The server ends every other session of the store's database, as a failover would. */
@@ -47,13 +53,24 @@ async function cutConnections(db: InboxStoreUnderTest<EntityManager>): Promise<v
   for (const { id } of sessions) await dataSource.query(`KILL ${Number(id)}`);
 }
 
-runInboxStoreContract('MySQL/MariaDB', { open: () => openInboxDatabase(true), cutConnections }, [
-  'lost-connection',
-]);
+/** The hooks of the real faults: the services' retried transaction, the proxy's cut. */
+const faults = {
+  retriedTransaction: <T>(db: InboxStoreUnderTest<EntityManager>, work: Work<T>) =>
+    (db as SqlInboxDatabase).retriedTransaction(work),
+  cutNetwork: (db: InboxStoreUnderTest<EntityManager>) => (db as SqlInboxDatabase).cutNetwork(),
+};
+type Work<T> = (tx: EntityManager) => Promise<T>;
 
-// The store's other path: the inbox row and the gate statement in two round trips.
+runInboxStoreContract(
+  'MySQL/MariaDB',
+  { open: () => openInboxDatabase(true), cutConnections, ...faults },
+  ['lost-connection', 'deadlock', 'lock-timeout', 'network-cut'],
+);
+
+// The store's other path: the inbox row and the gate statement in two round trips. The minute
+// of network cut runs on the path above only: it tests the connection, not the statements.
 runInboxStoreContract(
   'MySQL/MariaDB, one statement per query',
-  { open: () => openInboxDatabase(false), cutConnections },
-  ['lost-connection'],
+  { open: () => openInboxDatabase(false), cutConnections, ...faults },
+  ['lost-connection', 'deadlock', 'lock-timeout'],
 );

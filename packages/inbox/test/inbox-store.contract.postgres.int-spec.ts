@@ -1,5 +1,5 @@
 import { openPostgresDataSource } from '@outbox-inbox/database/postgres';
-import { createPostgresTestDatabase } from '@app/test-kit';
+import { createPostgresTestDatabase, TcpProxy } from '@app/test-kit';
 import { EntityManager } from 'typeorm';
 import { InboxMigrations } from '../src';
 import { PostgresInboxBatchStore } from '../src/apply/postgres-inbox-batch-store';
@@ -10,8 +10,9 @@ import { SqlInboxDatabase } from './fixtures/sql-inbox-database';
 /** A fresh database with the inbox's tables; a lock waited for fails within 5 s. */
 async function openInboxDatabase(): Promise<SqlInboxDatabase> {
   const database = await createPostgresTestDatabase('inbox_contract');
+  const { proxy, url } = await TcpProxy.inFrontOf(database.url);
   const dataSource = await openPostgresDataSource({
-    url: database.url,
+    url,
     migrations: InboxMigrations,
     poolSize: 6,
     lockWaitTimeoutS: 5,
@@ -26,6 +27,7 @@ async function openInboxDatabase(): Promise<SqlInboxDatabase> {
         WHERE datname = current_database() AND wait_event_type = 'Lock'`,
     },
     () => database.drop(),
+    proxy,
   );
 }
 
@@ -37,6 +39,13 @@ async function cutConnections(db: InboxStoreUnderTest<EntityManager>): Promise<v
   );
 }
 
-runInboxStoreContract('PostgreSQL', { open: openInboxDatabase, cutConnections }, [
-  'lost-connection',
-]);
+runInboxStoreContract(
+  'PostgreSQL',
+  {
+    open: openInboxDatabase,
+    cutConnections,
+    retriedTransaction: (db, work) => (db as SqlInboxDatabase).retriedTransaction(work),
+    cutNetwork: (db) => (db as SqlInboxDatabase).cutNetwork(),
+  },
+  ['lost-connection', 'deadlock', 'lock-timeout', 'network-cut'],
+);

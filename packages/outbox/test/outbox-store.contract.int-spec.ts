@@ -1,4 +1,4 @@
-import { openOutboxDatabase, startTestEnvironment, TestEnvironment } from '@app/test-kit';
+import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
 import { runOutboxStoreContract } from '../src/testing';
 import { SqlOutboxStore } from './sql-outbox-store';
 
@@ -13,11 +13,8 @@ afterAll(async () => {
 runOutboxStoreContract(
   'MySQL/MariaDB',
   {
-    async open() {
-      const database = await env.createDatabase('outbox_contract');
-      // A claim that waited for locked rows would fail within 2 s (feature 'row-locks').
-      return new SqlOutboxStore(await openOutboxDatabase(database.url, 6, { lockWaitTimeoutS: 2 }));
-    },
+    // A statement that waited for locked rows would fail within 2 s ('row-locks', 'lock-timeout').
+    open: async () => SqlOutboxStore.open(await env.createDatabase('outbox_contract'), 2),
     /** The server ends every other session of the store's database, as a failover would. */
     async cutConnections(store) {
       const { dataSource } = store as SqlOutboxStore;
@@ -31,6 +28,8 @@ runOutboxStoreContract(
         'SELECT id FROM t_outbox ORDER BY id LIMIT ? FOR UPDATE',
         count,
       ),
+    addInTransaction: (store, work) => (store as SqlOutboxStore).addInTransaction(work),
+    cutNetwork: (store) => (store as SqlOutboxStore).cutNetwork(),
   },
-  ['lost-connection', 'row-locks'],
+  ['lost-connection', 'row-locks', 'deadlock', 'lock-timeout', 'network-cut'],
 );

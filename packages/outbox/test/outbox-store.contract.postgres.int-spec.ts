@@ -1,16 +1,12 @@
-import { createPostgresTestDatabase, openOutboxDatabase } from '@app/test-kit';
+import { createPostgresTestDatabase } from '@app/test-kit';
 import { runOutboxStoreContract } from '../src/testing';
 import { SqlOutboxStore } from './sql-outbox-store';
 
 runOutboxStoreContract(
   'PostgreSQL',
   {
-    async open() {
-      const database = await createPostgresTestDatabase('outbox_contract');
-      // A claim that waited for locked rows would fail within 2 s (feature 'row-locks').
-      const dataSource = await openOutboxDatabase(database.url, 6, { lockWaitTimeoutS: 2 });
-      return new SqlOutboxStore(dataSource, () => database.drop());
-    },
+    // A statement that waited for locked rows would fail within 2 s ('row-locks', 'lock-timeout').
+    open: async () => SqlOutboxStore.open(await createPostgresTestDatabase('outbox_contract'), 2),
     /** The server ends every other session of the store's database, as a failover would. */
     async cutConnections(store) {
       const { dataSource } = store as SqlOutboxStore;
@@ -24,6 +20,8 @@ runOutboxStoreContract(
         'SELECT id FROM t_outbox ORDER BY id LIMIT $1 FOR UPDATE',
         count,
       ),
+    addInTransaction: (store, work) => (store as SqlOutboxStore).addInTransaction(work),
+    cutNetwork: (store) => (store as SqlOutboxStore).cutNetwork(),
   },
-  ['lost-connection', 'row-locks'],
+  ['lost-connection', 'row-locks', 'deadlock', 'lock-timeout', 'network-cut'],
 );

@@ -15,8 +15,9 @@ import { CapturingLogger, FAST_RELAY } from './outbox-test-kit';
 /** What the relay's integration test files share: the broker, a database per test, relays. */
 export interface RelayTestBed {
   env: TestEnvironment;
-  /** The running test's own outbox database. */
+  /** The running test's own outbox database, and its URL. */
   dataSource: DataSource;
+  databaseUrl: string;
   /** A relay with FAST_RELAY timing that sends every row to `topic`; `extra` overrides. */
   relay(topic: string, extra?: Partial<OutboxRelayConfig>): OutboxRelay;
 }
@@ -53,6 +54,7 @@ export function useRelayTestBed(
   beforeEach(async () => {
     postgres = engine === 'postgres' ? await createPostgresTestDatabase(name) : undefined;
     const database = postgres ?? (await bed.env.createDatabase(name));
+    bed.databaseUrl = database.url;
     bed.dataSource = await openOutboxDatabase(database.url, poolSize);
   });
   afterEach(async () => {

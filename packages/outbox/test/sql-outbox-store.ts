@@ -1,10 +1,12 @@
+import { runTransaction } from '@outbox-inbox/database';
 import { defineEvent, EventDefinition } from '@outbox-inbox/messaging';
+import { openOutboxDatabase, TcpProxy, TestDatabase } from '@app/test-kit';
 import { IsString } from 'class-validator';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { OutboxOperations, OutboxWriter } from '../src';
 import { OutboxClaimer } from '../src/outbox-claimer';
 import { OutboxFinalizer } from '../src/outbox-finalizer';
-import { OutboxRowState, OutboxStoreUnderTest } from '../src/testing';
+import { OutboxRowState, OutboxStoreUnderTest, OutboxTestEvent } from '../src/testing';
 
 class NotedPayload {
   @IsString() note!: string;
@@ -38,20 +40,56 @@ export class SqlOutboxStore implements OutboxStoreUnderTest {
   constructor(
     readonly dataSource: DataSource,
     private readonly dropped: () => Promise<void> = async () => undefined,
+    private readonly proxy?: TcpProxy,
   ) {
     this.operations = new OutboxOperations(dataSource, 'block');
   }
 
-  async add(events: Parameters<OutboxStoreUnderTest['add']>[0]): Promise<void> {
+  /**
+   * t_outbox in `database`, every connection through a TcpProxy of its own (see `cutNetwork`);
+   * a statement waits at most `lockWaitTimeoutS` for a row lock. `close` drops the database.
+   */
+  static async open(database: TestDatabase, lockWaitTimeoutS: number): Promise<SqlOutboxStore> {
+    const { proxy, url } = await TcpProxy.inFrontOf(database.url);
+    const dataSource = await openOutboxDatabase(url, 6, { lockWaitTimeoutS });
+    return new SqlOutboxStore(
+      dataSource,
+      async () => {
+        await proxy.stop();
+        await database.drop();
+      },
+      proxy,
+    );
+  }
+
+  async add(events: OutboxTestEvent[]): Promise<void> {
     for (const event of events) {
-      await this.dataSource.transaction((manager) =>
-        this.writer.add(manager, notedEvent(event.aggregateType), {
-          aggregateId: event.aggregateId,
-          aggregateVersion: event.aggregateVersion,
-          payload: { note: 'contract' },
-        }),
-      );
+      await this.dataSource.transaction((manager) => this.addIn(manager, event));
     }
+  }
+
+  /** As an adopter's command: one transaction through runTransaction, retried whole when transient. */
+  addInTransaction(
+    work: (add: (event: OutboxTestEvent) => Promise<void>) => Promise<void>,
+  ): Promise<void> {
+    return runTransaction(this.dataSource, (manager) =>
+      work((event) => this.addIn(manager, event)),
+    );
+  }
+
+  /** Drops every connection of the store and refuses new ones, until the answer is called. */
+  async cutNetwork(): Promise<() => Promise<void>> {
+    const proxy = this.proxy!;
+    await proxy.cut();
+    return () => proxy.heal();
+  }
+
+  private async addIn(manager: EntityManager, event: OutboxTestEvent): Promise<void> {
+    await this.writer.add(manager, notedEvent(event.aggregateType), {
+      aggregateId: event.aggregateId,
+      aggregateVersion: event.aggregateVersion,
+      payload: { note: 'contract' },
+    });
   }
 
   claims: OutboxStoreUnderTest['claims'] = (tuning, owner) =>

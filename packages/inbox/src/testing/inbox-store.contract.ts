@@ -4,6 +4,7 @@ import { StoredOutcome } from '../apply/inbox-store.port';
 import { eventually } from './eventually';
 import { batchStoreCases } from './inbox-batch-store.contract';
 import { concurrencyCases } from './inbox-store-concurrency.contract';
+import { faultCases } from './inbox-store-faults.contract';
 import {
   InboxStoreFeature,
   InboxStoreFixture,
@@ -255,5 +256,6 @@ export function runInboxStoreContract<Tx>(
 
     concurrencyCases(() => db);
     batchStoreCases(() => db);
+    faultCases(fixture, features, () => db);
   });
 }

@@ -52,14 +52,32 @@ export interface InboxStoreUnderTest<Tx> {
   close(): Promise<void>;
 }
 
-/** Cases that need the fixture to break the store's backend; an in-memory twin has none. */
-export type InboxStoreFeature = 'lost-connection';
+/**
+ * Cases that need the fixture to break the store's backend; an in-memory twin has none.
+ * 'lost-connection': the server cuts the store's connections. The real faults, each classified
+ * transient and retried whole with nothing lost or doubled: 'deadlock' (two transactions take
+ * the same events in, in opposite orders), 'lock-timeout' (an admit waits for a locked gate
+ * row past the store's bound), 'network-cut' (the network to the server is cut for a minute
+ * while events keep coming).
+ */
+export type InboxStoreFeature = 'lost-connection' | 'deadlock' | 'lock-timeout' | 'network-cut';
 
 /** How the suite reaches an implementation of the inbox store. */
 export interface InboxStoreFixture<Tx> {
   open(): Promise<InboxStoreUnderTest<Tx>>;
   /** Feature 'lost-connection': every open connection of `db` is cut by the server. */
   cutConnections?(db: InboxStoreUnderTest<Tx>): Promise<void>;
+  /**
+   * The real faults: runs `work` in a transaction as the inbox's message runner does, through
+   * the package's transaction runner (runTransaction: retried whole on a transient error,
+   * rejected on any other).
+   */
+  retriedTransaction?<T>(db: InboxStoreUnderTest<Tx>, work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Feature 'network-cut': cuts the network between `db` and its server (open connections
+   * dropped, new ones refused) until the returned function restores it.
+   */
+  cutNetwork?(db: InboxStoreUnderTest<Tx>): Promise<() => Promise<void>>;
 }
 
 /** The suite's events: `${aggregateType}${kind}` of one aggregate at one version. */

@@ -13,7 +13,7 @@ import {
   OutboxRowState,
   OutboxStoreUnderTest,
   OutboxTestEvent,
-} from './outbox-store.contract';
+} from './outbox-store.fixture';
 
 type Status = OutboxRowState['status'];
 

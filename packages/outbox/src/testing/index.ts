@@ -21,7 +21,7 @@ export type {
   OutboxStoreFixture,
   OutboxStoreUnderTest,
   OutboxTestEvent,
-} from './outbox-store.contract';
+} from './outbox-store.fixture';
 /** The in-memory twin of the publisher port: records acknowledged sends; `around` shapes each send. */
 export { InMemoryOutboxPublisher } from './in-memory-outbox-publisher';
 export type { AroundSend, InMemoryOutboxPublisherOptions } from './in-memory-outbox-publisher';

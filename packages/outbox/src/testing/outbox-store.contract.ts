@@ -1,75 +1,15 @@
-import { DeadRowFilter, PruneOptions } from '../outbox-operations';
-import { OutboxRelayOptions } from '../outbox-relay.options';
-import { Claim, OutboxClaims, OutboxOutcomes } from '../outbox-store.port';
+import { Claim, OutboxClaims } from '../outbox-store.port';
 import { eventually } from './eventually';
 import { jestGlobals } from './jest-globals';
-
-/** An event the suite adds, as the writer would: its key is `${aggregateType}Noted:${id}:${version}`. */
-export interface OutboxTestEvent {
-  aggregateType: string;
-  aggregateId: string;
-  aggregateVersion: number;
-}
-
-/** A row as the suite checks it. */
-export interface OutboxRowState {
-  id: string;
-  eventKey: string;
-  aggregateId: string;
-  aggregateVersion: number;
-  status: 'NEW' | 'SENDING' | 'SENT' | 'DEAD';
-  retryCount: number;
-}
-
-/** What the claim reads of the relay options. */
-export type OutboxClaimTuning = Pick<
-  OutboxRelayOptions,
-  | 'batchSize'
-  | 'maxBatchBytes'
-  | 'leaseMs'
-  | 'deadPolicy'
-  | 'blockedRecheckMs'
-  | 'deadBlockedRecheckMs'
->;
-
-/** What recording outcomes reads of the relay options. */
-export type OutboxOutcomeTuning = Pick<OutboxRelayOptions, 'maxAttempts' | 'backoff'>;
-
-/** One empty outbox store, for one case. */
-export interface OutboxStoreUnderTest {
-  /** Adds events as the writer does, each in a transaction of its own; a known event key is a no-op. */
-  add(events: OutboxTestEvent[]): Promise<void>;
-  /** A claimer on this store, leasing for `owner`. */
-  claims(tuning: OutboxClaimTuning, owner: string): OutboxClaims;
-  outcomes(tuning: OutboxOutcomeTuning): OutboxOutcomes;
-  /** The operators' requeue of DEAD rows (OutboxOperations.requeueDead). */
-  requeueDead(filter: DeadRowFilter): Promise<number>;
-  /** Retention (OutboxOperations.pruneSent). */
-  pruneSent(options: PruneOptions): Promise<number>;
-  /** Every row, by id. */
-  rows(): Promise<OutboxRowState[]>;
-  close(): Promise<void>;
-}
-
-/**
- * Cases that need the fixture to reach into the store's backend; an in-memory twin has none.
- * 'lost-connection': the server cuts the store's connections. 'row-locks': another transaction
- * holds rows locked, as a claim in progress does.
- */
-export type OutboxStoreFeature = 'lost-connection' | 'row-locks';
-
-/** How the suite reaches an implementation of the outbox store (claims, outcomes, operations). */
-export interface OutboxStoreFixture {
-  open(): Promise<OutboxStoreUnderTest>;
-  /** Feature 'lost-connection': every open connection of `store` is cut by the server. */
-  cutConnections?(store: OutboxStoreUnderTest): Promise<void>;
-  /**
-   * Feature 'row-locks': locks the `count` rows of `store` with the lowest ids in a transaction
-   * of its own, until the returned function ends it. The store should bound its own lock waits
-   * (a few seconds), so that a claim which waits for these rows fails instead of hanging.
-   */
-  lockRows?(store: OutboxStoreUnderTest, count: number): Promise<() => Promise<void>>;
-}
+import { faultCases } from './outbox-store-faults.contract';
+import {
+  OutboxClaimTuning,
+  OutboxOutcomeTuning,
+  OutboxStoreFeature,
+  OutboxStoreFixture,
+  OutboxStoreUnderTest,
+  OutboxTestEvent,
+} from './outbox-store.fixture';
 
 const TUNING: OutboxClaimTuning & OutboxOutcomeTuning = {
   batchSize: 10,
@@ -305,5 +245,7 @@ export function runOutboxStoreContract(
         expect(await statuses()).toEqual(Array(4).fill('SENT'));
       },
     );
+
+    faultCases(fixture, features, () => store, TUNING);
   });
 }

@@ -1,0 +1,3 @@
+import { relayKilledMidBatchCases } from './fixtures/killed-relay';
+
+relayKilledMidBatchCases('postgres');
