@@ -13,6 +13,7 @@ import {
 } from '@outbox-inbox/outbox';
 import { outboxSqlOf } from '@outbox-inbox/outbox/testing';
 import { purged } from '../lib/purged';
+import { relayBenchSql } from './relay-bench-sql';
 
 /** Events in the throughput runs (BENCH_RELAY_EVENTS: fewer for a quick check of the script). */
 export const EVENTS = Number(process.env.BENCH_RELAY_EVENTS ?? 10_000);
@@ -73,14 +74,10 @@ export async function settle(dataSource: DataSource): Promise<void> {
   }
 }
 
-/** Makes the EVENTS rows NEW again, then waits until InnoDB purged what this and earlier runs changed. */
+/** Makes the EVENTS rows NEW again, then waits until the database purged what this and earlier runs changed. */
 export async function resetToNew(bench: Bench): Promise<void> {
-  await bench.dataSource.query(
-    `UPDATE t_outbox SET status = 'NEW', next_retry_at = UTC_TIMESTAMP(3), lease_owner = NULL,
-       lease_token = NULL, lease_until = NULL, retry_count = 0
-     WHERE id BETWEEN ? AND ?`,
-    [bench.firstId, bench.lastId],
-  );
+  const { sql, params } = relayBenchSql(bench.dataSource).resetToNew(bench.firstId, bench.lastId);
+  await bench.dataSource.query(sql, params);
   await purged(bench.dataSource);
 }
 
