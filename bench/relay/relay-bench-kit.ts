@@ -26,6 +26,8 @@ export interface Bench {
   topic: string;
   firstId: string;
   lastId: string;
+  /** How many rows firstId..lastId holds: EVENTS unless the part wrote another number. */
+  events?: number;
 }
 
 /** Writes `count` events, 100 per transaction, one version each; returns the id range. */
@@ -117,7 +119,7 @@ export async function warmRelay(
   });
 }
 
-/** Events/s for `instances` relays to drain the EVENTS rows. */
+/** Events/s for `instances` relays to drain the bench's rows (EVENTS unless it says otherwise). */
 export async function relayRate(bench: Bench, instances: number): Promise<number> {
   await resetToNew(bench);
   const relays = await Promise.all(Array.from({ length: instances }, () => warmRelay(bench)));
@@ -126,11 +128,12 @@ export async function relayRate(bench: Bench, instances: number): Promise<number
   // The relays' own counters first: counting unsent rows in the table every few ms is a
   // range scan that competes with the relay for the database (the baselines have no poller).
   const published = () => relays.reduce((sum, r) => sum + r.counts().published, 0);
-  while (published() < EVENTS) await sleep(5);
+  const events = bench.events ?? EVENTS;
+  while (published() < events) await sleep(5);
   while ((await unsentCount(bench.dataSource)) > 0) await sleep(5);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   await Promise.all(relays.map((r) => r.stop()));
-  return EVENTS / seconds;
+  return events / seconds;
 }
 
 export async function claimPlan(bench: Bench): Promise<unknown> {
