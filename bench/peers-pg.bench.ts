@@ -67,6 +67,10 @@ async function main(): Promise<void> {
       series.replication = () => pgPeerRate(logical.peer);
     }
     const { median } = await alternatingRounds(ROUNDS, series, log);
+    log(
+      `the peer's warnings and errors over all rounds: polling ${polling.peer.warnings()}` +
+        (logical ? `, replication ${logical.peer.peer.warnings()}` : ''),
+    );
     const results: BenchResult[] = pgPeerResults({
       relay: median.relay,
       peer: median.polling,

@@ -9,6 +9,7 @@
 // with import() so that a missing package skips the bench; the few names used are typed here.
 import { Pool } from 'pg';
 import { Producer } from 'kafkajs';
+import { pgPeerLogger } from './pg-peer-logger';
 
 /** The package, as npm names it and as the results name it. */
 export const PG_PEER_PACKAGE = 'pg-transactional-outbox';
@@ -37,6 +38,8 @@ export interface PgPeer {
   release(messages: PgPeerMessage[]): Promise<void>;
   /** Messages not yet marked processed. */
   unprocessed(): Promise<number>;
+  /** Warnings and errors the peer logged (each kind is printed once). */
+  warnings(): number;
   close(): Promise<void>;
 }
 
@@ -60,32 +63,6 @@ interface PgPeerApi {
   initializePollingMessageListener: Listener;
   initializeReplicationMessageListener: Listener;
   createReplicationSegmentMutexConcurrencyController(): object;
-}
-
-/** The peer's logger (pino's methods): its warnings and errors on stderr, nothing else. */
-function warningsOnly(): object {
-  const line =
-    (level: string) =>
-    (...args: unknown[]) =>
-      process.stderr.write(
-        `${PG_PEER_PACKAGE} ${level}: ${args
-          .map((a) =>
-            a instanceof Error ? a.message : typeof a === 'string' ? a : JSON.stringify(a),
-          )
-          .join(' ')
-          .slice(0, 500)}\n`,
-      );
-  const drop = () => undefined;
-  return {
-    fatal: line('fatal'),
-    error: line('error'),
-    warn: line('warn'),
-    info: drop,
-    debug: drop,
-    trace: drop,
-    silent: drop,
-    level: 'warn',
-  };
 }
 
 /** The package, or why it cannot be loaded. */
@@ -146,7 +123,8 @@ export async function startPgPeer(
       published += 1;
     },
   };
-  const [shutdown] = listen(api, databaseUrl, mode, handler);
+  const log = pgPeerLogger(PG_PEER_PACKAGE);
+  const [shutdown] = listen(api, databaseUrl, mode, handler, log.logger);
   const table = `${TABLE.schema}.${TABLE.table}`;
   return {
     published: () => published,
@@ -162,6 +140,7 @@ export async function startPgPeer(
         await insert(pool, table, messages, null);
       }
     },
+    warnings: () => log.warnings(),
     async unprocessed() {
       const { rows } = await pool.query<{ n: string }>(
         `SELECT COUNT(*) AS n FROM ${table} WHERE processed_at IS NULL`,
@@ -181,6 +160,7 @@ function listen(
   databaseUrl: string,
   mode: PgPeerMode,
   handler: { handle(message: StoredMessage): Promise<void> },
+  logger: object,
 ): [() => Promise<void>] {
   const base = {
     outboxOrInbox: 'outbox',
@@ -195,7 +175,6 @@ function listen(
     enablePoisonousMessageProtection: false,
     messageCleanupIntervalInMs: 0,
   };
-  const logger = warningsOnly();
   // An outbox must not give up on a message: the default strategy abandons one after 5
   // failed attempts, and under load a send's own row lock (FOR NO KEY UPDATE NOWAIT) fails
   // while a concurrent poll holds it, so the first runs lost messages that way.
