@@ -24,7 +24,17 @@ import { progress } from './lib/progress';
 import { BenchResult, printTable, RESULTS_DIR } from './lib/results';
 import { BenchBroker, comparisonNodes, parseRunOptions } from './lib/run-options';
 
-const PARTS = ['relay', 'peers', 'consumer', 'db', 'http', 'e2e'] as const;
+const PARTS = [
+  'relay',
+  'peers',
+  'relay-pg',
+  'peers-pg',
+  'consumer',
+  'consumer-pg',
+  'db',
+  'http',
+  'e2e',
+] as const;
 
 type PartResults = Array<{ part: string; results: BenchResult[] }>;
 

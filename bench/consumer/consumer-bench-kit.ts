@@ -2,6 +2,7 @@ import { EventEnvelope } from '@outbox-inbox/messaging';
 import { OrderPaidV1, tradingEventRegistry } from '@app/trading-events';
 import { runTransaction } from '@outbox-inbox/database';
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
+import { postgresDataSourceOptions } from '@outbox-inbox/database/postgres';
 import {
   InboxBatchContext,
   InboxContext,
@@ -19,6 +20,7 @@ import { Ctx, Payload } from '@nestjs/microservices';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { DataSource } from 'typeorm';
+import { consumerBenchSql } from './consumer-bench-sql';
 
 // 4,000: with fewer, a batched run lasts well under a second and the partitions' staggered
 // first fetches (up to ~80 ms apart) weigh on the result.
@@ -28,9 +30,8 @@ export const AGGREGATES = 200;
 
 /** The business update every handler makes: one row, the event's account. */
 async function bookPayment(event: EventEnvelope, context: InboxContext): Promise<void> {
-  await context.manager.query('UPDATE t_bench_account SET balance = balance + 1 WHERE id = ?', [
-    event.aggregateId,
-  ]);
+  const { sql, params } = consumerBenchSql(context.manager).bookPayment(event.aggregateId);
+  await context.manager.query(sql, params);
 }
 
 /** The handler with the version gate on (the default). */
@@ -152,26 +153,21 @@ export async function topicOf(
 
 /** The bench tables: the inbox's (migrations already run) and one account per aggregate. */
 export async function createAccounts(dataSource: DataSource): Promise<void> {
-  await dataSource.query(
-    'CREATE TABLE t_bench_account (id VARCHAR(64) PRIMARY KEY, balance BIGINT NOT NULL)',
-  );
-  await dataSource.query(
-    `INSERT INTO t_bench_account (id, balance) VALUES ${ACCOUNTS.map(() => '(?, 0)').join(',')}`,
-    ACCOUNTS,
-  );
+  const sql = consumerBenchSql(dataSource);
+  await dataSource.query(sql.createAccountTable);
+  const insert = sql.insertAccounts(ACCOUNTS);
+  await dataSource.query(insert.sql, insert.params);
 }
 
 /** The baseline's work for one event: the same two statements, in one transaction. */
 function rawTransaction(dataSource: DataSource, e: EventEnvelope, consumer: string) {
+  const sql = consumerBenchSql(dataSource);
   return runTransaction(dataSource, async (manager) => {
-    await manager.query(
-      `INSERT INTO t_inbox (consumer, event_key, event_type, event_id, outcome, processed_at)
-       VALUES (?, ?, ?, ?, 'applied', ?)`,
-      [consumer, e.eventKey, e.eventType, e.eventId, new Date()],
-    );
-    await manager.query('UPDATE t_bench_account SET balance = balance + 1 WHERE id = ?', [
-      e.aggregateId,
-    ]);
+    const row = { consumer, eventKey: e.eventKey, eventType: e.eventType, eventId: e.eventId };
+    const insert = sql.rawInboxInsert(row);
+    await manager.query(insert.sql, insert.params);
+    const update = sql.bookPayment(e.aggregateId);
+    await manager.query(update.sql, update.params);
   });
 }
 
@@ -345,7 +341,9 @@ export async function inboxRate(run: InboxRun): Promise<Rate> {
   @Module({
     imports: [
       TypeOrmModule.forRoot(
-        mysqlDataSourceOptions({ url: run.databaseUrl, poolSize: CONCURRENCY + 2 }),
+        (/^postgres(ql)?:/.test(run.databaseUrl)
+          ? postgresDataSourceOptions
+          : mysqlDataSourceOptions)({ url: run.databaseUrl, poolSize: CONCURRENCY + 2 }),
       ),
       InboxModule.forRoot({
         consumer: run.consumer,

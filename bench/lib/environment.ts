@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { Infrastructure, pinnedApacheKafkaVersion } from '@app/test-kit';
 import { createConnection } from 'mysql2/promise';
+import { PostgresSettings, sharedPostgresSettings } from './postgres-settings';
 import { withBenchAdmin } from './topics';
 
 /** The machine and servers a bench run measured: bench/results/environment.json. */
@@ -19,6 +20,8 @@ export interface BenchEnvironment {
     innodb_buffer_pool_size_mb: number;
   };
   broker: { kind: string; version: string; brokers: number };
+  /** The PostgreSQL server of the *-pg parts (absent when it was not reachable). */
+  postgres?: PostgresSettings;
 }
 
 /** Reads the database's version and durability settings and describes the broker. */
@@ -49,6 +52,7 @@ export async function describeEnvironment(infra: Infrastructure): Promise<BenchE
     cpu: { count: cpus().length, model: cpus()[0]?.model ?? 'unknown' },
     database,
     broker: await describeBroker(infra),
+    postgres: await sharedPostgresSettings(),
   };
 }
 

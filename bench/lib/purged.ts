@@ -1,4 +1,6 @@
+import { engineOf } from '@outbox-inbox/database';
 import { DataSource } from 'typeorm';
+import { vacuumed } from './vacuumed';
 
 /**
  * Waits (at most `maxMs`) until InnoDB's history list is empty: every committed change
@@ -7,9 +9,11 @@ import { DataSource } from 'typeorm';
  * pays for that depends only on the order of the series. `trx_rseg_history_len` is in
  * INNODB_METRICS on MariaDB and MySQL alike, enabled by default (reading it needs the PROCESS
  * privilege); it is server-wide, so an open read view anywhere on the server holds it up: a
- * wait that runs out is logged, and the run goes ahead.
+ * wait that runs out is logged, and the run goes ahead. On PostgreSQL it is a VACUUM instead
+ * (see vacuumed).
  */
 export async function purged(dataSource: DataSource, maxMs = 10_000): Promise<void> {
+  if (engineOf(dataSource.options.type) === 'postgres') return vacuumed(dataSource);
   const started = Date.now();
   let length = NaN;
   while (Date.now() - started < maxMs) {

@@ -3,11 +3,13 @@ import { affectedRows } from '@outbox-inbox/database';
 import { DEFAULT_RELAY_OPTIONS, KafkaOutboxPublisher } from '@outbox-inbox/outbox';
 import { purged } from '../lib/purged';
 import { Bench, resetToNew } from './relay-bench-kit';
+import { relayBenchSql } from './relay-bench-sql';
 
 /** How long the naive relay runs; it is too slow to drain every row. */
 const NAIVE_SECONDS = 8;
 
-function benchProducer(kafka: Kafka): Producer {
+/** A producer with the relay's settings: idempotent, one request in flight, Java's partitioner. */
+export function benchProducer(kafka: Kafka): Producer {
   return kafka.producer({
     idempotent: true,
     maxInFlightRequests: 1,
@@ -18,10 +20,12 @@ function benchProducer(kafka: Kafka): Producer {
 
 /** The same messages straight from memory to Kafka, in batches of the relay's batch size. */
 export async function rawProduceRate(bench: Bench): Promise<number> {
-  const rows = (await bench.dataSource.query(
-    'SELECT aggregate_id, payload, headers FROM t_outbox WHERE id BETWEEN ? AND ? ORDER BY id',
-    [bench.firstId, bench.lastId],
-  )) as Array<{ aggregate_id: string; payload: string; headers: string }>;
+  const range = relayBenchSql(bench.dataSource).rowsInRange(bench.firstId, bench.lastId);
+  const rows = (await bench.dataSource.query(range.sql, range.params)) as Array<{
+    aggregate_id: string;
+    payload: string;
+    headers: string;
+  }>;
   const messages = rows.map((r) => ({
     key: r.aggregate_id,
     value: r.payload,
@@ -93,7 +97,8 @@ export async function naiveRelayRate(bench: Bench): Promise<number> {
   }
 }
 
-function quietKafka(bench: Bench): Kafka {
+/** A kafkajs client on the bench's broker that logs nothing. */
+export function quietKafka(bench: Bench): Kafka {
   return new Kafka({
     clientId: 'bench-raw',
     brokers: bench.env.infra.kafkaBrokers,
@@ -109,7 +114,8 @@ const MINIMAL_BATCH = 500;
  * claim up to 500 due NEW rows with `FOR UPDATE SKIP LOCKED`, send them with the same kafkajs
  * producer as the relay (KafkaOutboxPublisher), mark them SENT, commit; again until none are
  * left. No lease (the row locks are held across the send), no fencing, no backoff, no
- * per-aggregate hold-back: what the project's relay adds is measured against this.
+ * per-aggregate hold-back: what the project's relay adds is measured against this. The same
+ * loop on PostgreSQL is its twin there: only the statements differ (relay-bench-sql.ts).
  */
 export async function minimalRelayRate(bench: Bench): Promise<number> {
   await resetToNew(bench);
@@ -121,6 +127,7 @@ export async function minimalRelayRate(bench: Bench): Promise<number> {
     },
     DEFAULT_RELAY_OPTIONS,
   );
+  const sql = relayBenchSql(bench.dataSource);
   const runner = bench.dataSource.createQueryRunner();
   await runner.connect();
   try {
@@ -131,11 +138,13 @@ export async function minimalRelayRate(bench: Bench): Promise<number> {
     const started = process.hrtime.bigint();
     for (;;) {
       await runner.startTransaction();
-      const rows = (await runner.query(
-        `SELECT id, aggregate_id, payload, headers FROM t_outbox
-         WHERE status = 'NEW' AND next_retry_at <= UTC_TIMESTAMP(3)
-         ORDER BY id LIMIT ${MINIMAL_BATCH} FOR UPDATE SKIP LOCKED`,
-      )) as Array<{ id: string; aggregate_id: string; payload: string; headers: string }>;
+      const claim = sql.claimDue(MINIMAL_BATCH);
+      const rows = (await runner.query(claim.sql, claim.params)) as Array<{
+        id: string;
+        aggregate_id: string;
+        payload: string;
+        headers: string;
+      }>;
       if (rows.length === 0) {
         await runner.commitTransaction();
         break;
@@ -150,11 +159,8 @@ export async function minimalRelayRate(bench: Bench): Promise<number> {
           })),
         },
       ]);
-      await runner.query(
-        `UPDATE t_outbox SET status = 'SENT', sent_at = UTC_TIMESTAMP(3), updated_at = UTC_TIMESTAMP(3)
-         WHERE id IN (${rows.map(() => '?').join(',')})`,
-        rows.map((r) => r.id),
-      );
+      const mark = sql.markSent(rows.map((r) => r.id));
+      await runner.query(mark.sql, mark.params);
       await runner.commitTransaction();
       sent += rows.length;
     }

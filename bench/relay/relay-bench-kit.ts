@@ -13,6 +13,7 @@ import {
 } from '@outbox-inbox/outbox';
 import { outboxSqlOf } from '@outbox-inbox/outbox/testing';
 import { purged } from '../lib/purged';
+import { relayBenchSql } from './relay-bench-sql';
 
 /** Events in the throughput runs (BENCH_RELAY_EVENTS: fewer for a quick check of the script). */
 export const EVENTS = Number(process.env.BENCH_RELAY_EVENTS ?? 10_000);
@@ -25,6 +26,8 @@ export interface Bench {
   topic: string;
   firstId: string;
   lastId: string;
+  /** How many rows firstId..lastId holds: EVENTS unless the part wrote another number. */
+  events?: number;
 }
 
 /** Writes `count` events, 100 per transaction, one version each; returns the id range. */
@@ -73,14 +76,10 @@ export async function settle(dataSource: DataSource): Promise<void> {
   }
 }
 
-/** Makes the EVENTS rows NEW again, then waits until InnoDB purged what this and earlier runs changed. */
+/** Makes the EVENTS rows NEW again, then waits until the database purged what this and earlier runs changed. */
 export async function resetToNew(bench: Bench): Promise<void> {
-  await bench.dataSource.query(
-    `UPDATE t_outbox SET status = 'NEW', next_retry_at = UTC_TIMESTAMP(3), lease_owner = NULL,
-       lease_token = NULL, lease_until = NULL, retry_count = 0
-     WHERE id BETWEEN ? AND ?`,
-    [bench.firstId, bench.lastId],
-  );
+  const { sql, params } = relayBenchSql(bench.dataSource).resetToNew(bench.firstId, bench.lastId);
+  await bench.dataSource.query(sql, params);
   await purged(bench.dataSource);
 }
 
@@ -120,7 +119,7 @@ export async function warmRelay(
   });
 }
 
-/** Events/s for `instances` relays to drain the EVENTS rows. */
+/** Events/s for `instances` relays to drain the bench's rows (EVENTS unless it says otherwise). */
 export async function relayRate(bench: Bench, instances: number): Promise<number> {
   await resetToNew(bench);
   const relays = await Promise.all(Array.from({ length: instances }, () => warmRelay(bench)));
@@ -129,11 +128,12 @@ export async function relayRate(bench: Bench, instances: number): Promise<number
   // The relays' own counters first: counting unsent rows in the table every few ms is a
   // range scan that competes with the relay for the database (the baselines have no poller).
   const published = () => relays.reduce((sum, r) => sum + r.counts().published, 0);
-  while (published() < EVENTS) await sleep(5);
+  const events = bench.events ?? EVENTS;
+  while (published() < events) await sleep(5);
   while ((await unsentCount(bench.dataSource)) > 0) await sleep(5);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   await Promise.all(relays.map((r) => r.stop()));
-  return EVENTS / seconds;
+  return events / seconds;
 }
 
 export async function claimPlan(bench: Bench): Promise<unknown> {

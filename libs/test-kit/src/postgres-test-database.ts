@@ -12,10 +12,13 @@ export function postgresServerUrl(): string {
 
 /**
  * An empty PostgreSQL database with a unique name for one test file, on the server of
- * `postgresServerUrl()`; `drop()` removes it, closing what still uses it.
+ * `postgresServerUrl()` (or `server`, a URL without a database); `drop()` removes it, closing
+ * what still uses it.
  */
-export async function createPostgresTestDatabase(label: string): Promise<TestDatabase> {
-  const server = postgresServerUrl();
+export async function createPostgresTestDatabase(
+  label: string,
+  server = postgresServerUrl(),
+): Promise<TestDatabase> {
   const name = `t_${label.replace(/\W/g, '_').slice(0, 30)}_${randomBytes(4).toString('hex')}`;
   await adminQuery(server, `CREATE DATABASE "${name}" ENCODING 'UTF8'`);
   return {

@@ -1,0 +1,133 @@
+// npm run bench:consumer-pg: the consumer bench's main row on PostgreSQL. The inbox consumer
+// (one transaction per event, version gate on: the default) on a PostgreSQL database of its
+// own (the shared server: POSTGRES_URL or the local one), against the raw rate of the same two
+// statements (inbox insert + business update) in one transaction, same concurrency, on the
+// same database and the run's broker; and each side's Node CPU per event. The inbox's
+// statements are its PostgreSQL ones (ON CONFLICT, statement_timestamp()). Medians of
+// BENCH_ROUNDS (default 5) alternating rounds; bench/results/consumer-pg.json.
+import 'reflect-metadata';
+import { InboxMigrations } from '@outbox-inbox/inbox';
+import { openPostgresDataSource } from '@outbox-inbox/database/postgres';
+import { createPostgresTestDatabase, startTestEnvironment } from '@app/test-kit';
+import {
+  CONCURRENCY,
+  EVENTS,
+  GatedConsumer,
+  Rate,
+  createAccounts,
+  inboxRate,
+  makeEvents,
+  rawRate,
+  topicOf,
+} from './consumer/consumer-bench-kit';
+import { alternatingRounds } from './lib/alternating-rounds';
+import { purged } from './lib/purged';
+import { BenchResult, percentile, writeResults } from './lib/results';
+import { log } from './relay/relay-bench-kit';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** The MariaDB row's target, for the same row on PostgreSQL. */
+const TARGET = 0.8;
+
+async function main(): Promise<void> {
+  const env = await startTestEnvironment();
+  const database = await createPostgresTestDatabase('bench_consumer_pg');
+  try {
+    const dataSource = await openPostgresDataSource({
+      url: database.url,
+      migrations: InboxMigrations,
+      poolSize: CONCURRENCY + 2,
+    });
+    try {
+      await dataSource.runMigrations({ transaction: 'each' });
+      await createAccounts(dataSource);
+      const events = makeEvents();
+      const topic = await topicOf(env, 'bench.consumer.pg', events);
+      const base = {
+        databaseUrl: database.url,
+        brokers: env.infra.kafkaBrokers,
+        deadLetterTopic: await env.createTopic('bench.consumer.pg.dlq', 1),
+        retryTopic: await env.createTopic('bench.consumer.pg.retry', 1),
+      };
+      const rates = { raw: [] as Rate[], gated: [] as Rate[] };
+      let round = 0;
+      // Each timed run starts once the runs before it are vacuumed.
+      const timed = (series: keyof typeof rates, run: () => Promise<Rate>) => async () => {
+        await purged(dataSource);
+        const rate = await run();
+        rates[series].push(rate);
+        return rate.eventsPerSecond;
+      };
+      await alternatingRounds(
+        ROUNDS,
+        {
+          raw: timed('raw', () => rawRate(dataSource, events, `raw-${++round}`)),
+          gated: timed('gated', () =>
+            inboxRate({
+              ...base,
+              topic,
+              consumer: `gated-${round}`,
+              batchSize: 1,
+              controller: GatedConsumer,
+            }),
+          ),
+        },
+        log,
+      );
+      // Both series add one to each event's account once: a lost or doubled effect shows here.
+      const [{ total }] = (await dataSource.query(
+        'SELECT SUM(balance) AS total FROM t_bench_account',
+      )) as Array<{ total: string }>;
+      if (Number(total) !== 2 * ROUNDS * EVENTS)
+        throw new Error(`expected ${2 * ROUNDS * EVENTS} updates in all, found ${total}`);
+      writeResults('consumer-pg', results(rates));
+    } finally {
+      await dataSource.destroy();
+    }
+  } finally {
+    await database.drop();
+    await env.stop();
+  }
+}
+
+function results(rates: Record<'raw' | 'gated', Rate[]>): BenchResult[] {
+  const median = (series: 'raw' | 'gated', figure: keyof Rate) =>
+    percentile(
+      rates[series].map((r) => r[figure]),
+      50,
+    );
+  const baseline =
+    'raw inbox insert + update, one transaction each, same concurrency, on PostgreSQL';
+  const [gated, raw] = [median('gated', 'eventsPerSecond'), median('raw', 'eventsPerSecond')];
+  const [gatedCpu, rawCpu] = [
+    median('gated', 'cpuMicrosPerEvent'),
+    median('raw', 'cpuMicrosPerEvent'),
+  ];
+  return [
+    {
+      metric: `inbox consumer, one transaction per event, version gate on, on PostgreSQL, median of ${ROUNDS} rounds of ${EVENTS} events, ${CONCURRENCY} partitions in parallel`,
+      value: gated,
+      unit: 'events/s',
+      baseline,
+      baselineValue: raw,
+      ratio: gated / raw,
+      target: `>= ${TARGET}x raw`,
+      met: gated / raw >= TARGET,
+    },
+    {
+      metric: `Node CPU per event, inbox consumer, one transaction per event, gate on, on PostgreSQL, median of ${ROUNDS} rounds`,
+      value: gatedCpu,
+      unit: 'µs CPU/event',
+      baseline: `${baseline} (this process)`,
+      baselineValue: rawCpu,
+      ratio: gatedCpu / rawCpu,
+      target: 'informational (CPU of the bench process per event; PostgreSQL not counted)',
+      met: true,
+    },
+  ];
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
