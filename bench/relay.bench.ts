@@ -226,7 +226,7 @@ async function measure(bench: Bench): Promise<BenchResult[]> {
 function replicationResult({ replicas, minInsyncReplicas }: TopicReplication): BenchResult {
   return {
     metric:
-      'relay topic: replicas per partition (the relay, the minimal relay and raw produce all send with acks=-1, idempotent, one request in flight)',
+      'relay topic: replicas per partition (the relay, the minimal relay and raw produce all send with acks=-1, one request in flight)',
     value: replicas,
     unit: 'replicas',
     baseline: 'min.insync.replicas (1 where the broker does not report it: the mock, in memory)',

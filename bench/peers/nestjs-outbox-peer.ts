@@ -2,7 +2,7 @@
 // its migrations, an event class, a listener per event (@OnEvent) that publishes to Kafka, the
 // module registered with its driver factory and poller settings. The package has no Kafka
 // publisher of its own, so the listener sends with kafkajs, configured as the project's
-// KafkaOutboxPublisher (idempotent, acks all, one request in flight, Java-compatible
+// KafkaOutboxPublisher (acks all, one request in flight, Java-compatible
 // partitioner). Loaded with import() so that a missing package skips the bench.
 import { dirname } from 'node:path';
 import { Injectable, Module } from '@nestjs/common';
@@ -95,7 +95,7 @@ export async function startPeer(
     brokers,
     logLevel: logLevel.NOTHING,
   }).producer({
-    idempotent: true,
+    idempotent: false,
     maxInFlightRequests: 1,
     allowAutoTopicCreation: false,
     createPartitioner: Partitioners.DefaultPartitioner,

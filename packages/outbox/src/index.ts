@@ -49,7 +49,7 @@ export type { OutboxRetentionOptions } from './outbox-retention';
 export { OutboxCommitNotifier } from './outbox-commit-notifier';
 /** Where the relay publishes; implement it to replace Kafka in tests. */
 export type { OutboxMessage, OutboxPublisher, TopicBatch } from './outbox-publisher';
-/** The kafkajs publisher (idempotent, acks all, Java-compatible partitioner). */
+/** The kafkajs publisher (acks all, one request in flight, Java-compatible partitioner). */
 export { KafkaOutboxPublisher } from './kafka-outbox-publisher';
 export type { OutboxKafkaOptions } from './kafka-outbox-publisher';
 /** Migrations creating t_outbox; include them in each service's migrations list. */

@@ -76,21 +76,6 @@ function protocolError(type: string, code: number): Error {
 }
 
 describe('KafkaOutboxPublisher', () => {
-  it.each([
-    ['OUT_OF_ORDER_SEQUENCE_NUMBER', 45],
-    ['INVALID_PRODUCER_EPOCH', 47],
-    ['UNKNOWN_PRODUCER_ID', 59],
-  ])(
-    'when the broker refuses the idempotent session (%s), sends the next batch with a new producer',
-    async (type, code) => {
-      const { client, producers } = fakeClient([protocolError(type, code), undefined]);
-      const publisher = new KafkaOutboxPublisher({ client }, tuning);
-      await expect(publisher.publish(batch)).rejects.toThrow(KafkaJSProtocolError);
-      await publisher.publish(batch);
-      expect(producers.map((p) => p.sends)).toEqual([1, 1]);
-    },
-  );
-
   it('keeps its producer through other failures', async () => {
     const { client, producers } = fakeClient([protocolError('REQUEST_TIMED_OUT', 7), undefined]);
     const publisher = new KafkaOutboxPublisher({ client }, tuning);

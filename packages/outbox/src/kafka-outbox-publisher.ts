@@ -11,32 +11,18 @@ import { PartitionReceipts } from './partition-receipts';
 export type OutboxKafkaOptions = KafkaConnection;
 
 /**
- * Errors by which the broker refuses a producer's idempotent session (its id, epoch or
- * sequence numbers), which kafkajs neither retries nor repairs.
- */
-const BROKEN_SESSION_ERRORS = new Set([
-  'OUT_OF_ORDER_SEQUENCE_NUMBER',
-  'UNKNOWN_PRODUCER_ID',
-  'INVALID_PRODUCER_EPOCH',
-  'INVALID_PRODUCER_ID_MAPPING',
-]);
-
-/** True when `error`, or an error it wraps, is one of BROKEN_SESSION_ERRORS. */
-function brokenIdempotentSession(error: unknown): boolean {
-  for (let e = error; e instanceof Error;) {
-    if (BROKEN_SESSION_ERRORS.has((e as { type?: string }).type ?? '')) return true;
-    const next = (e as { originalError?: unknown }).originalError ?? e.cause;
-    if (next === e) return false;
-    e = next;
-  }
-  return false;
-}
-
-/**
- * Publishes with one kafkajs idempotent producer: acks = all, one request in flight (kafkajs
- * drops idempotent sends when requests pile up, kafkajs issue 1005), the Java-compatible
+ * Publishes with one kafkajs producer: acks = all, one request in flight, the Java-compatible
  * default partitioner so key = aggregate id lands where Java clients would put it, and no
  * topic auto-creation (topics are checked against cluster metadata instead).
+ *
+ * Not kafkajs's idempotent producer, which its documentation calls experimental: when a send
+ * fails, it takes back the failed batch's sequence numbers and gives them to the next batch.
+ * A send whose reply was lost had been written, so the broker takes the next batch, other
+ * messages under the same numbers, for a retry of it (DUPLICATE_SEQUENCE_NUMBER): it
+ * acknowledges that batch and drops it. The relay resends failed rows in new batches, so that
+ * is a silent loss (test/kafka-outbox-publisher-lost-reply.int-spec.ts). Without it, a lost
+ * reply costs a duplicate, which the consumers' inbox absorbs; one request in flight keeps
+ * each partition in order.
  */
 export class KafkaOutboxPublisher implements OutboxPublisher {
   private producer: Producer;
@@ -96,19 +82,11 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
 
   private async send(batches: TopicBatch[]): Promise<RecordMetadata[]> {
     await this.connected('producer');
-    try {
-      return await this.producer.sendBatch({
-        acks: -1,
-        timeout: this.tuning.requestTimeoutMs,
-        topicMessages: batches.map((b) => ({ topic: b.topic, messages: b.messages })),
-      });
-    } catch (error) {
-      // kafkajs keeps a producer whose idempotent session the broker refuses, and every later
-      // send fails the same way: seen after a whole-cluster crash, where the relay answered
-      // OUT_OF_ORDER_SEQUENCE_NUMBER for minutes. A new producer is a new session.
-      if (brokenIdempotentSession(error)) await this.abort();
-      throw error;
-    }
+    return this.producer.sendBatch({
+      acks: -1,
+      timeout: this.tuning.requestTimeoutMs,
+      topicMessages: batches.map((b) => ({ topic: b.topic, messages: b.messages })),
+    });
   }
 
   /**
@@ -124,7 +102,7 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
 
   private newProducer(): Producer {
     const producer = this.client.producer({
-      idempotent: true,
+      idempotent: false,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: false,
       createPartitioner: this.receipts.createPartitioner,
