@@ -65,6 +65,7 @@ const SURFACE: Record<string, string[]> = {
     'DataSourceRef',
     'DatabaseEnv',
     'KeyColumns',
+    'KeyColumnsByteForByte',
     'NotificationListener',
     'Queryable',
     'SqlDialect',

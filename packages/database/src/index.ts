@@ -29,7 +29,7 @@ export type {
  */
 export { CreateOperatorAuditTable1765300000000 as CreateOperatorAuditTable } from './operator-audit/create-operator-audit-table.migration';
 /** For migrations: key columns that compare byte for byte on every engine. */
-export { collateKeyColumns } from './key-columns';
+export { collateKeyColumns, KeyColumnsByteForByte } from './key-columns';
 export type { KeyColumns } from './key-columns';
 /** The engines the packages run on, and what each needs to know of its engine. */
 export type {

@@ -1,4 +1,4 @@
-import type { QueryRunner } from 'typeorm';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { engineOf } from './dialect-of';
 
 /** Per table, its key columns: name and VARCHAR length (all NOT NULL). */
@@ -39,4 +39,21 @@ async function byteCollation(queryRunner: QueryRunner): Promise<string> {
   )) as Array<{ name: string }>;
   const present = new Set(rows.map((r) => r.name));
   return BYTE_COLLATIONS.find((c) => present.has(c)) ?? 'utf8mb4_bin';
+}
+
+/**
+ * A migration that makes `keyColumns` compare byte for byte (`up`) and undoes it (`down`):
+ * a package's migration extends it with its `name` and its tables' key columns.
+ */
+export abstract class KeyColumnsByteForByte implements MigrationInterface {
+  abstract readonly name: string;
+  protected abstract readonly keyColumns: KeyColumns;
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await collateKeyColumns(queryRunner, this.keyColumns, 'byte-for-byte');
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await collateKeyColumns(queryRunner, this.keyColumns, 'case-insensitive');
+  }
 }

@@ -1,5 +1,4 @@
-import { collateKeyColumns, KeyColumns } from '@outbox-inbox/database';
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { KeyColumns, KeyColumnsByteForByte } from '@outbox-inbox/database';
 
 /** t_outbox's identity columns: what names an event and its aggregate. */
 const KEY_COLUMNS: KeyColumns = {
@@ -21,14 +20,7 @@ const KEY_COLUMNS: KeyColumns = {
  * On MySQL/MariaDB this rebuilds t_outbox: run it while the table is small (after retention).
  * `down` fails with a duplicate key if rows that differ only in case exist by then.
  */
-export class OutboxKeysByteForByte1765400000000 implements MigrationInterface {
+export class OutboxKeysByteForByte1765400000000 extends KeyColumnsByteForByte {
   name = 'OutboxKeysByteForByte1765400000000';
-
-  async up(queryRunner: QueryRunner): Promise<void> {
-    await collateKeyColumns(queryRunner, KEY_COLUMNS, 'byte-for-byte');
-  }
-
-  async down(queryRunner: QueryRunner): Promise<void> {
-    await collateKeyColumns(queryRunner, KEY_COLUMNS, 'case-insensitive');
-  }
+  protected keyColumns = KEY_COLUMNS;
 }

@@ -1,5 +1,4 @@
-import { collateKeyColumns, KeyColumns } from '@outbox-inbox/database';
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { KeyColumns, KeyColumnsByteForByte } from '@outbox-inbox/database';
 
 /** Per inbox table, the columns that name a consumer, an event, an aggregate or a topic. */
 const KEY_COLUMNS: KeyColumns = {
@@ -44,14 +43,7 @@ const KEY_COLUMNS: KeyColumns = {
  * On MySQL/MariaDB this rebuilds the tables: run it while t_inbox is small (after a prune).
  * `down` fails with a duplicate key if rows that differ only in case exist by then.
  */
-export class InboxKeysByteForByte1765400000000 implements MigrationInterface {
+export class InboxKeysByteForByte1765400000000 extends KeyColumnsByteForByte {
   name = 'InboxKeysByteForByte1765400000000';
-
-  async up(queryRunner: QueryRunner): Promise<void> {
-    await collateKeyColumns(queryRunner, KEY_COLUMNS, 'byte-for-byte');
-  }
-
-  async down(queryRunner: QueryRunner): Promise<void> {
-    await collateKeyColumns(queryRunner, KEY_COLUMNS, 'case-insensitive');
-  }
+  protected keyColumns = KEY_COLUMNS;
 }

@@ -1,3 +1,4 @@
+import type { ClaimOptions } from '../outbox-claimer';
 import { DeadRowFilter, PruneOptions } from '../outbox-operations';
 import { OutboxRelayOptions } from '../outbox-relay.options';
 import { OutboxClaims, OutboxOutcomes } from '../outbox-store.port';
@@ -20,15 +21,7 @@ export interface OutboxRowState {
 }
 
 /** What the claim reads of the relay options. */
-export type OutboxClaimTuning = Pick<
-  OutboxRelayOptions,
-  | 'batchSize'
-  | 'maxBatchBytes'
-  | 'leaseMs'
-  | 'deadPolicy'
-  | 'blockedRecheckMs'
-  | 'deadBlockedRecheckMs'
->;
+export type OutboxClaimTuning = ClaimOptions;
 
 /** What recording outcomes reads of the relay options. */
 export type OutboxOutcomeTuning = Pick<OutboxRelayOptions, 'maxAttempts' | 'backoff'>;
