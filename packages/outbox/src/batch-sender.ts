@@ -83,7 +83,7 @@ export class BatchSender {
       rows.length,
       rows.map((r) => r.id),
     );
-    if (!(await keeper.start())) {
+    if (!(await keeper.start(claim.leasedAt))) {
       this.countLease(rows.length, 0);
       return undefined;
     }
@@ -110,8 +110,9 @@ export class BatchSender {
   }
 
   /**
-   * The lease covers the whole send, however long kafkajs takes: extended now (a lost lease
-   * abandons the send before anything is written) and while the send is in flight.
+   * The lease covers the whole send, however long kafkajs takes: extended now unless it was
+   * just taken (a lost lease abandons the send before anything is written), and while the
+   * send is in flight.
    */
   private leaseKeeper(claim: Claim, count: number, ids: string[]): LeaseKeeper {
     const { options, publisher, logger } = this.parts;

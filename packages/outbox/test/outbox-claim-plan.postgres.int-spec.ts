@@ -62,6 +62,13 @@ describe('claim query plan on PostgreSQL', () => {
 
   it.each([
     ['due NEW rows', postgresOutboxSql.claimDueNew(100)],
+    [
+      'due NEW rows leased in one statement',
+      postgresOutboxSql.claimAndLeaseDueNew!(100, { owner: 'o', token: 't', leaseMs: 1000 }, [
+        'NEW',
+        'SENDING',
+      ]),
+    ],
     ['expired SENDING rows', postgresOutboxSql.claimExpired(100)],
     ['SENT rows to delete', postgresOutboxSql.deleteSent(0, 100)],
   ])('reads %s on idx_outbox_status_retry, without a sort', async (_, query) => {

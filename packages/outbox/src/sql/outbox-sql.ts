@@ -59,6 +59,16 @@ export interface OutboxSql {
 
   /** Due NEW rows (the claim's columns), oldest due first, locked, skipping locked rows. */
   claimDueNew(limit: number): OutboxQuery;
+  /**
+   * Due NEW rows (as `claimDueNew`, up to `limit`, skipping locked rows) leased under `lease` in
+   * the same statement, which then commits alone: the claim's columns, `due_at` (when the row
+   * was due, the claim's order with `id`: the rows come unordered) and `earlier`, the JSON list
+   * (`aggregate_version`, `status`, `due_in_ms`, as `earlierUnsent`) of the rows of a version-2+
+   * row's aggregate below its version, in `statuses`, that were not due in this claim; null
+   * for a version 1 or when there are none. Undefined where an UPDATE cannot answer its rows
+   * (MySQL, MariaDB): there the claimer locks, reads and leases in a transaction.
+   */
+  claimAndLeaseDueNew?(limit: number, lease: OutboxLease, statuses: OutboxStatus[]): OutboxQuery;
   /** SENDING rows whose lease expired, like `claimDueNew`. */
   claimExpired(limit: number): OutboxQuery;
   /** `aggregate_type`, `aggregate_id`, `aggregate_version`, `status`, `due_in_ms` (NEW; else 0). */

@@ -88,6 +88,40 @@ export const postgresOutboxSql: OutboxSql = {
       [limit],
     ),
 
+  /**
+   * claimDueNew's range, locked and leased in one statement: one round trip instead of BEGIN,
+   * the lock, the ordering check, the lease and COMMIT. The check reads the statement's
+   * snapshot, taken before the lease: an earlier version that another claim holds (leased, or
+   * locked and still NEW) is unsent there too, as it is to the check in a transaction.
+   */
+  claimAndLeaseDueNew: (limit, lease, statuses) =>
+    query(
+      `WITH due AS (
+         SELECT id, next_retry_at FROM t_outbox
+         WHERE status = 'NEW' AND next_retry_at <= ${NOW}
+         ORDER BY next_retry_at, id LIMIT $1 FOR UPDATE SKIP LOCKED),
+       leased AS (
+         UPDATE t_outbox o SET status = 'SENDING', lease_owner = $2, lease_token = $3,
+           lease_until = ${nowPlus('$4')}, next_retry_at = ${nowPlus('$4')}, updated_at = ${NOW}
+         FROM due WHERE o.id = due.id
+         RETURNING o.id, o.aggregate_type, o.aggregate_id, o.aggregate_version, o.event_type,
+           o.event_key, o.payload, o.headers, o.retry_count, due.next_retry_at AS due_at)
+       SELECT leased.*, CASE WHEN leased.aggregate_version > 1 THEN (
+           SELECT json_agg(json_build_object(
+             'aggregate_version', e.aggregate_version, 'status', e.status,
+             'due_in_ms', CASE WHEN e.status = 'NEW'
+               THEN floor(extract(epoch FROM e.next_retry_at - ${NOW}) * 1000)::bigint
+               ELSE 0 END))
+           FROM t_outbox e
+           WHERE e.aggregate_type = leased.aggregate_type
+             AND e.aggregate_id = leased.aggregate_id
+             AND e.aggregate_version < leased.aggregate_version
+             AND e.status = ANY($5::text[]) AND e.id NOT IN (SELECT id FROM due))
+         END AS earlier
+       FROM leased`,
+      [limit, lease.owner, lease.token, lease.leaseMs, statuses],
+    ),
+
   /** A SENDING row's next_retry_at is its lease expiry (the table never held it elsewhere). */
   claimExpired: (limit) =>
     query(
