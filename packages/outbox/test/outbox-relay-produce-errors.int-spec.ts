@@ -45,7 +45,7 @@ describe('[mock-only] OutboxRelay under injected produce errors', () => {
       (m) => new Set(m.map((x) => x.eventKey)).size >= 80,
     );
     // At least once: every event is there; a lost reply may add duplicates (against the mock a
-    // batch whose reply was lost is written twice despite the idempotent producer), never a loss.
+    // batch whose reply was lost is written twice), never a loss.
     expect(new Set(messages.map((m) => m.eventKey))).toEqual(new Set(keys));
     expect(await statusCounts(bed.dataSource)).toEqual({ SENT: 80 });
   });

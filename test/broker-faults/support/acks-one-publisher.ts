@@ -4,8 +4,8 @@ import { Admin, Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 /**
  * A relay publisher that asks only the leader to acknowledge (acks=1), for the test that
  * proves acks=1 loses events the relay has marked SENT. Test-only on purpose: the library's
- * KafkaOutboxPublisher offers no such setting, and kafkajs refuses acks other than -1 on an
- * idempotent producer, so this producer is not idempotent.
+ * KafkaOutboxPublisher offers no such setting. Like the library's, this producer is not
+ * idempotent (kafkajs would refuse acks other than -1 on an idempotent one).
  */
 export class AcksOnePublisher implements OutboxPublisher {
   private readonly producer: Producer;
