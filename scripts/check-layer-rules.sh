@@ -34,7 +34,7 @@ plants=(
   "no-circular|apps/order-service/src/orders/domain/order-state.ts|import type { Order } from './order';"
   "libs-never-import-apps|packages/database/src/planted.ts|import '../../../apps/order-service/src/order-service.module';"
   "apps-do-not-import-each-other|apps/order-service/src/planted.ts|import '../../fulfillment-service/src/fulfillment/domain/fulfillment';"
-  "no-deep-imports-into-libs|apps/order-service/src/planted.ts|import '../../../packages/outbox/src/outbox-relay';"
+  "no-deep-imports-into-libs|apps/order-service/src/planted.ts|import '../../../packages/outbox/src/relay/outbox-relay';"
   "no-deep-imports-between-libs|libs/trading-checker/src/planted.ts|import '../../../packages/inbox/src/dead-letter/dead-letter-headers';"
   "lib-tests-are-private|bench/planted.ts|import '../packages/outbox/test/outbox-test-kit';"
   "lib-tests-are-private-between-libs|packages/inbox/test/planted.ts|import '../../outbox/test/outbox-test-kit';"

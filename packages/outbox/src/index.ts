@@ -2,34 +2,34 @@
 export { OutboxModule } from './outbox.module';
 export type { OutboxModuleExtras, OutboxModuleOptions } from './outbox.module';
 /** Adds events to t_outbox in the caller's transaction. */
-export { OutboxWriter } from './outbox-writer';
+export { OutboxWriter } from './writer/outbox-writer';
 /** The multi-instance relay loop from t_outbox to Kafka (a Nest provider of OutboxModule). */
-export { OutboxRelay } from './outbox-relay';
-export type { OutboxRelayParts } from './outbox-relay';
+export { OutboxRelay } from './relay/outbox-relay';
+export type { OutboxRelayParts } from './relay/outbox-relay';
 /** A standalone relay on MySQL/MariaDB or PostgreSQL and Kafka, wired as OutboxModule wires it. */
-export { createOutboxRelay } from './create-outbox-relay';
-export type { OutboxRelayConfig } from './create-outbox-relay';
+export { createOutboxRelay } from './relay/create-outbox-relay';
+export type { OutboxRelayConfig } from './relay/create-outbox-relay';
 /** The ports the relay claims from and records outcomes to, and what a claim holds. */
-export type { Claim, OutboxClaims, OutboxOutcomes } from './outbox-store.port';
-export type { ClaimedRow } from './outbox-row';
+export type { Claim, OutboxClaims, OutboxOutcomes } from './store/outbox-store.port';
+export type { ClaimedRow } from './store/outbox-row';
 /** The connections a relay's claimer and finalizer work on. */
-export type { RelayConnections } from './relay-connections';
+export type { RelayConnections } from './relay/relay-connections';
 /** Relay options with their defaults and validation. */
 export {
   DEFAULT_RELAY_OPTIONS,
   OutboxRelayOptions,
   resolveRelayOptions,
-} from './outbox-relay.options';
-export type { DeadEventPolicy } from './outbox-relay.options';
+} from './relay/outbox-relay.options';
+export type { DeadEventPolicy } from './relay/outbox-relay.options';
 /** Stats, DEAD listing and requeue, retention. */
-export { OutboxOperations } from './outbox-operations';
+export { OutboxOperations } from './operations/outbox-operations';
 export type {
   AggregateOutboxRow,
   DeadOutboxRow,
   DeadRowFilter,
   OperatorActionAudit,
   PruneOptions,
-} from './outbox-operations';
+} from './operations/outbox-operations';
 /**
  * Read-only ports for monitoring: the relay's counters and heartbeat, the table's stats, and
  * the Nest tokens OutboxModule provides them under (the port's name, see OutboxReadPorts).
@@ -41,23 +41,26 @@ export type {
   OutboxRelayStats,
   OutboxStats,
   OutboxStatsSource,
-} from './outbox-stats.port';
+} from './operations/outbox-stats.port';
 /** Deletes old SENT rows on a timer (registered by OutboxModule). */
-export { DEFAULT_RETENTION, OutboxRetention } from './outbox-retention';
-export type { OutboxRetentionOptions } from './outbox-retention';
+export { DEFAULT_RETENTION, OutboxRetention } from './housekeeping/outbox-retention';
+export type { OutboxRetentionOptions } from './housekeeping/outbox-retention';
 /** Wakes the in-process relay when a transaction holding outbox rows commits. */
-export { OutboxCommitNotifier } from './outbox-commit-notifier';
+export { OutboxCommitNotifier } from './writer/outbox-commit-notifier';
 /** Where the relay publishes; implement it to replace Kafka in tests. */
-export type { OutboxMessage, OutboxPublisher, TopicBatch } from './outbox-publisher';
+export type { OutboxMessage, OutboxPublisher, TopicBatch } from './publisher/outbox-publisher';
 /** The kafkajs publisher (acks all, one request in flight, Java-compatible partitioner). */
-export { KafkaOutboxPublisher } from './kafka-outbox-publisher';
-export type { OutboxKafkaOptions } from './kafka-outbox-publisher';
+export { KafkaOutboxPublisher } from './publisher/kafka-outbox-publisher';
+export type { OutboxKafkaOptions } from './publisher/kafka-outbox-publisher';
 /** Migrations creating t_outbox; include them in each service's migrations list. */
-export { CreateOutboxTable1764700000000, OutboxMigrations } from './create-outbox-table.migration';
+export {
+  CreateOutboxTable1764700000000,
+  OutboxMigrations,
+} from './migrations/create-outbox-table.migration';
 /** One event per aggregate version: the unique key uk_aggregate_version (in OutboxMigrations). */
-export { AggregateVersionUnique1765100000000 } from './aggregate-version-unique.migration';
+export { AggregateVersionUnique1765100000000 } from './migrations/aggregate-version-unique.migration';
 /** Row statuses. */
-export { OutboxStatus } from './outbox-status';
+export { OutboxStatus } from './store/outbox-status';
 /** Typed outbox error with a `code`, and every code as a list. */
 export { OUTBOX_ERROR_CODES, OutboxError } from './outbox.errors';
 export type { OutboxErrorCode } from './outbox.errors';

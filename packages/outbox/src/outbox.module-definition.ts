@@ -1,10 +1,10 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
 import type { DataSourceRef } from '@outbox-inbox/database';
 import type { MessageTracing } from '@outbox-inbox/messaging';
-import { OutboxKafkaOptions } from './kafka-outbox-publisher';
-import type { ListenNotifySetting } from './listen-notify-wake-up';
-import { OutboxRelayOptions } from './outbox-relay.options';
-import { OutboxRetentionOptions } from './outbox-retention';
+import { OutboxKafkaOptions } from './publisher/kafka-outbox-publisher';
+import type { ListenNotifySetting } from './relay/listen-notify-wake-up';
+import { OutboxRelayOptions } from './relay/outbox-relay.options';
+import { OutboxRetentionOptions } from './housekeeping/outbox-retention';
 
 /** How a service wires the outbox (`forRoot`, or returned by `forRootAsync`'s factory). */
 export interface OutboxModuleOptions {

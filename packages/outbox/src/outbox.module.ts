@@ -3,8 +3,8 @@ import { dataSourceProvider, sqlDialectOf } from '@outbox-inbox/database';
 import { kafkaConnectionProblems } from '@outbox-inbox/messaging';
 import { DataSource } from 'typeorm';
 import { OutboxError } from './outbox.errors';
-import { OutboxCommitNotifier } from './outbox-commit-notifier';
-import { commitWakeUp, listenNotifyChannel } from './listen-notify-wake-up';
+import { OutboxCommitNotifier } from './writer/outbox-commit-notifier';
+import { commitWakeUp, listenNotifyChannel } from './relay/listen-notify-wake-up';
 import {
   OUTBOX_ASYNC_OPTIONS_TYPE,
   OUTBOX_DATA_SOURCE,
@@ -14,17 +14,17 @@ import {
   OutboxModuleExtras,
   OutboxModuleOptions,
 } from './outbox.module-definition';
-import { OutboxOperations } from './outbox-operations';
-import { OutboxReadPorts } from './outbox-stats.port';
-import { defaultInstanceId } from './create-outbox-relay';
-import { KafkaOutboxPublisher } from './kafka-outbox-publisher';
-import { OutboxClaimer } from './outbox-claimer';
-import { OutboxFinalizer } from './outbox-finalizer';
-import { OutboxRelay } from './outbox-relay';
-import { relayPool } from './relay-connections';
-import { resolveRelayOptions } from './outbox-relay.options';
-import { OutboxWriter } from './outbox-writer';
-import { DEFAULT_RETENTION, OutboxRetention } from './outbox-retention';
+import { OutboxOperations } from './operations/outbox-operations';
+import { OutboxReadPorts } from './operations/outbox-stats.port';
+import { defaultInstanceId } from './relay/create-outbox-relay';
+import { KafkaOutboxPublisher } from './publisher/kafka-outbox-publisher';
+import { OutboxClaimer } from './store/outbox-claimer';
+import { OutboxFinalizer } from './store/outbox-finalizer';
+import { OutboxRelay } from './relay/outbox-relay';
+import { relayPool } from './relay/relay-connections';
+import { resolveRelayOptions } from './relay/outbox-relay.options';
+import { OutboxWriter } from './writer/outbox-writer';
+import { DEFAULT_RETENTION, OutboxRetention } from './housekeeping/outbox-retention';
 
 export type { OutboxModuleExtras, OutboxModuleOptions } from './outbox.module-definition';
 

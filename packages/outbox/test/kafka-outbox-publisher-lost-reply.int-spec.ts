@@ -1,7 +1,7 @@
 import { KAFKA_STARTUP_MS, KafkaBroker, startKafka, waitFor } from '@app/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { KafkaOutboxPublisher } from '../src';
-import { TopicBatch } from '../src/outbox-publisher';
+import { TopicBatch } from '../src/publisher/outbox-publisher';
 
 const TOPIC = 'outbox.lost-reply';
 

@@ -6,7 +6,7 @@ import {
 } from '@app/test-kit';
 import { DataSource } from 'typeorm';
 import { OutboxWriter } from '../src';
-import { mysqlOutboxSql } from '../src/sql/mysql-outbox-sql';
+import { mysqlOutboxSql } from '../src/store/sql/mysql-outbox-sql';
 import { writeParcelEvents } from './outbox-test-kit';
 
 interface PlanRow {

@@ -1,7 +1,7 @@
 import { createPostgresTestDatabase, openOutboxDatabase, TestDatabase } from '@app/test-kit';
 import { DataSource } from 'typeorm';
 import { OutboxWriter } from '../src';
-import { postgresOutboxSql } from '../src/sql/postgres-outbox-sql';
+import { postgresOutboxSql } from '../src/store/sql/postgres-outbox-sql';
 import { OutboxQuery } from '../src/testing';
 import { writeParcelEvents } from './outbox-test-kit';
 

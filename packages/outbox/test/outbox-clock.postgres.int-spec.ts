@@ -2,7 +2,7 @@ import { createPostgresTestDatabase, openOutboxDatabase, TestDatabase } from '@a
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { OutboxWriter } from '../src';
-import { postgresOutboxSql } from '../src/sql/postgres-outbox-sql';
+import { postgresOutboxSql } from '../src/store/sql/postgres-outbox-sql';
 import { OutboxQuery } from '../src/testing';
 import { writeParcelEvents } from './outbox-test-kit';
 

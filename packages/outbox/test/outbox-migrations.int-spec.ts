@@ -1,9 +1,9 @@
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
 import { DataSource } from 'typeorm';
-import { CreateOutboxTable1764700000000 } from '../src/create-outbox-table.migration';
+import { CreateOutboxTable1764700000000 } from '../src/migrations/create-outbox-table.migration';
 import { OutboxMigrations } from '../src';
-import { mysqlOutboxSql } from '../src/sql/mysql-outbox-sql';
+import { mysqlOutboxSql } from '../src/store/sql/mysql-outbox-sql';
 
 /**
  * Upgrading a table that holds rows: SingleStatusIndex1765000000000 drops two indexes and moves

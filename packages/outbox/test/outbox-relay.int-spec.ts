@@ -1,7 +1,7 @@
 import { parcelRegistered, ParcelRegisteredV1, waitFor } from '@app/test-kit';
 import { logLevel } from 'kafkajs';
 import { KafkaOutboxPublisher, OutboxCommitNotifier, OutboxWriter } from '../src';
-import { rowBytes } from '../src/batch-bytes';
+import { rowBytes } from '../src/relay/batch-bytes';
 import { InMemoryOutboxPublisher } from '../src/testing';
 import {
   consumeUntil,

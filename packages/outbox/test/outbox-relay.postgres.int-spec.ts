@@ -1,7 +1,7 @@
 import { waitFor } from '@app/test-kit';
 import { DataSource } from 'typeorm';
 import { OutboxCommitNotifier, OutboxWriter } from '../src';
-import { DEFAULT_OUTBOX_CHANNEL } from '../src/listen-notify-wake-up';
+import { DEFAULT_OUTBOX_CHANNEL } from '../src/relay/listen-notify-wake-up';
 import {
   consumeUntil,
   duplicates,

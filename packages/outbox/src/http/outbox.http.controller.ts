@@ -20,8 +20,12 @@ import {
   PruneOutboxDto,
   RequeueDeadDto,
 } from './outbox-http.dto';
-import { AggregateOutboxRow, DeadOutboxRow, OutboxOperations } from '../outbox-operations';
-import { OutboxStats } from '../outbox-stats.port';
+import {
+  AggregateOutboxRow,
+  DeadOutboxRow,
+  OutboxOperations,
+} from '../operations/outbox-operations';
+import { OutboxStats } from '../operations/outbox-stats.port';
 
 /** Operator endpoints of the outbox, mounted by OutboxModule in every service. */
 @ApiTags('outbox')

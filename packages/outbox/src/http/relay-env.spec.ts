@@ -1,4 +1,4 @@
-import { resolveRelayOptions } from '../outbox-relay.options';
+import { resolveRelayOptions } from '../relay/outbox-relay.options';
 import { relayOptionsFromEnv } from './relay-env';
 
 describe('relayOptionsFromEnv', () => {

@@ -1,4 +1,4 @@
-import { OutboxRelayOptions } from '../outbox-relay.options';
+import { OutboxRelayOptions } from '../relay/outbox-relay.options';
 
 /** The relay settings a service reads from its environment (see CommonEnv in @app/config). */
 export interface OutboxRelayEnv {

@@ -1,4 +1,4 @@
-import { OutboxMessage, OutboxPublisher, TopicBatch } from '../outbox-publisher';
+import { OutboxMessage, OutboxPublisher, TopicBatch } from '../publisher/outbox-publisher';
 
 /** What a test may put around each send of the twin: delay it, hold it, fail it, observe it. */
 export type AroundSend = (batches: TopicBatch[], deliver: () => Promise<void>) => Promise<void>;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { eventKeyOf } from '@outbox-inbox/messaging';
-import { rowsToAsk, takeWithinBytes } from '../batch-bytes';
-import { EarlierUnsent, planBatch } from '../batch-order';
+import { rowsToAsk, takeWithinBytes } from '../relay/batch-bytes';
+import { EarlierUnsent, planBatch } from '../relay/batch-order';
 import { OutboxError } from '../outbox.errors';
-import { DeadRowFilter, PruneOptions } from '../outbox-operations';
-import { aggregateRef, ClaimedRow } from '../outbox-row';
-import { Claim, OutboxClaims, OutboxOutcomes } from '../outbox-store.port';
-import { decideRetry } from '../retry-decision';
+import { DeadRowFilter, PruneOptions } from '../operations/outbox-operations';
+import { aggregateRef, ClaimedRow } from '../store/outbox-row';
+import { Claim, OutboxClaims, OutboxOutcomes } from '../store/outbox-store.port';
+import { decideRetry } from '../relay/retry-decision';
 import {
   OutboxClaimTuning,
   OutboxOutcomeTuning,

@@ -28,5 +28,5 @@ export type { AroundSend, InMemoryOutboxPublisherOptions } from './in-memory-out
 /** The in-memory twin of t_outbox: claims, outcomes, requeue and retention. */
 export { InMemoryOutboxStore } from './in-memory-outbox-store';
 /** The statements of t_outbox for a DataSource's engine, so a test can EXPLAIN them on its data. */
-export { outboxSqlOf } from '../sql/outbox-sql-of';
-export type { OutboxQuery, OutboxSql } from '../sql/outbox-sql';
+export { outboxSqlOf } from '../store/sql/outbox-sql-of';
+export type { OutboxQuery, OutboxSql } from '../store/sql/outbox-sql';

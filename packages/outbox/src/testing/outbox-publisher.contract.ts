@@ -1,6 +1,6 @@
-import { OutboxPublisher } from '../outbox-publisher';
-import { ClaimedRow } from '../outbox-row';
-import { planPublish, toTopicBatches } from '../publish-plan';
+import { OutboxPublisher } from '../publisher/outbox-publisher';
+import { ClaimedRow } from '../store/outbox-row';
+import { planPublish, toTopicBatches } from '../relay/publish-plan';
 import { jestGlobals } from './jest-globals';
 
 /** A message as the fixture read it back from where the publisher sent it. */

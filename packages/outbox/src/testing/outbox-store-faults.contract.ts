@@ -1,5 +1,5 @@
 import { backoffDelay, delay, isTransientDbError } from '@outbox-inbox/database';
-import { Claim } from '../outbox-store.port';
+import { Claim } from '../store/outbox-store.port';
 import type {
   OutboxClaimTuning,
   OutboxOutcomeTuning,

@@ -1,4 +1,4 @@
-import { Claim, OutboxClaims } from '../outbox-store.port';
+import { Claim, OutboxClaims } from '../store/outbox-store.port';
 import { eventually } from './eventually';
 import { jestGlobals } from './jest-globals';
 import { faultCases } from './outbox-store-faults.contract';

@@ -1,7 +1,7 @@
-import type { ClaimOptions } from '../outbox-claimer';
-import { DeadRowFilter, PruneOptions } from '../outbox-operations';
-import { OutboxRelayOptions } from '../outbox-relay.options';
-import { OutboxClaims, OutboxOutcomes } from '../outbox-store.port';
+import type { ClaimOptions } from '../store/outbox-claimer';
+import { DeadRowFilter, PruneOptions } from '../operations/outbox-operations';
+import { OutboxRelayOptions } from '../relay/outbox-relay.options';
+import { OutboxClaims, OutboxOutcomes } from '../store/outbox-store.port';
 
 /** An event the suite adds, as the writer would: its key is `${aggregateType}Noted:${id}:${version}`. */
 export interface OutboxTestEvent {

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
-import { decideRetry } from './retry-decision';
+import { decideRetry } from '../relay/retry-decision';
 import { ClaimedRow } from './outbox-row';
-import { OutboxRelayOptions } from './outbox-relay.options';
+import { OutboxRelayOptions } from '../relay/outbox-relay.options';
 import { OutboxState } from './outbox-state';
 import { OutboxOutcomes } from './outbox-store.port';
 

@@ -1,4 +1,4 @@
-import { ClaimedRow } from './outbox-row';
+import { ClaimedRow } from '../store/outbox-row';
 
 /** What a row's message weighs on the wire, before framing: key, value, header names and values. */
 export function rowBytes(row: Pick<ClaimedRow, 'aggregateId' | 'payload' | 'headers'>): number {

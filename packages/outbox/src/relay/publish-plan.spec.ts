@@ -1,4 +1,4 @@
-import { ClaimedRow } from './outbox-row';
+import { ClaimedRow } from '../store/outbox-row';
 import { planPublish, toTopicBatches } from './publish-plan';
 
 const row = (

@@ -1,9 +1,9 @@
 import { LoggerService } from '@nestjs/common';
 import { MessageTracing } from '@outbox-inbox/messaging';
 import { LeaseKeeper } from './lease-keeper';
-import { OutboxPublisher } from './outbox-publisher';
+import { OutboxPublisher } from '../publisher/outbox-publisher';
 import { OutboxRelayOptions, worstSendTimeMs } from './outbox-relay.options';
-import { Claim, OutboxOutcomes } from './outbox-store.port';
+import { Claim, OutboxOutcomes } from '../store/outbox-store.port';
 import { planPublish, toTopicBatches } from './publish-plan';
 
 /** Counters of what the sender did with the rows it was given, since it was built. */

@@ -6,7 +6,7 @@ import {
   PartitionMetadata,
 } from 'kafkajs';
 import { KafkaOutboxPublisher } from './kafka-outbox-publisher';
-import { OutboxError } from './outbox.errors';
+import { OutboxError } from '../outbox.errors';
 
 const partitionMetadata: PartitionMetadata[] = [0, 1, 2].map((partitionId) => ({
   partitionId,

@@ -2,10 +2,14 @@ import { Logger, LoggerService } from '@nestjs/common';
 import { backoffDelay } from '@outbox-inbox/database';
 import { MessageTracing, openTelemetryTracing } from '@outbox-inbox/messaging';
 import { BatchSender, describeError, RecordOutcome } from './batch-sender';
-import { OutboxPublisher } from './outbox-publisher';
+import { OutboxPublisher } from '../publisher/outbox-publisher';
 import { OutboxRelayOptions, worstSendTimeMs } from './outbox-relay.options';
-import { OutboxRelayCounters, OutboxRelayHeartbeat, OutboxRelayStats } from './outbox-stats.port';
-import { Claim, OutboxClaims, OutboxOutcomes } from './outbox-store.port';
+import {
+  OutboxRelayCounters,
+  OutboxRelayHeartbeat,
+  OutboxRelayStats,
+} from '../operations/outbox-stats.port';
+import { Claim, OutboxClaims, OutboxOutcomes } from '../store/outbox-store.port';
 import { RelayConnections } from './relay-connections';
 
 /** What a relay works with; it builds none of it (createOutboxRelay or OutboxModule does). */

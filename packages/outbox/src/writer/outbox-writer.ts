@@ -10,8 +10,8 @@ import {
 import { runStatements, Statement } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';
-import { OutboxError } from './outbox.errors';
-import { outboxSqlOf } from './sql/outbox-sql-of';
+import { OutboxError } from '../outbox.errors';
+import { outboxSqlOf } from '../store/sql/outbox-sql-of';
 
 /**
  * Writes events into `t_outbox` inside the caller's transaction, so the event exists exactly

@@ -1,7 +1,7 @@
 import { LoggerService } from '@nestjs/common';
 import { NotificationListener, sqlDialectOf } from '@outbox-inbox/database';
 import { DataSource } from 'typeorm';
-import { OutboxCommitNotifier } from './outbox-commit-notifier';
+import { OutboxCommitNotifier } from '../writer/outbox-commit-notifier';
 
 /** The channel writers notify and relays listen on, unless the options name another. */
 export const DEFAULT_OUTBOX_CHANNEL = 'outbox_committed';

@@ -10,7 +10,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { validatePlain } from '@outbox-inbox/messaging';
-import { OutboxError } from './outbox.errors';
+import { OutboxError } from '../outbox.errors';
 
 /** What the relay does with the later events of an aggregate whose earlier event is DEAD. */
 export type DeadEventPolicy = 'block' | 'pass';

@@ -1,6 +1,6 @@
 import { kafkaClient, KafkaConnection } from '@outbox-inbox/messaging';
 import { Admin, Kafka, Producer, RecordMetadata } from 'kafkajs';
-import { OutboxError } from './outbox.errors';
+import { OutboxError } from '../outbox.errors';
 import { OutboxPublisher, TopicBatch } from './outbox-publisher';
 import { PartitionReceipts } from './partition-receipts';
 

@@ -1,4 +1,4 @@
-import { aggregateRef } from './outbox-row';
+import { aggregateRef } from '../store/outbox-row';
 
 /** An unsent row of the same aggregate that is not part of this claim. */
 export interface EarlierUnsent {

@@ -1,5 +1,5 @@
 import { Logger, LoggerService } from '@nestjs/common';
-import { OutboxOperations } from './outbox-operations';
+import { OutboxOperations } from '../operations/outbox-operations';
 
 /** When SENT rows are deleted. */
 export interface OutboxRetentionOptions {

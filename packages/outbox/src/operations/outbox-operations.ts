@@ -5,11 +5,11 @@ import {
 } from '@outbox-inbox/database';
 import { DataSource } from 'typeorm';
 import { DeadRowFilter, deadRowConditions } from './dead-row-filter';
-import { OutboxError } from './outbox.errors';
-import { OutboxState } from './outbox-state';
-import { OutboxQuery, OutboxSql } from './sql/outbox-sql';
-import { outboxSqlOf } from './sql/outbox-sql-of';
-import { DeadEventPolicy } from './outbox-relay.options';
+import { OutboxError } from '../outbox.errors';
+import { OutboxState } from '../store/outbox-state';
+import { OutboxQuery, OutboxSql } from '../store/sql/outbox-sql';
+import { outboxSqlOf } from '../store/sql/outbox-sql-of';
+import { DeadEventPolicy } from '../relay/outbox-relay.options';
 import { OutboxRelayCounters, OutboxStats, OutboxStatsSource } from './outbox-stats.port';
 
 export type { DeadRowFilter } from './dead-row-filter';

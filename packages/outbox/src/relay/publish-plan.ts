@@ -1,6 +1,6 @@
 import { rowBytes } from './batch-bytes';
-import { aggregateRef, ClaimedRow } from './outbox-row';
-import { OutboxMessage, TopicBatch } from './outbox-publisher';
+import { aggregateRef, ClaimedRow } from '../store/outbox-row';
+import { OutboxMessage, TopicBatch } from '../publisher/outbox-publisher';
 import { DeadEventPolicy } from './outbox-relay.options';
 
 /** A claimed batch split into what to send and what cannot be published at all. */

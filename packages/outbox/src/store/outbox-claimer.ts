@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { rowsToAsk, takeWithinBytes } from './batch-bytes';
-import { EarlierUnsent, planBatch } from './batch-order';
+import { rowsToAsk, takeWithinBytes } from '../relay/batch-bytes';
+import { EarlierUnsent, planBatch } from '../relay/batch-order';
 import { aggregateRef, ClaimedRow, ClaimedRowRecord, toClaimedRow } from './outbox-row';
-import { OutboxRelayOptions } from './outbox-relay.options';
+import { OutboxRelayOptions } from '../relay/outbox-relay.options';
 import { OutboxStatus } from './outbox-status';
 import { OutboxState, SqlRunner } from './outbox-state';
 import { Claim, OutboxClaims } from './outbox-store.port';

@@ -2,7 +2,7 @@ import { MessageTracing, openTelemetryTracing } from '@outbox-inbox/messaging';
 import { waitFor } from '@app/test-kit';
 import { resolveRelayOptions } from './outbox-relay.options';
 import { OutboxRelay } from './outbox-relay';
-import { InMemoryOutboxPublisher, InMemoryOutboxStore } from './testing';
+import { InMemoryOutboxPublisher, InMemoryOutboxStore } from '../testing';
 import { RelayConnections } from './relay-connections';
 
 /** Nothing to open: the twins are in memory. */

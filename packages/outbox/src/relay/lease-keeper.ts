@@ -1,4 +1,4 @@
-import { OutboxOutcomes } from './outbox-store.port';
+import { OutboxOutcomes } from '../store/outbox-store.port';
 
 /** What a LeaseKeeper needs to know about the relay's timing. */
 export interface LeaseTiming {
