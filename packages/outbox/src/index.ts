@@ -41,7 +41,7 @@ export type {
   OutboxRelayStats,
   OutboxStats,
   OutboxStatsSource,
-} from './operations/outbox-stats.port';
+} from './outbox-stats.port';
 /** Deletes old SENT rows on a timer (registered by OutboxModule). */
 export { DEFAULT_RETENTION, OutboxRetention } from './housekeeping/outbox-retention';
 export type { OutboxRetentionOptions } from './housekeeping/outbox-retention';

@@ -15,11 +15,11 @@ import {
   OutboxModuleOptions,
 } from './outbox.module-definition';
 import { OutboxOperations } from './operations/outbox-operations';
-import { OutboxReadPorts } from './operations/outbox-stats.port';
+import { OutboxReadPorts } from './outbox-stats.port';
 import { defaultInstanceId } from './relay/create-outbox-relay';
 import { KafkaOutboxPublisher } from './publisher/kafka-outbox-publisher';
-import { OutboxClaimer } from './store/outbox-claimer';
-import { OutboxFinalizer } from './store/outbox-finalizer';
+import { OutboxClaimer } from './relay/outbox-claimer';
+import { OutboxFinalizer } from './relay/outbox-finalizer';
 import { OutboxRelay } from './relay/outbox-relay';
 import { relayPool } from './relay/relay-connections';
 import { resolveRelayOptions } from './relay/outbox-relay.options';

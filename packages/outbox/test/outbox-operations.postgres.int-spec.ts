@@ -8,8 +8,8 @@ import {
 } from '@app/test-kit';
 import { DataSource } from 'typeorm';
 import { OutboxMigrations, OutboxOperations, OutboxWriter } from '../src';
-import { OutboxClaimer } from '../src/store/outbox-claimer';
-import { OutboxFinalizer } from '../src/store/outbox-finalizer';
+import { OutboxClaimer } from '../src/relay/outbox-claimer';
+import { OutboxFinalizer } from '../src/relay/outbox-finalizer';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 

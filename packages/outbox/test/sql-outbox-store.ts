@@ -4,8 +4,8 @@ import { openOutboxDatabase, TcpProxy, TestDatabase } from '@app/test-kit';
 import { IsString } from 'class-validator';
 import { DataSource, EntityManager } from 'typeorm';
 import { OutboxOperations, OutboxWriter } from '../src';
-import { OutboxClaimer } from '../src/store/outbox-claimer';
-import { OutboxFinalizer } from '../src/store/outbox-finalizer';
+import { OutboxClaimer } from '../src/relay/outbox-claimer';
+import { OutboxFinalizer } from '../src/relay/outbox-finalizer';
 import { OutboxRowState, OutboxStoreUnderTest, OutboxTestEvent } from '../src/testing';
 
 class NotedPayload {

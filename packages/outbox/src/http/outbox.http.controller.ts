@@ -25,7 +25,7 @@ import {
   DeadOutboxRow,
   OutboxOperations,
 } from '../operations/outbox-operations';
-import { OutboxStats } from '../operations/outbox-stats.port';
+import { OutboxStats } from '../outbox-stats.port';
 
 /** Operator endpoints of the outbox, mounted by OutboxModule in every service. */
 @ApiTags('outbox')

@@ -4,15 +4,15 @@ import {
   recordOperatorAction,
 } from '@outbox-inbox/database';
 import { DataSource } from 'typeorm';
-import { DeadRowFilter, deadRowConditions } from './dead-row-filter';
+import { DeadRowFilter, deadRowConditions } from '../store/dead-row-filter';
 import { OutboxError } from '../outbox.errors';
 import { OutboxState } from '../store/outbox-state';
 import { OutboxQuery, OutboxSql } from '../store/sql/outbox-sql';
 import { outboxSqlOf } from '../store/sql/outbox-sql-of';
 import { DeadEventPolicy } from '../relay/outbox-relay.options';
-import { OutboxRelayCounters, OutboxStats, OutboxStatsSource } from './outbox-stats.port';
+import { OutboxRelayCounters, OutboxStats, OutboxStatsSource } from '../outbox-stats.port';
 
-export type { DeadRowFilter } from './dead-row-filter';
+export type { DeadRowFilter } from '../store/dead-row-filter';
 
 /** A DEAD row as listed for operators. */
 export interface DeadOutboxRow {

@@ -4,11 +4,7 @@ import { MessageTracing, openTelemetryTracing } from '@outbox-inbox/messaging';
 import { BatchSender, describeError, RecordOutcome } from './batch-sender';
 import { OutboxPublisher } from '../publisher/outbox-publisher';
 import { OutboxRelayOptions, worstSendTimeMs } from './outbox-relay.options';
-import {
-  OutboxRelayCounters,
-  OutboxRelayHeartbeat,
-  OutboxRelayStats,
-} from '../operations/outbox-stats.port';
+import { OutboxRelayCounters, OutboxRelayHeartbeat, OutboxRelayStats } from '../outbox-stats.port';
 import { Claim, OutboxClaims, OutboxOutcomes } from '../store/outbox-store.port';
 import { RelayConnections } from './relay-connections';
 

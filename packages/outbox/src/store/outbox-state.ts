@@ -1,6 +1,6 @@
 import { affectedRows } from '@outbox-inbox/database';
 import type { DataSource } from 'typeorm';
-import { DeadRowFilter } from '../operations/dead-row-filter';
+import { DeadRowFilter } from './dead-row-filter';
 import { OutboxLease, OutboxQuery, OutboxSql } from './sql/outbox-sql';
 import { outboxSqlOf } from './sql/outbox-sql-of';
 

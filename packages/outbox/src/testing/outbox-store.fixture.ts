@@ -1,4 +1,4 @@
-import type { ClaimOptions } from '../store/outbox-claimer';
+import type { ClaimOptions } from '../relay/outbox-claimer';
 import { DeadRowFilter, PruneOptions } from '../operations/outbox-operations';
 import { OutboxRelayOptions } from '../relay/outbox-relay.options';
 import { OutboxClaims, OutboxOutcomes } from '../store/outbox-store.port';

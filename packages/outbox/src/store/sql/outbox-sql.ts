@@ -1,5 +1,5 @@
 import type { SqlEngine, Statement } from '@outbox-inbox/database';
-import type { DeadRowFilter } from '../../operations/dead-row-filter';
+import type { DeadRowFilter } from '../dead-row-filter';
 import type { OutboxStatus } from '../outbox-status';
 
 /** One statement on t_outbox and its values, in the placeholders of its engine. */

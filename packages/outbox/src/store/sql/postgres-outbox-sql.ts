@@ -1,4 +1,4 @@
-import { DeadRowFilter, deadRowConditions } from '../../operations/dead-row-filter';
+import { DeadRowFilter, deadRowConditions } from '../dead-row-filter';
 import { OutboxQuery, OutboxSql } from './outbox-sql';
 
 const ROW_COLUMNS = `id, aggregate_type, aggregate_id, aggregate_version, event_type, event_key,

@@ -1,5 +1,5 @@
-import { BatchSenderCounters } from '../relay/batch-sender';
-import { DeadEventPolicy } from '../relay/outbox-relay.options';
+import { BatchSenderCounters } from './relay/batch-sender';
+import { DeadEventPolicy } from './relay/outbox-relay.options';
 
 /** When the relay loop last went round, for readiness checks (epoch ms). */
 export interface OutboxRelayHeartbeat {

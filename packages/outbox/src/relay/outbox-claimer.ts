@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { rowsToAsk, takeWithinBytes } from '../relay/batch-bytes';
-import { EarlierUnsent, planBatch } from '../relay/batch-order';
-import { aggregateRef, ClaimedRow, ClaimedRowRecord, toClaimedRow } from './outbox-row';
-import { OutboxRelayOptions } from '../relay/outbox-relay.options';
-import { OutboxStatus } from './outbox-status';
-import { OutboxState, SqlRunner } from './outbox-state';
-import { Claim, OutboxClaims } from './outbox-store.port';
-import { OutboxQuery, OutboxSql } from './sql/outbox-sql';
-import { outboxSqlOf } from './sql/outbox-sql-of';
+import { rowsToAsk, takeWithinBytes } from './batch-bytes';
+import { EarlierUnsent, planBatch } from './batch-order';
+import { aggregateRef, ClaimedRow, ClaimedRowRecord, toClaimedRow } from '../store/outbox-row';
+import { OutboxRelayOptions } from './outbox-relay.options';
+import { OutboxStatus } from '../store/outbox-status';
+import { OutboxState, SqlRunner } from '../store/outbox-state';
+import { Claim, OutboxClaims } from '../store/outbox-store.port';
+import { OutboxQuery, OutboxSql } from '../store/sql/outbox-sql';
+import { outboxSqlOf } from '../store/sql/outbox-sql-of';
 
-export type { Claim } from './outbox-store.port';
+export type { Claim } from '../store/outbox-store.port';
 
 /** Longest time between two looks for expired leases while full batches keep coming. */
 export const EXPIRED_CHECK_MS = 1_000;

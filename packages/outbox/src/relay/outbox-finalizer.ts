@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
-import { decideRetry } from '../relay/retry-decision';
-import { ClaimedRow } from './outbox-row';
-import { OutboxRelayOptions } from '../relay/outbox-relay.options';
-import { OutboxState } from './outbox-state';
-import { OutboxOutcomes } from './outbox-store.port';
+import { decideRetry } from './retry-decision';
+import { ClaimedRow } from '../store/outbox-row';
+import { OutboxRelayOptions } from './outbox-relay.options';
+import { OutboxState } from '../store/outbox-state';
+import { OutboxOutcomes } from '../store/outbox-store.port';
 
 /**
  * Records the outcome of a claim (the statements are OutboxState's). `next_retry_at` becomes
