@@ -4,9 +4,58 @@ const FRAMEWORKS =
   '(^|/)node_modules/(@nestjs|typeorm|kafkajs|mysql2|class-validator|class-transformer|' +
   '@opentelemetry|nestjs-pino|pino|pino-http|express|prom-client|rxjs)(/|$)';
 
+/**
+ * Each package's folders, from the top down, as its README's "Code layout" lists them: a folder
+ * imports only the folders below it (and the package's shared root files), never one above it
+ * or the module that wires them. `testing/` is on top: nothing in src imports the test support.
+ */
+const PACKAGE_FOLDERS = {
+  outbox: [
+    'testing',
+    'http',
+    'housekeeping',
+    'operations',
+    'relay',
+    'writer',
+    'publisher',
+    'store',
+    'migrations',
+  ],
+  inbox: [
+    'testing',
+    'http',
+    'transport',
+    'handlers',
+    'housekeeping',
+    'operations',
+    'dead-letter',
+    'metrics',
+    'apply',
+    'migrations',
+  ],
+};
+
+const folderRules = Object.entries(PACKAGE_FOLDERS).flatMap(([pkg, folders]) =>
+  folders.map((folder, i) => ({
+    name: 'package-folders-import-downward',
+    comment:
+      `packages/${pkg}/src/${folder}/ imports only the folders below it in the package's ` +
+      'code layout, so a reader follows the package from the module down.',
+    severity: 'error',
+    from: { path: `^packages/${pkg}/src/${folder}/`, pathNot: '\\.(int-)?spec\\.ts$' },
+    to: {
+      path: [
+        `^packages/${pkg}/src/[^/]+\\.module(-definition)?\\.ts$`,
+        ...folders.slice(0, i).map((upper) => `^packages/${pkg}/src/${upper}/`),
+      ],
+    },
+  })),
+);
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...folderRules,
     {
       name: 'domain-imports-no-framework',
       comment:

@@ -43,6 +43,9 @@ plants=(
   "kernel-imports-no-catalogue|packages/inbox/test/planted.int-spec.ts|import '@app/trading-test-kit';"
   "generic-test-kit-imports-no-catalogue|libs/test-kit/src/planted.ts|import '@app/trading-events';"
   "generic-test-kit-imports-no-catalogue|libs/test-kit/src/planted.ts|import '@app/trading-test-kit';"
+  "package-folders-import-downward|packages/outbox/src/store/planted.ts|import '../relay/outbox-relay';"
+  "package-folders-import-downward|packages/outbox/src/relay/planted.ts|import '../outbox.module';"
+  "package-folders-import-downward|packages/inbox/src/apply/planted.ts|import '../transport/inbox-transport';"
   "not-to-unresolvable|apps/order-service/src/planted.ts|import '@app/outbox/outbox-relay';"
 )
 
