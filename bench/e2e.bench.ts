@@ -13,7 +13,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
-import { waitFor } from '@app/test-kit';
+import { freeLoopbackPort, waitFor } from '@app/test-kit';
 import { createConnection, createPool, Pool } from 'mysql2/promise';
 import { Accounts } from '../apps/accounting-service/src/ledger/domain/chart-of-accounts';
 import { AccountingMigrations } from '../apps/accounting-service/src/migrations';
@@ -23,7 +23,6 @@ import { OrderMigrations } from '../apps/order-service/src/migrations';
 import { mapConcurrently } from '../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../scripts/demo/pay-provider';
 import { Stack, startStack } from '../scripts/stack/start-stack';
-import { freePort } from '../test/support/free-port';
 import { FetchMeter } from './e2e/consumer-fetches';
 import { JournalWatcher } from './e2e/journal-watcher';
 import { RawChainRun, runRawChain } from './e2e/raw-chain';
@@ -200,10 +199,10 @@ async function main(): Promise<void> {
       databasePrefix: prefix,
       topicPrefix: prefix.replace(/_/g, '.'),
       ports: {
-        'order-service': await freePort(),
-        'fulfillment-service': await freePort(),
-        'accounting-service': await freePort(),
-        'coupon-provider': await freePort(),
+        'order-service': await freeLoopbackPort(),
+        'fulfillment-service': await freeLoopbackPort(),
+        'accounting-service': await freeLoopbackPort(),
+        'coupon-provider': await freeLoopbackPort(),
       },
       // The librdkafka mock answers a fetch only when its wait is over, data or not (a broker
       // answers at once): a 100 ms wait (BENCH_E2E_FETCH_MAX_WAIT_MS), as a latency-minded

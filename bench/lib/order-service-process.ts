@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { TestEnvironment } from '@app/test-kit';
+import { freeLoopbackPort, TestEnvironment } from '@app/test-kit';
 import { migrate, serviceMain, ServiceProcess } from '../../scripts/stack/service-process';
-import { freePort } from '../../test/support/free-port';
 import { cpuProfileEnv } from './cpu-profile-env';
 import { createNamedTopics } from './topics';
 
@@ -29,7 +28,7 @@ export async function startOrderService(
   const database = await env.createDatabase('bench_order_service');
   const topicPrefix = `bench.${randomBytes(4).toString('hex')}.`;
   await createNamedTopics(env.infra, { [`${topicPrefix}order.events`]: 6 });
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const service = new ServiceProcess(
     {
       name: 'order-service',

@@ -1,7 +1,7 @@
+import { freeLoopbackPort } from '@app/test-kit';
 import { createServer, Server } from 'node:net';
 import { runScript } from '../support/run-script';
 import { MYSQL_URL, TradingStack } from '../support/trading-stack';
-import { freePort } from '../support/free-port';
 import { startStack } from '../../scripts/stack/start-stack';
 
 /** The demo driver (docker compose's demo) against a running stack, as a process. */
@@ -75,7 +75,7 @@ describe('a service that cannot start', () => {
   });
 
   it('is reported with the cause and its own last output lines', async () => {
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     // Takes the port, and hangs up on whoever calls (the stack polls /health meanwhile).
     squatter = createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
@@ -85,9 +85,9 @@ describe('a service that cannot start', () => {
       topicPrefix: prefix.replace(/_/g, '.'),
       ports: {
         'order-service': port,
-        'fulfillment-service': await freePort(),
-        'accounting-service': await freePort(),
-        'coupon-provider': await freePort(),
+        'fulfillment-service': await freeLoopbackPort(),
+        'accounting-service': await freeLoopbackPort(),
+        'coupon-provider': await freeLoopbackPort(),
       },
       log: () => undefined,
     });

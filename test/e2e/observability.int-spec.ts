@@ -1,10 +1,9 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
-import { KAFKA_STARTUP_MS, waitFor } from '@app/test-kit';
+import { freeLoopbackPort, KAFKA_STARTUP_MS, waitFor } from '@app/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { portVariable, ServiceProcess } from '../../scripts/stack/service-process';
 import { Stack } from '../../scripts/stack/start-stack';
-import { freePort } from '../support/free-port';
 import { MYSQL_URL, ServiceName, TradingStack } from '../support/trading-stack';
 import { CollectedSpan, OtlpCollector } from './otlp-collector';
 import { sampleValue } from './prometheus-text';
@@ -290,7 +289,7 @@ describe('observability, end to end', () => {
   it("writes kafkajs's own lines as the same pino JSON as the service's, not in kafkajs's shape", async () => {
     // A fulfillment-service whose broker does not answer: kafkajs logs its connection errors.
     const base = stack.services['fulfillment-service'].spec;
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     const lines: Array<Record<string, unknown>> = [];
     const lonely = new ServiceProcess(
       {
@@ -299,7 +298,7 @@ describe('observability, end to end', () => {
         env: {
           ...base.env,
           [portVariable('fulfillment-service')]: String(port),
-          KAFKA_BROKERS: `127.0.0.1:${await freePort()}`,
+          KAFKA_BROKERS: `127.0.0.1:${await freeLoopbackPort()}`,
           LOG_LEVEL: 'log',
         },
       },

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { waitFor } from '@app/test-kit';
+import { freeLoopbackPort, waitFor } from '@app/test-kit';
 import { mapConcurrently } from '../../scripts/demo/http-json';
 import { ServiceProcess } from '../../scripts/stack/service-process';
 import { DatabaseSnapshot, DatabaseSnapshots } from '../support/db-snapshot';
-import { freePort } from '../support/free-port';
 import {
   FuzzRequest,
   OpenApiDocument,
@@ -200,14 +199,18 @@ describe('the operator surface', () => {
   it('refuses to start a service without a token, starts it open with OPS_API_INSECURE=true and says so, and mounts the fault API only when switched on', async () => {
     const base = chain.stack.services['coupon-provider'].spec;
     const refused = new ServiceProcess(
-      { name: 'coupon-provider', port: await freePort(), env: { ...base.env, OPS_API_TOKEN: '' } },
+      {
+        name: 'coupon-provider',
+        port: await freeLoopbackPort(),
+        env: { ...base.env, OPS_API_TOKEN: '' },
+      },
       () => undefined,
     );
     const lines: string[] = [];
     const short = new ServiceProcess(
       {
         name: 'coupon-provider',
-        port: await freePort(),
+        port: await freeLoopbackPort(),
         env: { ...base.env, OPS_API_TOKEN: 'too-short' },
       },
       (line) => lines.push(line),

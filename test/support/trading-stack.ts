@@ -8,12 +8,11 @@ import {
   invariantTargets,
   InvariantTargets,
 } from '@app/trading-checker';
-import { waitFor } from '@app/test-kit';
+import { freeLoopbackPort, waitFor } from '@app/test-kit';
 import { mapConcurrently, requestJson } from '../../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
 import { portVariable, serviceMain, ServiceProcess } from '../../scripts/stack/service-process';
 import { Stack, startStack, StackOptions } from '../../scripts/stack/start-stack';
-import { freePort } from './free-port';
 import { TestLog } from './test-log';
 
 export type ServiceName = keyof Stack['services'];
@@ -127,7 +126,7 @@ export class TradingStack {
         'accounting-service': { ...FAST_GROUP, ...env['accounting-service'] },
       });
       const ports: Partial<Record<ServiceName, number>> = {};
-      for (const name of SERVICES) ports[name] = await freePort();
+      for (const name of SERVICES) ports[name] = await freeLoopbackPort();
       const stack = await startStack({
         databasePrefix: prefix,
         topicPrefix: prefix.replace(/_/g, '.'),
@@ -293,7 +292,7 @@ export class TradingStack {
     { untilReady = true }: { untilReady?: boolean } = {},
   ): Promise<ServiceProcess> {
     const base = this.stack.services[name].spec;
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     const extra = new ServiceProcess(
       {
         name,

@@ -16,7 +16,7 @@ export { readMarkdownTable } from './markdown-table';
 /** The operator token (OPS_API_TOKEN) in-process test apps are configured with. */
 export const TEST_OPS_API_TOKEN = 'test-operator-token-0123456789';
 /** A port on 127.0.0.1 that nothing listens on right now. */
-export { freeLoopbackPort } from './apache-kafka/free-loopback-port';
+export { freeLoopbackPort } from './free-loopback-port';
 /** A loopback TCP proxy a test can cut and heal: a dependency outage without stopping it. */
 export { TcpProxy } from './tcp-proxy';
 /** A child process that is to die by a signal mid-work (a crash test's consumer or relay). */

@@ -14,7 +14,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { waitFor } from '../wait-for';
 import { ensureApacheKafkaInstalled, javaArgs } from './broker-install';
 import { ClusterState, NodeState, readClusterState, writeClusterState } from './cluster-state';
-import { freeLoopbackPort } from './free-loopback-port';
+import { freeLoopbackPort } from '../free-loopback-port';
 import { NodePorts, nodeProperties } from './node-properties';
 import { processAlive, signalProcess, waitForExit } from './process-control';
 
