@@ -1,8 +1,6 @@
-import { readHeaders } from '@outbox-inbox/messaging';
 import { Logger } from '@nestjs/common';
 import { CustomTransportStrategy, Server } from '@nestjs/microservices';
-import { Consumer, EachBatchPayload, Kafka } from 'kafkajs';
-import { failureCode } from '../classify-failure';
+import { Consumer, Kafka } from 'kafkajs';
 import { DeadLetterPublisher } from '../dead-letter/dead-letter-publisher';
 import { NestHandlers } from '../handlers/nest-handlers';
 import { InboxHousekeeping } from '../housekeeping/inbox-housekeeping';
@@ -11,7 +9,8 @@ import { ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from '../metrics/inbox-metrics';
 import { ensureTopics } from './ensure-topics';
 import { leaveGroupWithin } from './leave-group';
-import { DeliveryControl, MessageRunner } from './message-runner';
+import { MessageRunner } from './message-runner';
+import { PartitionBatches } from './partition-batches';
 
 /** What an InboxTransport works with; built by createInbox. */
 export interface InboxTransportDeps {
@@ -31,8 +30,9 @@ export interface InboxTransportDeps {
 
 /**
  * The Nest transport that feeds `@OnEvent` and `@OnEventBatch` handlers from Kafka through the
- * inbox: it consumes, commits offsets and runs the consumer's lifecycle; each message is
- * settled by the MessageRunner that createInbox built. One kafkajs consumer (group = consumer
+ * inbox: it runs the consumer's lifecycle (start, restart after a crash, close) and hands each
+ * batch to PartitionBatches, which settles its messages through the MessageRunner that
+ * createInbox built and commits their offsets. One kafkajs consumer (group = consumer
  * name, auto-commit off); partitions in parallel, each in order.
  * Connect it with `app.connectMicroservice({ strategy: app.get(InboxTransport) })`.
  */
@@ -44,12 +44,19 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
   private consumer?: Consumer;
   private stopping = false;
   private readonly timers: NodeJS.Timeout[] = [];
+  private readonly batches: PartitionBatches;
 
   constructor(private readonly deps: InboxTransportDeps) {
     super();
     this.options = deps.options;
     this.kafka = deps.kafka;
     this.metrics = deps.metrics;
+    this.batches = new PartitionBatches({
+      options: deps.options,
+      metrics: deps.metrics,
+      runner: deps.runner,
+      isStopping: () => this.stopping,
+    });
   }
 
   async listen(callback: (error?: unknown) => void): Promise<void> {
@@ -64,6 +71,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
   async close(): Promise<void> {
     this.stopping = true;
     for (const timer of this.timers.splice(0)) clearInterval(timer);
+    this.batches.stop();
     this.deps.housekeeping.stop();
     const timeoutMs = this.options.kafka.leaveTimeoutMs ?? 5_000;
     if (this.consumer && !(await leaveGroupWithin(this.consumer, timeoutMs))) {
@@ -183,7 +191,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
         autoCommit: false,
         eachBatchAutoResolve: false,
         partitionsConsumedConcurrently: options.partitionsConsumedConcurrently,
-        eachBatch: (payload) => this.consumeBatch(payload),
+        eachBatch: (payload) => this.batches.consume(payload),
       });
     } catch (error) {
       await consumer.disconnect().catch(() => undefined);
@@ -205,122 +213,9 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     }, delay);
     this.timers.push(timer);
   }
-
-  /**
-   * One partition's batch, in order. The offset after a settled message is committed every
-   * `offsetCommitEvery` messages and at the end of the batch: committing less often than every
-   * message only widens what a crash redelivers, and the inbox absorbs redeliveries.
-   *
-   * When a message is blocked by a transient failure, the partition is paused (its fetches
-   * stop, the group and the other partitions go on), what settled before is committed, and
-   * the partition resumes after a backoff: kafkajs fetches again from the first message not
-   * resolved, which is the blocked one.
-   */
-  private async consumeBatch(payload: EachBatchPayload): Promise<void> {
-    const { batch, resolveOffset, heartbeat, isRunning, isStale, pause } = payload;
-    const { topic, partition } = batch;
-    let settled: string | undefined;
-    let sinceCommit = 0;
-    // The batch's own commit, not consumer.commitOffsets: that one wraps a refusal for a
-    // rebalance (REBALANCE_IN_PROGRESS, ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID) in a
-    // KafkaJSNonRetriableError that kafkajs's runner does not recognise, so the consumer
-    // crashed. This one lets the broker's error through, and the runner rejoins the group; the
-    // offsets not committed are delivered again and the inbox absorbs them.
-    const commit = async () => {
-      if (settled === undefined || sinceCommit === 0) return;
-      const offset = (BigInt(settled) + 1n).toString();
-      await payload.commitOffsetsIfNecessary({
-        topics: [{ topic, partitions: [{ partition, offset }] }],
-      });
-      sinceCommit = 0;
-    };
-    const control: DeliveryControl = {
-      // A failed heartbeat (rebalance under way) must not fail the message.
-      heartbeat: () => heartbeat().catch(() => undefined),
-      isStopping: () => this.stopping,
-    };
-    const { batchSize, offsetCommitEvery } = this.options;
-    const messages = batch.messages;
-    for (let i = 0; i < messages.length; i += batchSize) {
-      if (!isRunning() || isStale()) break;
-      const chunk = messages.slice(i, i + batchSize).map((message) => ({
-        message,
-        position: {
-          topic,
-          partition,
-          offset: message.offset,
-          headers: readHeaders(message.headers),
-        },
-      }));
-      try {
-        await this.deps.runner.settleTogether(chunk, control);
-      } catch (error) {
-        if (!isBlocking(error)) throw error;
-        // Blocked at chunk[0]: the lag counts it and everything after it, and keeps growing
-        // with each retry round's fetch.
-        const blockedAt = Number(chunk[0].message.offset);
-        this.metrics.recordLag(topic, partition, Number(batch.highWatermark) - blockedAt);
-        await commit();
-        this.pausePartition(topic, partition, error, pause);
-        return;
-      }
-      if (this.metrics.blocks.isBlocked(topic, partition)) {
-        this.metrics.blocks.clear(topic, partition);
-        this.log.log(`${topic}/${partition} is making progress again; unblocked`);
-      }
-      settled = chunk[chunk.length - 1].message.offset;
-      resolveOffset(settled);
-      this.metrics.recordLag(topic, partition, Number(batch.highWatermark) - Number(settled) - 1);
-      sinceCommit += chunk.length;
-      if (sinceCommit >= offsetCommitEvery) {
-        await commit();
-        // Unlike during retries, a rebalance error here (or from the commit) is let through:
-        // kafkajs's runner then ends this batch and rejoins, and the next owner of the partition
-        // starts after the last committed offset.
-        await heartbeat();
-      }
-    }
-    await commit();
-  }
-
-  /** Pauses a partition blocked by a transient failure and resumes it after a backoff. */
-  private pausePartition(
-    topic: string,
-    partition: number,
-    error: InboxError,
-    pause: EachBatchPayload['pause'],
-  ): void {
-    const cause = error.cause as Error | undefined;
-    const reason = `${failureCode(cause)}: ${cause?.message ?? error.message}`;
-    const waitMs = this.metrics.blocks.fail(topic, partition, reason);
-    this.metrics.pauses += 1;
-    const resume = pause();
-    const line = `${topic}/${partition} paused: ${error.message}; retrying in ${waitMs} ms (blocked for ${this.metrics.blocks.blockedSeconds().toFixed(1)} s)`;
-    if (error.code === 'DEAD_LETTER_REJECTED') {
-      // Nothing heals this by itself: say so loudly, once per round.
-      this.metrics.deadLetterRejections += 1;
-      this.log.error(line);
-    } else {
-      this.log.warn(line);
-    }
-    const timer = setTimeout(() => {
-      const index = this.timers.indexOf(timer);
-      if (index >= 0) this.timers.splice(index, 1);
-      if (!this.stopping) resume();
-    }, waitMs);
-    this.timers.push(timer);
-  }
 }
 
 /** 0.5 s, doubling up to 30 s. */
 function restartDelayMs(attempt: number): number {
   return Math.min(30_000, 500 * 2 ** attempt);
-}
-
-/** A failure that pauses the partition instead of failing the consumer. */
-function isBlocking(error: unknown): error is InboxError {
-  return (
-    error instanceof InboxError &&
-    (error.code === 'DEPENDENCY_UNAVAILABLE' || error.code === 'DEAD_LETTER_REJECTED')
-  );
 }
