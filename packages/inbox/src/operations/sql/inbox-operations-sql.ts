@@ -1,11 +1,6 @@
 import type { SqlEngine } from '@outbox-inbox/database';
+import type { InboxQuery } from '../../inbox-query';
 import type { AggregateSelector } from '../aggregate-selector';
-
-/** One statement on the inbox's tables and its values, in the placeholders of its engine. */
-export interface InboxQuery {
-  sql: string;
-  params: unknown[];
-}
 
 /** A version skipped on purpose, as t_inbox_skip records it. */
 export interface SkipRow {
