@@ -18,7 +18,7 @@ export interface SkipRow {
  * prune, dead-letter replay records), written once per engine (mysql-inbox-operations-sql.ts,
  * postgres-inbox-operations-sql.ts): its callers hold the logic and run the statements; an
  * implementation only writes them, in its engine's placeholders and functions. The apply
- * step's statements are the stores' (MysqlInboxStore, PostgresInboxStore).
+ * step's statements are InboxApplySql's (apply/sql/).
  *
  * Reads answer rows with the columns named in each method's comment; writes answer what
  * `affectedRows` counts.
