@@ -1,5 +1,5 @@
 // The consumers' transactions of one order's life as bare mysql2 statements: the inbox row and
-// version gate (MysqlInboxStore), the fulfillment with its coupon grant and FulfillmentDone
+// version gate (SqlInboxStore on MySQL), the fulfillment with its coupon grant and FulfillmentDone
 // (FulfillmentRepository, CouponsRepository, OutboxWriter), and the two journals with their
 // balance updates and lines (LedgerRepository), each event in its own transaction as the
 // inbox runs it. No Kafka, Nest, TypeORM, validation or HTTP.

@@ -111,8 +111,9 @@ const NEXT_VERSION_SQL = `UPDATE t_inbox_version SET last_version = ?, updated_a
     AND last_version = ? AND parked_count = 0`;
 
 /**
- * MysqlInboxStore.admit with several statements per query: the inbox row and the version gate's
- * fast path in one round trip. Events here always arrive in order, so the gate always advances.
+ * SqlInboxStore.admit on MySQL with several statements per query: the inbox row and the version
+ * gate's fast path in one round trip. Events here always arrive in order, so the gate always
+ * advances.
  */
 export async function admit(
   tx: RawTransaction,

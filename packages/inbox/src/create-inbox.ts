@@ -1,15 +1,14 @@
-import { allowsMultipleStatements, engineOf } from '@outbox-inbox/database';
+import { allowsMultipleStatements } from '@outbox-inbox/database';
 import { kafkaClient } from '@outbox-inbox/messaging';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { holdNewerSchema } from './apply/hold-newer-schema';
 import { InboxBatchProcessor } from './apply/inbox-batch-processor';
 import { InboxProcessor } from './apply/inbox-processor';
-import { MysqlInboxBatchStore } from './apply/mysql-inbox-batch-store';
-import { MysqlInboxStore } from './apply/mysql-inbox-store';
-import { PostgresInboxBatchStore } from './apply/postgres-inbox-batch-store';
-import { PostgresInboxStore } from './apply/postgres-inbox-store';
 import { InboxBatchStore, InboxStore } from './apply/inbox-store.port';
+import { SqlInboxBatchStore } from './apply/sql-inbox-batch-store';
+import { SqlInboxStore } from './apply/sql-inbox-store';
+import { inboxApplySqlOf } from './apply/sql/inbox-apply-sql-of';
 import { DeadLetterPublisher } from './dead-letter/dead-letter-publisher';
 import { NestHandlers } from './handlers/nest-handlers';
 import { InboxHousekeeping } from './housekeeping/inbox-housekeeping';
@@ -125,22 +124,17 @@ export function createInbox({ options, dataSource, scope }: InboxSources): Inbox
 }
 
 /**
- * The stores of `consumer`'s inbox in `dataSource`'s engine (its TypeORM type: mysql, mariadb
- * or postgres; any other is refused, naming it). Both are SQL text only: choosing one loads no
- * driver.
+ * The stores of `consumer`'s inbox, with the statements of `dataSource`'s engine (its TypeORM
+ * type: mysql, mariadb or postgres; any other is refused, naming it). They are SQL text only:
+ * choosing them loads no driver.
  */
 function inboxStoresOf(
   dataSource: DataSource,
   consumer: string,
 ): { store: InboxStore; batchStore: InboxBatchStore } {
-  if (engineOf(dataSource.options.type) === 'postgres') {
-    return {
-      store: new PostgresInboxStore(consumer),
-      batchStore: new PostgresInboxBatchStore(consumer),
-    };
-  }
+  const sql = inboxApplySqlOf(dataSource);
   return {
-    store: new MysqlInboxStore(consumer, allowsMultipleStatements(dataSource)),
-    batchStore: new MysqlInboxBatchStore(consumer),
+    store: new SqlInboxStore(consumer, sql, allowsMultipleStatements(dataSource)),
+    batchStore: new SqlInboxBatchStore(consumer, sql),
   };
 }

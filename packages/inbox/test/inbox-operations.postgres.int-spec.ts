@@ -9,18 +9,19 @@ import {
 } from '@app/test-kit';
 import { DataSource } from 'typeorm';
 import { InboxMigrations, InboxOperations, resolveInboxOptions } from '../src';
-import { PostgresInboxStore } from '../src/apply/postgres-inbox-store';
+import { SqlInboxStore } from '../src/apply/sql-inbox-store';
+import { postgresInboxApplySql } from '../src/apply/sql/postgres-inbox-apply-sql';
 import { createInbox } from '../src/create-inbox';
 import { ReplayRecords } from '../src/operations/replay-records';
 
 /**
  * The inbox's operator statements on PostgreSQL: open gaps, a gap skipped on purpose, the
  * deliveries of an aggregate, pruning in chunks behind a watermark, and dead-letter replay
- * records. The rows are written by PostgresInboxStore, as the apply step writes them.
+ * records. The rows are written by SqlInboxStore, as the apply step writes them.
  */
 describe('inbox operations on PostgreSQL', () => {
   const consumer = 'ops-c';
-  const store = new PostgresInboxStore(consumer);
+  const store = new SqlInboxStore(consumer, postgresInboxApplySql);
   const position = { topic: 'parcels', partition: 0, offset: '0' };
   let database: TestDatabase;
   let dataSource: DataSource;

@@ -2,8 +2,9 @@ import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { startTestEnvironment, TcpProxy, TestEnvironment } from '@app/test-kit';
 import { DataSource, EntityManager } from 'typeorm';
 import { InboxMigrations } from '../src';
-import { MysqlInboxBatchStore } from '../src/apply/mysql-inbox-batch-store';
-import { MysqlInboxStore } from '../src/apply/mysql-inbox-store';
+import { SqlInboxBatchStore } from '../src/apply/sql-inbox-batch-store';
+import { SqlInboxStore } from '../src/apply/sql-inbox-store';
+import { mysqlInboxApplySql } from '../src/apply/sql/mysql-inbox-apply-sql';
 import { InboxStoreUnderTest, runInboxStoreContract } from '../src/testing';
 import { SqlInboxDatabase } from './fixtures/sql-inbox-database';
 
@@ -33,8 +34,8 @@ async function openInboxDatabase(multipleStatements: boolean): Promise<SqlInboxD
     dataSource,
     {
       // With multipleStatements, the inbox row and the gate statement travel in one round trip.
-      store: (consumer) => new MysqlInboxStore(consumer, multipleStatements),
-      batchStore: (consumer) => new MysqlInboxBatchStore(consumer),
+      store: (consumer) => new SqlInboxStore(consumer, mysqlInboxApplySql, multipleStatements),
+      batchStore: (consumer) => new SqlInboxBatchStore(consumer, mysqlInboxApplySql),
       lockWaitsSql: `SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX t
         JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id
         WHERE t.trx_state = 'LOCK WAIT' AND p.DB = DATABASE()`,

@@ -2,8 +2,9 @@ import { openPostgresDataSource } from '@outbox-inbox/database/postgres';
 import { createPostgresTestDatabase, TcpProxy } from '@app/test-kit';
 import { EntityManager } from 'typeorm';
 import { InboxMigrations } from '../src';
-import { PostgresInboxBatchStore } from '../src/apply/postgres-inbox-batch-store';
-import { PostgresInboxStore } from '../src/apply/postgres-inbox-store';
+import { SqlInboxBatchStore } from '../src/apply/sql-inbox-batch-store';
+import { SqlInboxStore } from '../src/apply/sql-inbox-store';
+import { postgresInboxApplySql } from '../src/apply/sql/postgres-inbox-apply-sql';
 import { InboxStoreUnderTest, runInboxStoreContract } from '../src/testing';
 import { SqlInboxDatabase } from './fixtures/sql-inbox-database';
 
@@ -21,8 +22,8 @@ async function openInboxDatabase(): Promise<SqlInboxDatabase> {
   return new SqlInboxDatabase(
     dataSource,
     {
-      store: (consumer) => new PostgresInboxStore(consumer),
-      batchStore: (consumer) => new PostgresInboxBatchStore(consumer),
+      store: (consumer) => new SqlInboxStore(consumer, postgresInboxApplySql),
+      batchStore: (consumer) => new SqlInboxBatchStore(consumer, postgresInboxApplySql),
       lockWaitsSql: `SELECT COUNT(*) AS n FROM pg_stat_activity
         WHERE datname = current_database() AND wait_event_type = 'Lock'`,
     },

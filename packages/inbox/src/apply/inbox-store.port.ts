@@ -40,8 +40,8 @@ export interface ParkedEvent {
  * What the apply step needs of the database, for one consumer: its inbox rows (an event key is
  * recorded once per consumer), the version gate of each aggregate, and the parking lot. Every
  * method works in the caller's transaction `tx`, so the inbox row, the gate and the handler's
- * effect commit or roll back together. MysqlInboxStore on MySQL/MariaDB; the in-memory twin of
- * `@outbox-inbox/inbox/testing`; runInboxStoreContract says what each must do.
+ * effect commit or roll back together. SqlInboxStore on MySQL/MariaDB and PostgreSQL; the
+ * in-memory twin of `@outbox-inbox/inbox/testing`; runInboxStoreContract says what each must do.
  */
 export interface InboxStore<Tx = EntityManager> {
   /**

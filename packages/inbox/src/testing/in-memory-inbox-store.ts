@@ -17,7 +17,7 @@ function duplicate(what: string): Error {
   return new Error(`in-memory inbox: duplicate key ${what}`);
 }
 
-/** One consumer's InboxStore on the twin's tables, with the rules of MysqlInboxStore. */
+/** One consumer's InboxStore on the twin's tables, with the rules of SqlInboxStore on MySQL. */
 export class InMemoryInboxStore implements InboxStore<InMemoryInboxTransaction> {
   constructor(private readonly consumer: string) {}
 

@@ -1,11 +1,6 @@
 import type { SqlEngine } from '@outbox-inbox/database';
+import type { InboxQuery } from '../../inbox-query';
 import type { AggregateSelector } from '../aggregate-selector';
-
-/** One statement on the inbox's tables and its values, in the placeholders of its engine. */
-export interface InboxQuery {
-  sql: string;
-  params: unknown[];
-}
 
 /** A version skipped on purpose, as t_inbox_skip records it. */
 export interface SkipRow {
@@ -23,7 +18,7 @@ export interface SkipRow {
  * prune, dead-letter replay records), written once per engine (mysql-inbox-operations-sql.ts,
  * postgres-inbox-operations-sql.ts): its callers hold the logic and run the statements; an
  * implementation only writes them, in its engine's placeholders and functions. The apply
- * step's statements are the stores' (MysqlInboxStore, PostgresInboxStore).
+ * step's statements are InboxApplySql's (apply/sql/).
  *
  * Reads answer rows with the columns named in each method's comment; writes answer what
  * `affectedRows` counts.

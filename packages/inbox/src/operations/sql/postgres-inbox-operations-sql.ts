@@ -1,4 +1,5 @@
-import { InboxOperationsSql, InboxQuery } from './inbox-operations-sql';
+import type { InboxQuery } from '../../inbox-query';
+import { InboxOperationsSql } from './inbox-operations-sql';
 
 const query = (sql: string, params: unknown[]): InboxQuery => ({ sql, params });
 
