@@ -1,4 +1,7 @@
-/** Exponential backoff with "full jitter": a random delay in [0, min(max, base * 2^attempt)). */
+/**
+ * Capped exponential backoff with jitter in the upper half of each step: a random delay in
+ * [ceiling / 2, ceiling), where ceiling = min(max, base * 2^(attempt - 1)).
+ */
 export interface BackoffPolicy {
   baseDelayMs: number;
   maxDelayMs: number;
