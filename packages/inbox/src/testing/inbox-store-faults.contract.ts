@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { backoffDelay, delay, isTransientDbError } from '@outbox-inbox/database';
 import { EventEnvelope } from '@outbox-inbox/messaging';
+import { eventually } from '@outbox-inbox/messaging/testing';
 import { Admission } from '../apply/inbox-store.port';
-import { eventually } from './eventually';
 import {
   InboxStoreFeature,
   InboxStoreFixture,

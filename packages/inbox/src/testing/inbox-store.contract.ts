@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { EventEnvelope } from '@outbox-inbox/messaging';
+import { eventually } from '@outbox-inbox/messaging/testing';
 import { StoredOutcome } from '../apply/inbox-store.port';
-import { eventually } from './eventually';
 import { batchStoreCases } from './inbox-batch-store.contract';
 import { concurrencyCases } from './inbox-store-concurrency.contract';
 import { faultCases } from './inbox-store-faults.contract';

@@ -1,4 +1,5 @@
 import { backoffDelay, delay, isTransientDbError } from '@outbox-inbox/database';
+import { eventually } from '@outbox-inbox/messaging/testing';
 import { Claim } from '../outbox-store.port';
 import type {
   OutboxClaimTuning,
@@ -8,7 +9,6 @@ import type {
   OutboxStoreUnderTest,
   OutboxTestEvent,
 } from './outbox-store.fixture';
-import { eventually } from './eventually';
 import { jestGlobals } from './jest-globals';
 
 /** How long feature 'network-cut' keeps the store cut off from its server: the fault itself. */

@@ -1,5 +1,5 @@
+import { eventually } from '@outbox-inbox/messaging/testing';
 import { Claim, OutboxClaims } from '../outbox-store.port';
-import { eventually } from './eventually';
 import { jestGlobals } from './jest-globals';
 import { faultCases } from './outbox-store-faults.contract';
 import {
