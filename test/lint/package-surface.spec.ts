@@ -51,7 +51,7 @@ const SURFACE: Record<string, string[]> = {
     'PageLimit',
     'operatorControllers',
   ],
-  '@outbox-inbox/messaging/testing': ['eventually'],
+  '@outbox-inbox/messaging/testing': ['eventually', 'featureGate'],
   '@outbox-inbox/database': [
     'CreateOperatorAuditTable',
     'OperatorAuditArea',

@@ -4,3 +4,5 @@
  */
 /** Polls a check until it passes or a timeout ends: waits for an outcome, never a fixed time. */
 export { eventually } from './eventually';
+/** Runs a contract case when the fixture declares its fault feature, and skips it otherwise. */
+export { featureGate } from './feature-gate';

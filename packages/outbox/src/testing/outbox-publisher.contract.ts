@@ -1,3 +1,4 @@
+import { featureGate } from '@outbox-inbox/messaging/testing';
 import { OutboxPublisher } from '../outbox-publisher';
 import { ClaimedRow } from '../outbox-row';
 import { planPublish, toTopicBatches } from '../publish-plan';
@@ -43,8 +44,7 @@ export function runOutboxPublisherContract(
   features: OutboxPublisherFeature[] = [],
 ): void {
   const { afterEach, beforeEach, describe, expect, it } = jestGlobals();
-  const withFeature = (feature: OutboxPublisherFeature) =>
-    features.includes(feature) ? it : it.skip;
+  const withFeature = featureGate(it, features);
 
   describe(`OutboxPublisher contract: ${name}`, () => {
     let started: OutboxPublisherUnderTest;

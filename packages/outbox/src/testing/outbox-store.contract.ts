@@ -1,4 +1,4 @@
-import { eventually } from '@outbox-inbox/messaging/testing';
+import { eventually, featureGate } from '@outbox-inbox/messaging/testing';
 import { Claim, OutboxClaims } from '../outbox-store.port';
 import { jestGlobals } from './jest-globals';
 import { faultCases } from './outbox-store-faults.contract';
@@ -33,7 +33,7 @@ export function runOutboxStoreContract(
   features: OutboxStoreFeature[] = [],
 ): void {
   const { afterEach, beforeEach, describe, expect, it } = jestGlobals();
-  const withFeature = (feature: OutboxStoreFeature) => (features.includes(feature) ? it : it.skip);
+  const withFeature = featureGate(it, features);
 
   describe(`outbox store contract: ${name}`, () => {
     let store: OutboxStoreUnderTest;
