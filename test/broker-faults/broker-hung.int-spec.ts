@@ -1,22 +1,15 @@
-import { BROKER_FAULT_ORDERS, BrokerFaultBed, holdFault } from './support/broker-fault-bed';
+import { BROKER_FAULT_ORDERS, holdFault, useBrokerFaultBed } from './support/broker-fault-bed';
 
 /** How long the broker hangs: the fault the issue names. */
 const HUNG_FOR_MS = 30_000;
 
-let bed: BrokerFaultBed;
-
-beforeAll(async () => {
-  bed = await BrokerFaultBed.start();
-}, 10 * 60_000);
-
-afterAll(async () => {
-  await bed?.stop();
-});
+const startedBed = useBrokerFaultBed();
 
 describe('when a broker hangs (SIGSTOP) for 30 s under load, its sockets open and silent', () => {
   it(
     'keeps taking callbacks, routes around the hung broker, and applies every order once',
     async () => {
+      const bed = startedBed();
       await bed.underFault(async (traffic) => {
         const third = Math.ceil(BROKER_FAULT_ORDERS / 3);
         await traffic.drive(third);

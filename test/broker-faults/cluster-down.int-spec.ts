@@ -1,22 +1,15 @@
-import { BROKER_FAULT_ORDERS, BrokerFaultBed, holdFault } from './support/broker-fault-bed';
+import { BROKER_FAULT_ORDERS, holdFault, useBrokerFaultBed } from './support/broker-fault-bed';
 
 /** How long the whole cluster is down: the fault the issue names. */
 const DOWN_FOR_MS = 60_000;
 
-let bed: BrokerFaultBed;
-
-beforeAll(async () => {
-  bed = await BrokerFaultBed.start();
-}, 10 * 60_000);
-
-afterAll(async () => {
-  await bed?.stop();
-});
+const startedBed = useBrokerFaultBed();
 
 describe('when the whole cluster is down for 60 s under load', () => {
   it(
     'answers every callback 2xx from the outbox, and delivers the backlog once it is back',
     async () => {
+      const bed = startedBed();
       const { probe } = await bed.underFault(async (traffic) => {
         const third = Math.ceil(BROKER_FAULT_ORDERS / 3);
         await traffic.drive(third);

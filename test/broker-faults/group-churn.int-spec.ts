@@ -1,19 +1,11 @@
 import { waitFor } from '@app/test-kit';
 import { ServiceProcess } from '../../scripts/stack/service-process';
-import { BROKER_FAULT_ORDERS, BrokerFaultBed } from './support/broker-fault-bed';
+import { BROKER_FAULT_ORDERS, useBrokerFaultBed } from './support/broker-fault-bed';
 
 const CONSUMERS = ['fulfillment-service', 'accounting-service'] as const;
 type Consumer = (typeof CONSUMERS)[number];
 
-let bed: BrokerFaultBed;
-
-beforeAll(async () => {
-  bed = await BrokerFaultBed.start();
-}, 10 * 60_000);
-
-afterAll(async () => {
-  await bed?.stop();
-});
+const startedBed = useBrokerFaultBed();
 
 async function ready(instance: ServiceProcess): Promise<void> {
   await waitFor(
@@ -29,6 +21,7 @@ describe('when the consumer groups change under load', () => {
   it(
     'a second instance of each joins, one of each is killed and restarts, the other leaves: every order applied once',
     async () => {
+      const bed = startedBed();
       let second: ServiceProcess[] = [];
       await bed.underFault(async (traffic, probe) => {
         const share = Math.ceil(BROKER_FAULT_ORDERS / 4);

@@ -1,22 +1,15 @@
-import { BROKER_FAULT_ORDERS, BrokerFaultBed, holdFault } from './support/broker-fault-bed';
+import { BROKER_FAULT_ORDERS, holdFault, useBrokerFaultBed } from './support/broker-fault-bed';
 
 /** How long the killed broker stays dead: the fault the issue names. */
 const DEAD_FOR_MS = 10_000;
 
-let bed: BrokerFaultBed;
-
-beforeAll(async () => {
-  bed = await BrokerFaultBed.start();
-}, 10 * 60_000);
-
-afterAll(async () => {
-  await bed?.stop();
-});
+const startedBed = useBrokerFaultBed();
 
 describe('when the broker leading most order partitions is killed under load', () => {
   it(
     'keeps taking callbacks, elects new leaders, and applies every order once after it returns',
     async () => {
+      const bed = startedBed();
       await bed.underFault(async (traffic) => {
         const third = Math.ceil(BROKER_FAULT_ORDERS / 3);
         await traffic.drive(third);

@@ -1,19 +1,12 @@
-import { BROKER_FAULT_ORDERS, BrokerFaultBed } from './support/broker-fault-bed';
+import { BROKER_FAULT_ORDERS, useBrokerFaultBed } from './support/broker-fault-bed';
 
-let bed: BrokerFaultBed;
-
-beforeAll(async () => {
-  bed = await BrokerFaultBed.start();
-}, 10 * 60_000);
-
-afterAll(async () => {
-  await bed?.stop();
-});
+const startedBed = useBrokerFaultBed();
 
 describe('when every broker is restarted in turn under load', () => {
   it(
     'keeps taking callbacks through each controlled shutdown and applies every order once',
     async () => {
+      const bed = startedBed();
       await bed.underFault(async (traffic) => {
         const nodes = bed.cluster.nodeIds;
         // A share before the roll, one while each broker is down, and the rest after it.

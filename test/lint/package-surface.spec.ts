@@ -51,6 +51,7 @@ const SURFACE: Record<string, string[]> = {
     'PageLimit',
     'operatorControllers',
   ],
+  '@outbox-inbox/messaging/testing': ['eventually', 'featureGate'],
   '@outbox-inbox/database': [
     'CreateOperatorAuditTable',
     'OperatorAuditArea',

@@ -168,6 +168,27 @@ export class BrokerFaultBed {
   }
 }
 
+/** How long a bed may take to start: a three-node cluster and four services on two cores. */
+const BED_START_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Registers the hooks of a broker-fault test file: starts its bed before the file's tests
+ * (`env` as BrokerFaultBed.start takes it) and stops it after them. Answers the started bed.
+ */
+export function useBrokerFaultBed(env: StackOptions['env'] = {}): () => BrokerFaultBed {
+  let bed: BrokerFaultBed | undefined;
+  beforeAll(async () => {
+    bed = await BrokerFaultBed.start(env);
+  }, BED_START_TIMEOUT_MS);
+  afterAll(async () => {
+    await bed?.stop();
+  });
+  return () => {
+    if (!bed) throw new Error('the broker-fault bed did not start (see the beforeAll hook)');
+    return bed;
+  };
+}
+
 /**
  * The jest run's cluster when it has three nodes and test files run one at a time (the global
  * setup then sets KAFKA_CLUSTER_FAULTS=shared; each test leaves the cluster whole), else one

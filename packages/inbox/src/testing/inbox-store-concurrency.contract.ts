@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { eventually } from './eventually';
+import { eventually } from '@outbox-inbox/messaging/testing';
 import { InboxStoreUnderTest, sortedTables, testEvent } from './inbox-store.fixture';
 
 /**

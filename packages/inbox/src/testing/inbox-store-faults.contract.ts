@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { backoffDelay, delay, isTransientDbError } from '@outbox-inbox/database';
 import { EventEnvelope } from '@outbox-inbox/messaging';
+import { eventually, featureGate } from '@outbox-inbox/messaging/testing';
 import { Admission } from '../apply/inbox-store.port';
-import { eventually } from './eventually';
 import {
   InboxStoreFeature,
   InboxStoreFixture,
@@ -31,7 +31,7 @@ export function faultCases<Tx>(
   features: InboxStoreFeature[],
   database: () => InboxStoreUnderTest<Tx>,
 ): void {
-  const withFeature = (feature: InboxStoreFeature) => (features.includes(feature) ? it : it.skip);
+  const withFeature = featureGate(it, features);
   const retried = <T>(work: (tx: Tx) => Promise<T>) =>
     fixture.retriedTransaction!(database(), work);
   const c1 = () => database().store('c1');

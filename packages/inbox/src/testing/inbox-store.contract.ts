@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { EventEnvelope } from '@outbox-inbox/messaging';
+import { eventually, featureGate } from '@outbox-inbox/messaging/testing';
 import { StoredOutcome } from '../apply/inbox-store.port';
-import { eventually } from './eventually';
 import { batchStoreCases } from './inbox-batch-store.contract';
 import { concurrencyCases } from './inbox-store-concurrency.contract';
 import { faultCases } from './inbox-store-faults.contract';
@@ -26,7 +26,7 @@ export function runInboxStoreContract<Tx>(
   fixture: InboxStoreFixture<Tx>,
   features: InboxStoreFeature[] = [],
 ): void {
-  const withFeature = (feature: InboxStoreFeature) => (features.includes(feature) ? it : it.skip);
+  const withFeature = featureGate(it, features);
 
   describe(`inbox store contract: ${name}`, () => {
     let db: InboxStoreUnderTest<Tx>;

@@ -1,6 +1,7 @@
+import { featureGate } from '@outbox-inbox/messaging/testing';
 import { OutboxPublisher } from '../publisher/outbox-publisher';
-import { ClaimedRow } from '../store/outbox-row';
 import { planPublish, toTopicBatches } from '../relay/publish-plan';
+import { ClaimedRow } from '../store/outbox-row';
 import { jestGlobals } from './jest-globals';
 
 /** A message as the fixture read it back from where the publisher sent it. */
@@ -43,8 +44,7 @@ export function runOutboxPublisherContract(
   features: OutboxPublisherFeature[] = [],
 ): void {
   const { afterEach, beforeEach, describe, expect, it } = jestGlobals();
-  const withFeature = (feature: OutboxPublisherFeature) =>
-    features.includes(feature) ? it : it.skip;
+  const withFeature = featureGate(it, features);
 
   describe(`OutboxPublisher contract: ${name}`, () => {
     let started: OutboxPublisherUnderTest;

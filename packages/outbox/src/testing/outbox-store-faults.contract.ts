@@ -1,4 +1,5 @@
 import { backoffDelay, delay, isTransientDbError } from '@outbox-inbox/database';
+import { eventually, featureGate } from '@outbox-inbox/messaging/testing';
 import { Claim } from '../store/outbox-store.port';
 import type {
   OutboxClaimTuning,
@@ -8,7 +9,6 @@ import type {
   OutboxStoreUnderTest,
   OutboxTestEvent,
 } from './outbox-store.fixture';
-import { eventually } from './eventually';
 import { jestGlobals } from './jest-globals';
 
 /** How long feature 'network-cut' keeps the store cut off from its server: the fault itself. */
@@ -48,7 +48,7 @@ export function faultCases(
   tuning: OutboxClaimTuning & OutboxOutcomeTuning,
 ): void {
   const { expect, it } = jestGlobals();
-  const withFeature = (feature: OutboxStoreFeature) => (features.includes(feature) ? it : it.skip);
+  const withFeature = featureGate(it, features);
   const idsOf = (claim: Claim | null) => (claim ? claim.rows.map((r) => r.id) : []);
   const statuses = async () => (await current().rows()).map((r) => r.status);
   const parcel = (aggregateId: string, aggregateVersion = 1): OutboxTestEvent => ({

@@ -1,5 +1,5 @@
+import { eventually, featureGate } from '@outbox-inbox/messaging/testing';
 import { Claim, OutboxClaims } from '../store/outbox-store.port';
-import { eventually } from './eventually';
 import { jestGlobals } from './jest-globals';
 import { faultCases } from './outbox-store-faults.contract';
 import {
@@ -33,7 +33,7 @@ export function runOutboxStoreContract(
   features: OutboxStoreFeature[] = [],
 ): void {
   const { afterEach, beforeEach, describe, expect, it } = jestGlobals();
-  const withFeature = (feature: OutboxStoreFeature) => (features.includes(feature) ? it : it.skip);
+  const withFeature = featureGate(it, features);
 
   describe(`outbox store contract: ${name}`, () => {
     let store: OutboxStoreUnderTest;
