@@ -1,4 +1,4 @@
-import { Statement } from '@outbox-inbox/database';
+import { runStatements, Statement } from '@outbox-inbox/database';
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { EntityManager } from 'typeorm';
 import { InboxQuery } from '../inbox-query';
@@ -61,20 +61,16 @@ export class SqlInboxStore implements InboxStore {
   }
 
   /**
-   * Runs `statements` in order, stopping at the first that fails (in one query where the pool
-   * allows it: the server stops there too), and reads the last one's result.
+   * Runs `statements` in order, stopping at the first that fails, and reads the last one's
+   * result: in one query where the pool allows it (runStatements; the server stops there too),
+   * else one query each.
    */
   private async runInOrder<T>(manager: EntityManager, statements: Statement<T>[]): Promise<T> {
-    let results: unknown[];
     if (this.multipleStatements && statements.length > 1) {
-      results = (await manager.query(
-        statements.map((s) => s.sql).join(';\n'),
-        statements.flatMap((s) => s.params),
-      )) as unknown[];
-    } else {
-      results = [];
-      for (const s of statements) results.push(await manager.query(s.sql, s.params));
+      return (await runStatements<T[]>(manager, statements)).at(-1) as T;
     }
+    const results: unknown[] = [];
+    for (const s of statements) results.push(await manager.query(s.sql, s.params));
     const answers = statements.map((statement, i) => statement.read(results[i]));
     return answers[answers.length - 1];
   }
