@@ -42,6 +42,8 @@ export type {
   OutboxStats,
   OutboxStatsSource,
 } from './outbox-stats.port';
+/** A missing table, column, grant or topic holding the relay's rows back (OutboxRelayStats.faults). */
+export type { RelayFault } from './relay/relay-faults';
 /** Deletes old SENT rows on a timer (registered by OutboxModule). */
 export { DEFAULT_RETENTION, OutboxRetention } from './housekeeping/outbox-retention';
 export type { OutboxRetentionOptions } from './housekeeping/outbox-retention';

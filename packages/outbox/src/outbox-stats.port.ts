@@ -1,5 +1,6 @@
 import { BatchSenderCounters } from './relay/batch-sender';
 import { DeadEventPolicy } from './relay/outbox-relay.options';
+import { RelayFault } from './relay/relay-faults';
 
 /** When the relay loop last went round, for readiness checks (epoch ms). */
 export interface OutboxRelayHeartbeat {
@@ -36,6 +37,8 @@ export interface OutboxStats {
 export interface OutboxRelayStats {
   counts(): Readonly<OutboxRelayCounters>;
   heartbeat(): OutboxRelayHeartbeat;
+  /** What holds rows back now that no code can fix (missing table, topic, grant); empty when none. */
+  faults(): RelayFault[];
 }
 
 /** The outbox table at a glance, read-only: one round of queries per call. */

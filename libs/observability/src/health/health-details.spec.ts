@@ -22,6 +22,7 @@ const outboxStats = (over: Partial<OutboxStats> = {}): OutboxStatsSource => ({
 const relayGoingRound = (lastTickAt: number): OutboxRelayStats => ({
   counts: () => ({ published: 0, publishFailures: 0, dead: 0, leaseLost: 0, claimsHandedBack: 0 }),
   heartbeat: () => ({ running: true, lastTickAt, idleUntil: 0 }),
+  faults: () => [],
 });
 
 const inboxStats = (over: Partial<InboxStats> = {}): InboxStatsSource => ({

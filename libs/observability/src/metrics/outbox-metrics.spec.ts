@@ -34,6 +34,7 @@ const relay: OutboxRelayStats = {
     claimsHandedBack: 4,
   }),
   heartbeat: () => ({ running: true, lastTickAt: 0, idleUntil: 0 }),
+  faults: () => [],
 };
 
 /** Each sample of `name` in one scrape, as `labels → value`. */

@@ -7,6 +7,7 @@ import { OutboxRelayOptions, worstSendTimeMs } from './outbox-relay.options';
 import { OutboxRelayCounters, OutboxRelayHeartbeat, OutboxRelayStats } from '../outbox-stats.port';
 import { Claim, OutboxClaims, OutboxOutcomes } from '../store/outbox-store.port';
 import { RelayConnections } from './relay-connections';
+import { RelayFault, RelayFaults } from './relay-faults';
 
 /** What a relay works with; it builds none of it (createOutboxRelay or OutboxModule does). */
 export interface OutboxRelayParts {
@@ -46,6 +47,8 @@ export class OutboxRelay implements OutboxRelayStats {
   private readonly sender: BatchSender;
   private readonly logger: LoggerService;
   private claimsHandedBack = 0;
+  /** Schema and topic faults seen now; the claimer and the sender record and clear them. */
+  private readonly relayFaults = new RelayFaults();
   /** Claims that may run at once: `claimsAhead`, and one own connection left for the outcome write. */
   private readonly claimsInFlight: number;
   private running = false;
@@ -78,6 +81,11 @@ export class OutboxRelay implements OutboxRelayStats {
   /** Liveness of the loop: a round that started long ago and no wait means it is stuck. */
   heartbeat(): OutboxRelayHeartbeat {
     return { running: this.running, lastTickAt: this.lastTickAt, idleUntil: this.idleUntil };
+  }
+
+  /** What holds rows back now: a missing table or grant, a missing or refused topic. */
+  faults(): RelayFault[] {
+    return this.relayFaults.list();
   }
 
   /** Starts the background loop (idempotent). */
