@@ -131,7 +131,6 @@ async function runOn(engine: Engine, env: TestEnvironment): Promise<void> {
         DATABASE_URL: database.url,
         KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
         TICKET_TOPIC: topic,
-        KAFKAJS_NO_PARTITIONER_WARNING: '1',
       });
     } finally {
       await database.drop();

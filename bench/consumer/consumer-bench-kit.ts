@@ -126,7 +126,7 @@ export async function topicOf(
   events: EventEnvelope[],
 ): Promise<string> {
   const topic = await env.createTopic(name, CONCURRENCY);
-  const producer = env.kafka.producer();
+  const producer = env.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   for (let i = 0; i < events.length; i += 500) {
     await producer.send({ topic, messages: events.slice(i, i + 500).map(toMessage) });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IHeaders, Kafka, logLevel } from 'kafkajs';
+import { IHeaders, Kafka, logLevel, Partitioners } from 'kafkajs';
 
 interface Copy {
   topic: string;
@@ -21,7 +21,10 @@ export async function republishCopies(
 ): Promise<Record<string, number>> {
   const kafka = new Kafka({ clientId: 'demo-redeliver', brokers, logLevel: logLevel.NOTHING });
   const copies = await readMatching(kafka, topics, keys);
-  const producer = kafka.producer({ allowAutoTopicCreation: false });
+  const producer = kafka.producer({
+    createPartitioner: Partitioners.DefaultPartitioner,
+    allowAutoTopicCreation: false,
+  });
   await producer.connect();
   try {
     for (const topic of topics) {

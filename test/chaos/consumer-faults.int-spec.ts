@@ -1,4 +1,4 @@
-import { Kafka, logLevel, Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import { waitFor } from '@app/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { ServiceProcess } from '../../scripts/stack/service-process';
@@ -68,7 +68,7 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
       env: { 'order-service': { OUTBOX_RELAY_ENABLED: 'false' } },
     });
     kafka = new Kafka({ brokers: chain.stack.kafkaBrokers, logLevel: logLevel.NOTHING });
-    producer = kafka.producer();
+    producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
   });
 

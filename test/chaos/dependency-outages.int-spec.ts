@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
 import { KAFKA_STARTUP_MS, TcpProxy, waitFor } from '@app/test-kit';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { requestJson } from '../../scripts/demo/http-json';
 import { sampleValue } from '../e2e/prometheus-text';
 import { AlertRule, evaluateRule, loadAlertRules, Scrape } from '../support/alert-rules';
@@ -224,7 +224,7 @@ describe('when data goes bad: a DEAD outbox row, a poison message, a version tha
       brokers: stack.stack.kafkaBrokers,
       logLevel: logLevel.NOTHING,
     });
-    const producer = kafka.producer();
+    const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
     try {
       const orderTopic = `${topicPrefix}order.events`;

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { Page } from 'playwright-core';
 import { topicForAggregate } from '@app/trading-events';
 import { waitFor } from '@app/test-kit';
@@ -55,7 +55,7 @@ async function plantOnOrderTopic(
     clientId: 'ops-console-test',
     brokers: chain.stack.kafkaBrokers,
     logLevel: logLevel.NOTHING,
-  }).producer();
+  }).producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   try {
     await producer.send({

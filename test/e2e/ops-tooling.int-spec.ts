@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { Page } from 'playwright-core';
 import { topicForAggregate } from '@app/trading-events';
 import { waitFor } from '@app/test-kit';
@@ -478,7 +478,7 @@ describe('ops tooling against the running stack', () => {
       clientId: 'ops-test',
       brokers: stack.kafkaBrokers,
       logLevel: logLevel.NOTHING,
-    }).producer();
+    }).producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
     try {
       await producer.send({

@@ -1,5 +1,5 @@
 import { KAFKA_STARTUP_MS, startTestEnvironment, TestEnvironment, waitFor } from '@app/test-kit';
-import { Kafka } from 'kafkajs';
+import { Kafka, Partitioners } from 'kafkajs';
 
 async function committedTotal(kafka: Kafka, groupId: string, topic: string): Promise<number> {
   const admin = kafka.admin();
@@ -37,7 +37,11 @@ describe('Kafka harness', () => {
   it('round-trips keyed messages from an idempotent producer to a group that commits offsets by hand', async () => {
     const topic = await env.createTopic('harness.roundtrip', 3);
     const groupId = `g-${topic}`;
-    const producer = env.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    const producer = env.kafka.producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
+      idempotent: true,
+      maxInFlightRequests: 1,
+    });
     const consumer = env.kafka.consumer({ groupId });
     try {
       await producer.connect();
@@ -90,6 +94,7 @@ describe('Kafka harness, every broker down', () => {
     const faults = env.infra.kafka.faults!;
     const topic = await env.createTopic('harness.faults', 1);
     const producer = env.kafka.producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
       idempotent: true,
       maxInFlightRequests: 1,
       retry: { retries: 1, initialRetryTime: 50, maxRetryTime: 200 },

@@ -8,6 +8,7 @@ import { AccountingMigrations } from '../../apps/accounting-service/src/migratio
 import { CouponMigrations } from '../../apps/coupon-provider/src/migrations';
 import { FulfillmentMigrations } from '../../apps/fulfillment-service/src/migrations';
 import { OrderMigrations } from '../../apps/order-service/src/migrations';
+import { Partitioners } from 'kafkajs';
 
 /**
  * The invariant checker on a deployment in real databases and topics where a consumer's gate
@@ -120,7 +121,7 @@ describe('The invariant checker and a version skipped on purpose', () => {
     const retryTopic = fulfillment.retryTopic!;
     await env.infra.kafka.createTopics({ [retryTopic]: 1 });
     const replayed = 'OrderCancelled:3:4'; // a replay of an event fulfillment never took in
-    const producer = env.kafka.producer();
+    const producer = env.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
     await producer.send({
       topic: retryTopic,

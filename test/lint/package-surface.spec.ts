@@ -146,6 +146,7 @@ const SURFACE: Record<string, string[]> = {
     'OutboxWriter',
     'PruneOptions',
     'RelayConnections',
+    'RelayFault',
     'TopicBatch',
     'createOutboxRelay',
     'resolveRelayOptions',

@@ -1,7 +1,7 @@
 import { createEnvelope, envelopeHeaders } from '@outbox-inbox/messaging';
 import { OrderCreatedV1 } from '@app/trading-events';
 import { waitFor } from '@app/test-kit';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { TradingStack } from './trading-stack';
 
 /** A planted violation: the rule that must report it and the id it must name. */
@@ -340,7 +340,7 @@ async function publishPhantom(chain: TradingStack): Promise<string> {
     },
   });
   const kafka = new Kafka({ brokers: chain.stack.kafkaBrokers, logLevel: logLevel.NOTHING });
-  const producer = kafka.producer();
+  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   const topic = `${chain.stack.topicPrefix}order.events`;
   try {

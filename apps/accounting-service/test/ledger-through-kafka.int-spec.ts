@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { consumerChannels } from '@app/trading-events';
 import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/test-kit';
-import { Producer } from 'kafkajs';
+import { Partitioners, Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {
   AccountingTestApp,
@@ -43,7 +43,7 @@ describe('accounting-service fed through Kafka', () => {
     // The consumer's retry topic, named as the service names it.
     await createExactTopic(consumerChannels(consumer, topicPrefix).retryTopic, 1);
     deadLetterTopic = await env.createTopic('accounting.dlq', 1);
-    producer = env.kafka.producer();
+    producer = env.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
   });
 

@@ -17,7 +17,7 @@ import {
 } from '@app/trading-events';
 import { CouponProviderClient } from '@app/coupon-client';
 import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/test-kit';
-import { Producer } from 'kafkajs';
+import { Partitioners, Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {
   RunningCouponProvider,
@@ -86,7 +86,11 @@ describe('fulfillment-service', () => {
     configureFulfillmentService(app);
     await app.startAllMicroservices();
     await app.listen(0, '127.0.0.1');
-    producer = env.kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    producer = env.kafka.producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
+      idempotent: true,
+      maxInFlightRequests: 1,
+    });
     await producer.connect();
   });
 

@@ -1,7 +1,7 @@
 import { EventHeader } from '@outbox-inbox/messaging';
 import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { InvariantTargets } from '@app/trading-checker';
-import { Kafka } from 'kafkajs';
+import { Kafka, Partitioners } from 'kafkajs';
 import { createConnection } from 'mysql2/promise';
 import { waitFor } from '@app/test-kit';
 
@@ -149,7 +149,7 @@ async function recentRows(
 
 /** Publishes the recent orders' events (what the relay sent) and commits both groups past them. */
 async function publishRecent(targets: InvariantTargets, kafka: Kafka, first: number, last: number) {
-  const producer = kafka.producer();
+  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   const message = (type: string, aggregateType: string, id: number, version: number) => ({
     key: String(id),

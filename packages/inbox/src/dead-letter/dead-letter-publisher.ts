@@ -1,5 +1,5 @@
 import { backoffDelay, delay } from '@outbox-inbox/database';
-import { IHeaders, Kafka, KafkaMessage, Producer } from 'kafkajs';
+import { IHeaders, Kafka, KafkaMessage, Partitioners, Producer } from 'kafkajs';
 import { InboxError } from '../inbox.errors';
 import { DeadLetterReason, deadLetterHeaders } from './dead-letter-headers';
 
@@ -40,7 +40,10 @@ export class DeadLetterPublisher {
 
   /** Connects a new producer; a failed connect disconnects it again before rejecting. */
   async connect(): Promise<void> {
-    const producer = this.kafka.producer({ allowAutoTopicCreation: false });
+    const producer = this.kafka.producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
+      allowAutoTopicCreation: false,
+    });
     this.producer = producer;
     try {
       await producer.connect();

@@ -1,6 +1,6 @@
 import { kafkaClient } from '@outbox-inbox/messaging';
 import { recordOperatorAction } from '@outbox-inbox/database';
-import { Kafka } from 'kafkajs';
+import { Kafka, Partitioners } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { DeadLetterHeader } from '../dead-letter/dead-letter-headers';
 import { RawDeadLetter, readWholeTopic } from '../dead-letter/dead-letter-reader';
@@ -124,7 +124,10 @@ export class InboxDeadLetters {
    */
   private async publish({ toPublish, result }: ReplayPlan): Promise<ReplayResult> {
     const targetTopic = this.options.retryTopic;
-    const producer = this.kafka.producer({ allowAutoTopicCreation: false });
+    const producer = this.kafka.producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
+      allowAutoTopicCreation: false,
+    });
     await producer.connect();
     try {
       for (const m of toPublish) {
