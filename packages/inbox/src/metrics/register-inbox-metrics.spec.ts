@@ -23,7 +23,7 @@ function counters() {
       list: () => [{ topic: 't', partition: 0, since: '', rounds: 1, lastError: 'db down' }],
       blockedSeconds: () => 12,
     },
-    partitionLags: () => [{ topic: 'trading.order.events', partition: 1, lag: 7 }],
+    partitionLags: () => [{ topic: 'shop.parcel.events', partition: 1, lag: 7 }],
     onLatency: (listener: InboxLatencyListener) => void listeners.push(listener),
     settle: (seconds: number) => listeners.forEach((l) => l(seconds, 'applied')),
   };
@@ -33,7 +33,7 @@ function counters() {
 const gaps: InboxStatsSource = {
   stats: () => Promise.reject(new Error('not read by the collector')),
   openGaps: async () => [{} as OpenGap, {} as OpenGap],
-  groupMembership: () => ({ consumer: 'fulfillment', joined: true }),
+  groupMembership: () => ({ consumer: 'shipping', joined: true }),
 };
 
 /** The value of sample `name` with `labels` in one scrape. */
@@ -66,7 +66,7 @@ describe('registerInboxMetrics, read through the inbox ports', () => {
     expect(await sample(registry, 'inbox_open_gaps')).toBe(2);
     expect(
       await sample(registry, 'inbox_consumer_lag', {
-        topic: 'trading.order.events',
+        topic: 'shop.parcel.events',
         partition: '1',
       }),
     ).toBe(7);
