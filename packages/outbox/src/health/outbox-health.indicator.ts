@@ -53,7 +53,8 @@ export class OutboxHealthIndicator {
     const faults = this.relay.faults();
     const heartbeat = this.relay.heartbeat();
     const data = {
-      lastRoundAt: new Date(heartbeat.lastTickAt).toISOString(),
+      // Null until the loop's first round.
+      lastRoundAt: heartbeat.lastTickAt > 0 ? new Date(heartbeat.lastTickAt).toISOString() : null,
       faults,
       warnings: faults.filter((f) => f.kind !== 'schema').map(describeFault),
     };
