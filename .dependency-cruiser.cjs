@@ -12,6 +12,8 @@ const FRAMEWORKS =
 const PACKAGE_FOLDERS = {
   outbox: [
     'testing',
+    'health',
+    'metrics',
     'http',
     'housekeeping',
     'operations',
@@ -23,6 +25,7 @@ const PACKAGE_FOLDERS = {
   ],
   inbox: [
     'testing',
+    'health',
     'http',
     'transport',
     'handlers',
@@ -96,7 +99,9 @@ module.exports = {
         'name: it imports their types only (`import type`), never a class of theirs. The one ' +
         'exception is the correlation scope it plugs into the inbox (InboxMessageScope, an ' +
         "abstract class the inbox looks up as its DI token). The messaging kernel's header " +
-        'names and tracing hook are shared vocabulary, not a package to reach into.',
+        'names and tracing hook are shared vocabulary, not a package to reach into. The ' +
+        "packages' health indicators and metrics (their /health and /metrics subpaths), built " +
+        'on the same ports, are what observability builds on.',
       severity: 'error',
       from: {
         path: '^libs/observability/src/',
@@ -105,7 +110,11 @@ module.exports = {
           '^libs/observability/src/correlation/(correlated-message-scope|correlation\\.module)\\.ts$',
         ],
       },
-      to: { path: '^packages/(outbox|inbox)/', dependencyTypesNot: ['type-only'] },
+      to: {
+        path: '^packages/(outbox|inbox)/',
+        pathNot: '^packages/(outbox|inbox)/src/(health|metrics)/index\\.ts$',
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'no-circular',
@@ -134,7 +143,7 @@ module.exports = {
       name: 'no-deep-imports-into-libs',
       comment:
         "Outside a library, only its entry points (libs/<lib>/src/index.ts, '@app/<lib>'; a " +
-        "package's subpaths packages/<pkg>/src/{http,testing,mysql,postgres}/index.ts) are its contract; its " +
+        "package's subpaths packages/<pkg>/src/{http,testing,health,metrics,mysql,postgres}/index.ts) are its contract; its " +
         "other files are private. Jest's global setup is the one exception: it runs before " +
         "jest's module aliases exist, so it loads the Apache Kafka controller's folder alone.",
       severity: 'error',
@@ -143,7 +152,7 @@ module.exports = {
         path: '^(libs|packages)/[^/]+/src/',
         pathNot: [
           '^(libs|packages)/[^/]+/src/index\\.ts$',
-          '^packages/[^/]+/src/(http|testing|mysql|postgres)/index\\.ts$',
+          '^packages/[^/]+/src/(http|testing|health|metrics|mysql|postgres)/index\\.ts$',
         ],
       },
     },
@@ -157,7 +166,7 @@ module.exports = {
         pathNot: [
           '^$1/',
           '^(libs|packages)/[^/]+/src/index\\.ts$',
-          '^packages/[^/]+/src/(http|testing|mysql|postgres)/index\\.ts$',
+          '^packages/[^/]+/src/(http|testing|health|metrics|mysql|postgres)/index\\.ts$',
         ],
       },
     },

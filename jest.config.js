@@ -24,8 +24,10 @@ const moduleNameMapper = {
     '<rootDir>/libs/$1/src',
   // The libraries published as packages (packages/<name>/package.json), by their package names.
   '^@outbox-inbox/(messaging|database|outbox|inbox)$': '<rootDir>/packages/$1/src',
-  // Their subpaths: the operator routes (`/http`) and the contract suites (`/testing`).
-  '^@outbox-inbox/(messaging|outbox|inbox)/(http|testing)$': '<rootDir>/packages/$1/src/$2',
+  // Their subpaths: the operator routes (`/http`), the contract suites (`/testing`), and the
+  // terminus indicators and prom-client metrics (`/health`, `/metrics`).
+  '^@outbox-inbox/(messaging|outbox|inbox)/(http|testing|health|metrics)$':
+    '<rootDir>/packages/$1/src/$2',
   // The database package's dialects, each loading its own driver.
   '^@outbox-inbox/database/(mysql|postgres)$': '<rootDir>/packages/database/src/$1',
 };

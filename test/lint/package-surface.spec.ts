@@ -88,6 +88,7 @@ const SURFACE: Record<string, string[]> = {
     'runStatements',
     'runTransaction',
     'sqlDialectOf',
+    'withTimeout',
   ],
   '@outbox-inbox/database/mysql': [
     'MysqlDataSourceConfig',
@@ -235,12 +236,35 @@ const SURFACE: Record<string, string[]> = {
     'readWholeTopic',
     'resolveInboxOptions',
   ],
+  '@outbox-inbox/outbox/health': [
+    'OutboxBacklogCheckOptions',
+    'OutboxHealthIndicator',
+    'OutboxHealthModule',
+    'RelayCheckOptions',
+  ],
+  '@outbox-inbox/outbox/metrics': [
+    'OutboxMetricsModule',
+    'OutboxMetricsOptions',
+    'OutboxMetricsSources',
+    'registerOutboxMetrics',
+  ],
   '@outbox-inbox/inbox/http': [
     'InboxHttpController',
     'InboxHttpModule',
     'InboxHttpOptions',
     'groupTimingFromEnv',
     'inboxOptionsFromEnv',
+  ],
+  '@outbox-inbox/inbox/health': [
+    'InboxBacklogCheckOptions',
+    'InboxHealthIndicator',
+    'InboxHealthModule',
+  ],
+  '@outbox-inbox/inbox/metrics': [
+    'InboxMetricsModule',
+    'InboxMetricsOptions',
+    'InboxMetricsSources',
+    'registerInboxMetrics',
   ],
   '@outbox-inbox/inbox/testing': [
     'Admission',
@@ -323,6 +347,20 @@ describe('the public surface of the packages', () => {
       const imports = [...external];
       expect(imports.filter((name) => name.startsWith('@nestjs/swagger'))).toEqual([]);
       expect(imports.filter((name) => /\/(http|testing)$/.test(name))).toEqual([]);
+    },
+  );
+
+  it.each(['outbox', 'inbox'])(
+    "@outbox-inbox/%s's core reaches neither @nestjs/terminus nor prom-client (optional peers of /health and /metrics)",
+    (pkg) => {
+      const { files, external } = reach(entryFile(`@outbox-inbox/${pkg}`));
+      expect(
+        [...external].filter((name) => /^(@nestjs\/terminus|prom-client)$/.test(name)),
+      ).toEqual([]);
+      const subpathEntries = [...files].filter((file) =>
+        /\/src\/(health|metrics)\/index\.ts$/.test(file),
+      );
+      expect(subpathEntries).toEqual([]);
     },
   );
 

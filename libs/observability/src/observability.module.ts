@@ -8,11 +8,15 @@ import {
   Optional,
 } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
-import { TerminusModule } from '@nestjs/terminus';
+import { HealthIndicatorService, TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { CommonEnv, ServiceEnv } from '@app/config';
 import type { InboxCounters, InboxStatsSource } from '@outbox-inbox/inbox';
+import { InboxHealthIndicator } from '@outbox-inbox/inbox/health';
+import { registerInboxMetrics } from '@outbox-inbox/inbox/metrics';
 import type { OutboxRelayStats, OutboxStatsSource } from '@outbox-inbox/outbox';
+import { OutboxHealthIndicator } from '@outbox-inbox/outbox/health';
+import { registerOutboxMetrics } from '@outbox-inbox/outbox/metrics';
 import { InboxObserverInterceptor } from './consumer/inbox-observer.interceptor';
 import { CorrelationModule } from './correlation/correlation.module';
 import { BrokerProbe } from './health/broker-probe';
@@ -22,10 +26,8 @@ import { HttpObserverMiddleware } from './http/http-observer.middleware';
 import { pinoOptions } from './logging/pino-options';
 import { BrokerMetrics } from './metrics/broker-metrics';
 import { HttpMetrics } from './metrics/http-metrics';
-import { InboxMetricsCollector } from './metrics/inbox-metrics.collector';
 import { MetricsHttpController } from './metrics/metrics.http.controller';
 import { MetricsRegistry } from './metrics/metrics-registry';
-import { OutboxMetrics } from './metrics/outbox-metrics';
 import { ObservabilityAsyncOptions, ObservabilityOptions } from './observability.options';
 import {
   BROKER_PROBE,
@@ -112,28 +114,51 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
           inject: [MetricsRegistry],
           useFactory: (r: MetricsRegistry) => new HttpMetrics(r),
         },
+        // The packages' own metrics and health indicators, on this app's registry and ports.
         {
-          provide: OutboxMetrics,
+          provide: OUTBOX_METRICS,
           inject: [
             MetricsRegistry,
             { token: OUTBOX_STATS_SOURCE, optional: true },
             { token: OUTBOX_RELAY_STATS, optional: true },
           ],
           useFactory: (
-            r: MetricsRegistry,
+            registry: MetricsRegistry,
             stats?: OutboxStatsSource,
             relay?: OutboxRelayStats | null,
-          ) => (stats ? new OutboxMetrics(r, stats, relay) : null),
+          ) => (stats ? registerOutboxMetrics({ stats, relay }, { registry }) : null),
         },
         {
-          provide: InboxMetricsCollector,
+          provide: INBOX_METRICS,
           inject: [
             MetricsRegistry,
             { token: INBOX_COUNTERS, optional: true },
             { token: INBOX_STATS_SOURCE, optional: true },
           ],
-          useFactory: (r: MetricsRegistry, counters?: InboxCounters, stats?: InboxStatsSource) =>
-            counters ? new InboxMetricsCollector(r, counters, stats) : null,
+          useFactory: (
+            registry: MetricsRegistry,
+            counters?: InboxCounters,
+            stats?: InboxStatsSource,
+          ) => (counters ? registerInboxMetrics({ counters, stats }, { registry }) : null),
+        },
+        {
+          provide: OutboxHealthIndicator,
+          inject: [
+            HealthIndicatorService,
+            { token: OUTBOX_STATS_SOURCE, optional: true },
+            { token: OUTBOX_RELAY_STATS, optional: true },
+          ],
+          useFactory: (
+            indicators: HealthIndicatorService,
+            stats?: OutboxStatsSource,
+            relay?: OutboxRelayStats | null,
+          ) => (stats ? new OutboxHealthIndicator(indicators, stats, relay) : null),
+        },
+        {
+          provide: InboxHealthIndicator,
+          inject: [HealthIndicatorService, { token: INBOX_STATS_SOURCE, optional: true }],
+          useFactory: (indicators: HealthIndicatorService, stats?: InboxStatsSource) =>
+            stats ? new InboxHealthIndicator(indicators, stats) : null,
         },
         {
           provide: BrokerMetrics,
@@ -176,6 +201,10 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
 class ObservabilityOptionsModule {}
 
 const OBSERVABILITY_OPTIONS = Symbol('OBSERVABILITY_OPTIONS');
+/** The names of the outbox's metrics on the app's registry (null without OutboxModule). */
+const OUTBOX_METRICS = Symbol('OUTBOX_METRICS');
+/** The names of the inbox's metrics on the app's registry (null without InboxModule). */
+const INBOX_METRICS = Symbol('INBOX_METRICS');
 
 /** The options with the readiness thresholds resolved. */
 interface ResolvedOptions extends Omit<ObservabilityOptions, 'readiness'> {

@@ -1,6 +1,8 @@
 /** How many rows a write changed, whatever shape the driver answered it in. */
 export { affectedRows } from './affected-rows';
 export { backoffDelay, delay } from './backoff';
+/** Rejects once a promise has not settled within a time limit (health checks, probes). */
+export { withTimeout } from './with-timeout';
 export type { BackoffPolicy } from './backoff';
 export { databaseConfigFromEnv } from './database-env';
 export type { DatabaseEnv } from './database-env';

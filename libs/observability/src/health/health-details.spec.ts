@@ -1,5 +1,8 @@
+import { HealthIndicatorService } from '@nestjs/terminus';
 import type { InboxStats, InboxStatsSource } from '@outbox-inbox/inbox';
+import { InboxHealthIndicator } from '@outbox-inbox/inbox/health';
 import type { OutboxRelayStats, OutboxStats, OutboxStatsSource } from '@outbox-inbox/outbox';
+import { OutboxHealthIndicator } from '@outbox-inbox/outbox/health';
 import { DataSource } from 'typeorm';
 import { readHealthDetails } from './health-details';
 import { DEFAULT_READINESS } from './readiness-thresholds';
@@ -41,14 +44,19 @@ const inboxStats = (over: Partial<InboxStats> = {}): InboxStatsSource => ({
   groupMembership: () => ({ consumer: 'fulfillment', joined: true }),
 });
 
-describe("readHealthDetails, read through the packages' ports", () => {
+/** The packages' indicators over these ports, as ObservabilityModule provides them. */
+const outboxHealth = (stats: OutboxStatsSource, relay: OutboxRelayStats | null = null) =>
+  new OutboxHealthIndicator(new HealthIndicatorService(), stats, relay);
+const inboxHealth = (stats: InboxStatsSource) =>
+  new InboxHealthIndicator(new HealthIndicatorService(), stats);
+
+describe("readHealthDetails, read through the packages' indicators", () => {
   it('is ok when the database, the relay, the outbox and the inbox are all well', async () => {
     const details = await readHealthDetails({
       dataSource: database,
       thresholds,
-      relay: relayGoingRound(Date.now()),
-      outbox: outboxStats(),
-      inbox: inboxStats(),
+      outbox: outboxHealth(outboxStats(), relayGoingRound(Date.now())),
+      inbox: inboxHealth(inboxStats()),
     });
     expect(details.status).toBe('ok');
     expect(Object.keys(details.components).sort()).toEqual([
@@ -63,9 +71,11 @@ describe("readHealthDetails, read through the packages' ports", () => {
     const details = await readHealthDetails({
       dataSource: database,
       thresholds,
-      relay: relayGoingRound(Date.now() - thresholds.relayStallMs - 5_000),
-      outbox: outboxStats({ dead: 2, oldestUnsentAgeMs: 5_000 }),
-      inbox: inboxStats({ blocked: { seconds: 30, partitions: [] } }),
+      outbox: outboxHealth(
+        outboxStats({ dead: 2, oldestUnsentAgeMs: 5_000 }),
+        relayGoingRound(Date.now() - thresholds.relayStallMs - 5_000),
+      ),
+      inbox: inboxHealth(inboxStats({ blocked: { seconds: 30, partitions: [] } })),
     });
     expect(details.status).toBe('degraded');
     expect(details.components.outboxRelay).toMatchObject({ status: 'down' });
@@ -83,10 +93,11 @@ describe("readHealthDetails, read through the packages' ports", () => {
     const details = await readHealthDetails({
       dataSource: database,
       thresholds,
-      outbox: { stats: () => Promise.reject(new Error('lock wait timeout')) },
+      outbox: outboxHealth({ stats: () => Promise.reject(new Error('lock wait timeout')) }),
     });
     expect(details.components).toEqual({
       database: { status: 'up' },
+      outboxRelay: { status: 'up', relay: 'off' },
       outbox: { status: 'down', reason: 'lock wait timeout' },
     });
   });

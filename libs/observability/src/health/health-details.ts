@@ -1,9 +1,10 @@
-import type { InboxStatsSource } from '@outbox-inbox/inbox';
-import type { OutboxRelayStats, OutboxStatsSource } from '@outbox-inbox/outbox';
+import type { HealthIndicatorResult } from '@nestjs/terminus';
+import { withTimeout } from '@outbox-inbox/database';
+import type { InboxHealthIndicator } from '@outbox-inbox/inbox/health';
+import type { OutboxHealthIndicator } from '@outbox-inbox/outbox/health';
 import { DataSource } from 'typeorm';
 import { BrokerProbe } from './broker-probe';
 import { ReadinessThresholds } from './readiness-thresholds';
-import { relayStall } from './relay-stall';
 
 /** One component in `GET /health/details`. */
 export interface ComponentHealth {
@@ -26,9 +27,10 @@ export interface HealthSources {
   dataSource: DataSource;
   thresholds: ReadinessThresholds;
   broker?: BrokerProbe | null;
-  relay?: OutboxRelayStats | null;
-  outbox?: OutboxStatsSource | null;
-  inbox?: InboxStatsSource | null;
+  /** The outbox package's indicator: the relay (`outboxRelay`) and the backlog (`outbox`). */
+  outbox?: OutboxHealthIndicator | null;
+  /** The inbox package's indicator: its backlog (`inbox`). */
+  inbox?: InboxHealthIndicator | null;
 }
 
 /**
@@ -50,76 +52,30 @@ export async function readHealthDetails(sources: HealthSources): Promise<HealthD
       },
     ],
   ];
-  const { broker, relay, outbox, inbox } = sources;
+  const { broker, outbox, inbox } = sources;
   if (broker) {
     checks.push([
       'broker',
       async () => ({ status: 'up', brokers: await timed(() => broker.brokers()) }),
     ]);
   }
-  if (relay) {
-    checks.push([
-      'outboxRelay',
-      async () => {
-        const stalled = relayStall(relay.heartbeat(), thresholds.relayStallMs, Date.now());
-        return stalled ? { status: 'down', reason: stalled } : { status: 'up' };
-      },
-    ]);
-  }
+  const { relayStallMs: stallMs, outboxMaxAgeMs: maxUnsentAgeMs, checkTimeoutMs } = thresholds;
   if (outbox) {
-    checks.push([
-      'outbox',
-      async () => {
-        const stats = await timed(() => outbox.stats());
-        const { oldestUnsentAgeMs, dead } = stats;
-        const reasons = [
-          ...(dead > 0 ? [`${dead} DEAD row(s) wait for an operator`] : []),
-          ...(oldestUnsentAgeMs > thresholds.outboxMaxAgeMs
-            ? [
-                `the oldest unsent row is ${oldestUnsentAgeMs} ms old (limit ${thresholds.outboxMaxAgeMs} ms)`,
-              ]
-            : []),
-        ];
-        return {
-          status: reasons.length > 0 ? 'degraded' : 'up',
-          ...(reasons.length > 0 && { reason: reasons.join('; ') }),
-          oldestUnsentAgeMs,
-          dead,
-          backlog: stats.backlog,
-        };
-      },
-    ]);
+    checks.push(
+      ['outboxRelay', async () => component(outbox.checkRelay('outboxRelay', { stallMs }))],
+      [
+        'outbox',
+        async () =>
+          component(
+            await outbox.checkBacklog('outbox', { maxUnsentAgeMs, timeoutMs: checkTimeoutMs }),
+          ),
+      ],
+    );
   }
   if (inbox) {
     checks.push([
       'inbox',
-      async () => {
-        const stats = await timed(() => inbox.stats());
-        const reasons = [
-          ...(!stats.group.joined ? ['the consumer has not joined its group yet'] : []),
-          ...(stats.group.rejoiningSeconds > 0
-            ? [
-                `rejoining its group for ${Math.round(stats.group.rejoiningSeconds)} s (a rebalance)`,
-              ]
-            : []),
-          ...(stats.blocked.seconds > 0
-            ? [`blocked for ${Math.round(stats.blocked.seconds)} s by an unavailable dependency`]
-            : []),
-          ...(stats.openGaps.length > 0 ? [`${stats.openGaps.length} open gap(s)`] : []),
-          ...(stats.deadLetterTopicMessages
-            ? [`${stats.deadLetterTopicMessages} message(s) in the dead-letter topic`]
-            : []),
-        ];
-        return {
-          status: reasons.length > 0 ? 'degraded' : 'up',
-          ...(reasons.length > 0 && { reason: reasons.join('; ') }),
-          blocked: stats.blocked,
-          group: stats.group,
-          openGaps: stats.openGaps.length,
-          parkedNow: stats.parkedNow,
-          deadLetterTopicMessages: stats.deadLetterTopicMessages,
-        };
-      },
+      async () => component(await inbox.checkBacklog('inbox', { timeoutMs: checkTimeoutMs })),
     ]);
   }
   const results = await Promise.all(
@@ -136,10 +92,13 @@ export async function readHealthDetails(sources: HealthSources): Promise<HealthD
   return { status: ok ? 'ok' : 'degraded', components };
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+/**
+ * A package indicator's answer as a component: `down` with its message as the reason,
+ * `degraded` when it lists warnings (shared conditions), else `up`; its data alongside.
+ */
+function component(result: HealthIndicatorResult): ComponentHealth {
+  const [{ status, message, warnings = [], ...data }] = Object.values(result);
+  if (status === 'down') return { status: 'down', reason: String(message), ...data };
+  if (warnings.length > 0) return { status: 'degraded', reason: warnings.join('; '), ...data };
+  return { status: 'up', ...data };
 }

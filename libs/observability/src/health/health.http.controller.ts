@@ -7,28 +7,23 @@ import {
   HealthIndicatorFunction,
   HealthIndicatorService,
 } from '@nestjs/terminus';
-import type { InboxStatsSource } from '@outbox-inbox/inbox';
-import type { OutboxRelayStats, OutboxStatsSource } from '@outbox-inbox/outbox';
+import { InboxHealthIndicator } from '@outbox-inbox/inbox/health';
+import { OutboxHealthIndicator } from '@outbox-inbox/outbox/health';
 import { DataSource } from 'typeorm';
-import {
-  BROKER_PROBE,
-  INBOX_STATS_SOURCE,
-  OUTBOX_RELAY_STATS,
-  OUTBOX_STATS_SOURCE,
-  READINESS_THRESHOLDS,
-} from '../observability.tokens';
+import { BROKER_PROBE, READINESS_THRESHOLDS } from '../observability.tokens';
 import { BrokerProbe } from './broker-probe';
 import { HealthDetails, readHealthDetails } from './health-details';
 import { ReadinessThresholds } from './readiness-thresholds';
 import { PublicRoute } from '../auth/public-route.decorator';
-import { relayStall } from './relay-stall';
 
 /**
  * Liveness (`/health/live`: the process answers), readiness (`/health/ready`: this instance
- * can do its own work now: its database answers, its outbox relay loop goes round, and its
- * inbox consumer has joined its group once since start; 503 otherwise), details (`/health/details`: broker, outbox backlog and DEAD rows, inbox gaps,
+ * can do its own work now: its database answers, its outbox relay loop goes round without a
+ * fault of its own schema, and its inbox consumer has joined its group once since start; 503
+ * otherwise), details (`/health/details`: broker, outbox backlog and DEAD rows, inbox gaps,
  * dead letters and blocked time, always 200) and the original `/health` (a database round
- * trip), which start-up scripts wait for.
+ * trip), which start-up scripts wait for. The outbox and inbox checks are the packages' own
+ * terminus indicators (`@outbox-inbox/outbox/health`, `@outbox-inbox/inbox/health`).
  */
 @ApiTags('health')
 @PublicRoute()
@@ -40,10 +35,11 @@ export class HealthHttpController {
     private readonly dataSource: DataSource,
     @Inject(READINESS_THRESHOLDS) private readonly thresholds: ReadinessThresholds,
     @Optional() @Inject(BROKER_PROBE) private readonly broker?: BrokerProbe | null,
-    // The packages' ports, by name (see observability.tokens.ts).
-    @Optional() @Inject(OUTBOX_RELAY_STATS) private readonly relay?: OutboxRelayStats | null,
-    @Optional() @Inject(OUTBOX_STATS_SOURCE) private readonly outbox?: OutboxStatsSource | null,
-    @Optional() @Inject(INBOX_STATS_SOURCE) private readonly inbox?: InboxStatsSource | null,
+    // The packages' indicators, null in a service without OutboxModule or InboxModule.
+    @Optional()
+    @Inject(OutboxHealthIndicator)
+    private readonly outbox?: OutboxHealthIndicator | null,
+    @Optional() @Inject(InboxHealthIndicator) private readonly inbox?: InboxHealthIndicator | null,
   ) {}
 
   @Get()
@@ -79,7 +75,6 @@ export class HealthHttpController {
       dataSource: this.dataSource,
       thresholds: this.thresholds,
       broker: this.broker,
-      relay: this.relay,
       outbox: this.outbox,
       inbox: this.inbox,
     });
@@ -94,27 +89,13 @@ export class HealthHttpController {
           .attempt(async () => void (await this.dataSource.query('SELECT 1')))
           .withTimeout(checkTimeoutMs),
     ];
-    const inbox = this.inbox;
-    if (inbox) {
-      // Until this instance's consumer first joins its group it takes no share of the work
-      // (HTTP answers meanwhile: the join can take a session timeout). Later rebalances and
-      // broker outages do not count here: /health/details shows them.
-      checks.push(() =>
-        this.indicators.check('inboxConsumer').attempt(() => {
-          const { consumer, joined } = inbox.groupMembership();
-          if (!joined) throw new Error(`consumer ${consumer} has not joined its group yet`);
-        }),
-      );
-    }
-    const relay = this.relay;
-    if (relay) {
-      checks.push(() =>
-        this.indicators.check('outboxRelay').attempt(() => {
-          const stalled = relayStall(relay.heartbeat(), relayStallMs, Date.now());
-          if (stalled) throw new Error(stalled);
-        }),
-      );
-    }
+    const { inbox, outbox } = this;
+    // Until this instance's consumer first joins its group it takes no share of the work
+    // (HTTP answers meanwhile: the join can take a session timeout). Later rebalances and
+    // broker outages do not count here: /health/details shows them.
+    if (inbox) checks.push(() => inbox.checkConsumer('inboxConsumer'));
+    // Its relay loop goes round, and its own table is there (a missing topic does not count).
+    if (outbox) checks.push(() => outbox.checkRelay('outboxRelay', { stallMs: relayStallMs }));
     return checks;
   }
 }

@@ -1,4 +1,4 @@
-import type { OutboxRelayHeartbeat } from '@outbox-inbox/outbox';
+import type { OutboxRelayHeartbeat } from '../outbox-stats.port';
 
 /**
  * Why a relay counts as stalled, or undefined when it is fine: a running loop must either be

@@ -1,11 +1,7 @@
-import type {
-  InboxCounters,
-  InboxLatencyListener,
-  InboxStatsSource,
-  OpenGap,
-} from '@outbox-inbox/inbox';
-import { InboxMetricsCollector } from './inbox-metrics.collector';
-import { MetricsRegistry } from './metrics-registry';
+import { Registry } from 'prom-client';
+import type { InboxCounters, InboxLatencyListener, InboxStatsSource } from '../inbox-stats.port';
+import type { OpenGap } from '../operations/inbox-stats';
+import { registerInboxMetrics } from './register-inbox-metrics';
 
 /** Counters as a consumer that settled a few messages would hold them. */
 function counters() {
@@ -27,7 +23,7 @@ function counters() {
       list: () => [{ topic: 't', partition: 0, since: '', rounds: 1, lastError: 'db down' }],
       blockedSeconds: () => 12,
     },
-    partitionLags: () => [{ topic: 'trading.order.events', partition: 1, lag: 7 }],
+    partitionLags: () => [{ topic: 'shop.parcel.events', partition: 1, lag: 7 }],
     onLatency: (listener: InboxLatencyListener) => void listeners.push(listener),
     settle: (seconds: number) => listeners.forEach((l) => l(seconds, 'applied')),
   };
@@ -37,12 +33,12 @@ function counters() {
 const gaps: InboxStatsSource = {
   stats: () => Promise.reject(new Error('not read by the collector')),
   openGaps: async () => [{} as OpenGap, {} as OpenGap],
-  groupMembership: () => ({ consumer: 'fulfillment', joined: true }),
+  groupMembership: () => ({ consumer: 'shipping', joined: true }),
 };
 
-/** The value of sample `name` (with `labels`, the service label aside) in one scrape. */
-async function sample(registry: MetricsRegistry, name: string, labels: object = {}) {
-  const wanted = JSON.stringify({ ...labels, service: undefined });
+/** The value of sample `name` with `labels` in one scrape. */
+async function sample(registry: Registry, name: string, labels: object = {}) {
+  const wanted = JSON.stringify(labels);
   const values = (await registry.getMetricsAsJSON()).flatMap((m) =>
     // A histogram's samples name themselves (`…_count`, `…_bucket`); others take the metric's.
     m.values.map((v) => ({
@@ -50,16 +46,14 @@ async function sample(registry: MetricsRegistry, name: string, labels: object = 
       metricName: (v as { metricName?: string }).metricName ?? m.name,
     })),
   );
-  return values.find(
-    (v) => v.metricName === name && JSON.stringify({ ...v.labels, service: undefined }) === wanted,
-  )?.value;
+  return values.find((v) => v.metricName === name && JSON.stringify(v.labels) === wanted)?.value;
 }
 
-describe('InboxMetricsCollector, read through the inbox ports', () => {
+describe('registerInboxMetrics, read through the inbox ports', () => {
   it('mirrors the counters under their names at scrape time', async () => {
-    const registry = new MetricsRegistry('fulfillment-service');
+    const registry = new Registry();
     const held = counters();
-    new InboxMetricsCollector(registry, held, gaps);
+    registerInboxMetrics({ counters: held, stats: gaps }, { registry });
     expect(await sample(registry, 'inbox_messages_total', { outcome: 'applied' })).toBe(5);
     expect(await sample(registry, 'inbox_messages_total', { outcome: 'duplicate' })).toBe(3);
     expect(await sample(registry, 'inbox_dead_lettered_total')).toBe(1);
@@ -72,7 +66,7 @@ describe('InboxMetricsCollector, read through the inbox ports', () => {
     expect(await sample(registry, 'inbox_open_gaps')).toBe(2);
     expect(
       await sample(registry, 'inbox_consumer_lag', {
-        topic: 'trading.order.events',
+        topic: 'shop.parcel.events',
         partition: '1',
       }),
     ).toBe(7);
@@ -81,13 +75,25 @@ describe('InboxMetricsCollector, read through the inbox ports', () => {
   });
 
   it('observes each settled message in the processing histogram', async () => {
-    const registry = new MetricsRegistry('fulfillment-service');
+    const registry = new Registry();
     const held = counters();
-    new InboxMetricsCollector(registry, held);
+    registerInboxMetrics({ counters: held }, { registry });
     held.settle(0.02);
     const count = await sample(registry, 'inbox_processing_seconds_count', { outcome: 'applied' });
     expect(count).toBe(1);
     // Without the stats source there is no gap gauge.
     expect(await sample(registry, 'inbox_open_gaps')).toBeUndefined();
+  });
+
+  it('puts the prefix before every name it registers, and answers those names', async () => {
+    const registry = new Registry();
+    const names = registerInboxMetrics(
+      { counters: counters(), stats: gaps },
+      { registry, prefix: 'shop_' },
+    );
+    const scraped = (await registry.getMetricsAsJSON()).map((m) => m.name).sort();
+    expect(scraped).toEqual([...names].sort());
+    expect(scraped).toContain('shop_inbox_dead_lettered_total');
+    expect(scraped.every((name) => name.startsWith('shop_inbox_'))).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
-import type { OutboxRelayStats, OutboxStats, OutboxStatsSource } from '@outbox-inbox/outbox';
-import { MetricsRegistry } from './metrics-registry';
-import { OutboxMetrics } from './outbox-metrics';
+import { Registry } from 'prom-client';
+import type { OutboxRelayStats, OutboxStats, OutboxStatsSource } from '../outbox-stats.port';
+import type { RelayFault } from '../relay/relay-faults';
+import { registerOutboxMetrics } from './register-outbox-metrics';
 
 const STATS: OutboxStats = {
   backlog: { NEW: 3, SENDING: 1, DEAD: 2 },
@@ -25,6 +26,15 @@ function statsSource(stats: OutboxStats) {
   return source satisfies OutboxStatsSource;
 }
 
+const MISSING_TOPIC: RelayFault = {
+  kind: 'topic',
+  subject: 'shop.parcel.events',
+  code: 'UNKNOWN_TOPIC_OR_PARTITION',
+  since: '2026-12-07T03:00:00.000Z',
+  rounds: 3,
+  remedy: 'create the topic',
+};
+
 const relay: OutboxRelayStats = {
   counts: () => ({
     published: 40,
@@ -34,30 +44,22 @@ const relay: OutboxRelayStats = {
     claimsHandedBack: 4,
   }),
   heartbeat: () => ({ running: true, lastTickAt: 0, idleUntil: 0 }),
-  faults: () => [],
+  faults: () => [MISSING_TOPIC],
 };
 
-/** Each sample of `name` in one scrape, as `labels → value`. */
-async function scrape(registry: MetricsRegistry): Promise<Map<string, Map<string, number>>> {
+/** Each sample of one scrape, as `name → labels → value`. */
+async function scrape(registry: Registry): Promise<Map<string, Map<string, number>>> {
   const metrics = await registry.getMetricsAsJSON();
   return new Map(
-    metrics.map((m) => [
-      m.name,
-      new Map(
-        m.values.map((v) => {
-          const { service: _service, ...labels } = v.labels;
-          return [JSON.stringify(labels), v.value];
-        }),
-      ),
-    ]),
+    metrics.map((m) => [m.name, new Map(m.values.map((v) => [JSON.stringify(v.labels), v.value]))]),
   );
 }
 
-describe('OutboxMetrics, read through the outbox ports', () => {
-  it('exports the backlog and the relay counters under their names, with one query per scrape', async () => {
-    const registry = new MetricsRegistry('order-service');
+describe('registerOutboxMetrics, read through the outbox ports', () => {
+  it('exports the backlog, the relay counters and its faults, with one query per scrape', async () => {
+    const registry = new Registry();
     const source = statsSource(STATS);
-    new OutboxMetrics(registry, source, relay);
+    registerOutboxMetrics({ stats: source, relay }, { registry });
     const samples = await scrape(registry);
     expect(samples.get('outbox_backlog_rows')).toEqual(
       new Map([
@@ -76,13 +78,16 @@ describe('OutboxMetrics, read through the outbox ports', () => {
     expect(samples.get('outbox_dead_total')?.get('{}')).toBe(1);
     expect(samples.get('outbox_lease_lost_total')?.get('{}')).toBe(3);
     expect(samples.get('outbox_claims_handed_back_total')?.get('{}')).toBe(4);
+    expect(samples.get('outbox_relay_faults')).toEqual(
+      new Map([['{"kind":"topic","subject":"shop.parcel.events"}', 1]]),
+    );
     expect(source.queries).toBe(1);
   });
 
   it('keeps the last gauges and reports stats down when the source fails', async () => {
-    const registry = new MetricsRegistry('order-service');
+    const registry = new Registry();
     const source = statsSource(STATS);
-    new OutboxMetrics(registry, source, relay);
+    registerOutboxMetrics({ stats: source, relay }, { registry });
     await scrape(registry);
     source.failing = true;
     const samples = await scrape(registry);
@@ -90,11 +95,24 @@ describe('OutboxMetrics, read through the outbox ports', () => {
     expect(samples.get('outbox_dead_rows')?.get('{}')).toBe(2);
   });
 
-  it('leaves the relay counters at 0 in a process whose relay is off', async () => {
-    const registry = new MetricsRegistry('order-service');
-    new OutboxMetrics(registry, statsSource(STATS), null);
+  it('leaves the relay counters at 0 and lists no fault in a process whose relay is off', async () => {
+    const registry = new Registry();
+    registerOutboxMetrics({ stats: statsSource(STATS), relay: null }, { registry });
     const samples = await scrape(registry);
     expect(samples.get('outbox_published_total')?.get('{}')).toBe(0);
+    expect(samples.get('outbox_relay_faults')?.size ?? 0).toBe(0);
     expect(samples.get('outbox_backlog_rows')?.get('{"status":"NEW"}')).toBe(3);
+  });
+
+  it('puts the prefix before every name it registers, and answers those names', async () => {
+    const registry = new Registry();
+    const names = registerOutboxMetrics(
+      { stats: statsSource(STATS) },
+      { registry, prefix: 'shop_' },
+    );
+    const scraped = [...(await scrape(registry)).keys()].sort();
+    expect(scraped).toEqual([...names].sort());
+    expect(scraped).toContain('shop_outbox_dead_rows');
+    expect(scraped.every((name) => name.startsWith('shop_outbox_'))).toBe(true);
   });
 });
