@@ -244,6 +244,13 @@ const SURFACE: Record<string, string[]> = {
   '@outbox-inbox/inbox/testing': [
     'Admission',
     'AggregateRef',
+    'CapturedDeadLetter',
+    'DeadLetterReason',
+    'DeliverAt',
+    'HarnessDelivery',
+    'InboxDeliveryResult',
+    'InboxTestHarness',
+    'InboxTestHarnessOptions',
     'GateRow',
     'GateRowState',
     'InMemoryInboxDatabase',
