@@ -1,12 +1,19 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import type { EventEnvelope } from '@outbox-inbox/messaging';
+import type { EventEnvelope, MessageTracing } from '@outbox-inbox/messaging';
 import { DataSource } from 'typeorm';
-import type { OutboxModuleOptions } from '../outbox.module-definition';
 import { OUTBOX_DATA_SOURCE, OUTBOX_MODULE_OPTIONS } from '../outbox.tokens';
 import { createOutboxRelay } from '../relay/create-outbox-relay';
 import { OutboxRelay } from '../relay/outbox-relay';
+import { OutboxRelayOptions } from '../relay/outbox-relay.options';
 import { InMemoryOutboxPublisher } from './in-memory-outbox-publisher';
+
+/** What the harness reads of the app's OutboxModule options. */
+interface AppOutboxOptions {
+  topicFor: (aggregateType: string) => string;
+  relay?: Partial<OutboxRelayOptions> & { enabled?: boolean };
+  tracing?: MessageTracing;
+}
 
 /** Which of the written events to list; every field given must match. */
 export interface WrittenFilter {
@@ -45,7 +52,7 @@ export class OutboxTestHarness {
 
   private constructor(
     private readonly dataSource: DataSource,
-    options: OutboxModuleOptions,
+    options: AppOutboxOptions,
   ) {
     const { enabled: _enabled, ...tuning } = options.relay ?? {};
     // The app's relay settings, on the app's own DataSource (no pool of its own to close).
@@ -72,7 +79,7 @@ export class OutboxTestHarness {
     try {
       return new OutboxTestHarness(
         refs.get<DataSource>(OUTBOX_DATA_SOURCE, { strict: false }),
-        refs.get<OutboxModuleOptions>(OUTBOX_MODULE_OPTIONS, { strict: false }),
+        refs.get<AppOutboxOptions>(OUTBOX_MODULE_OPTIONS, { strict: false }),
       );
     } catch (error) {
       throw new Error(
