@@ -4,10 +4,8 @@ import { envelopeHeaders, EventEnvelope } from '@outbox-inbox/messaging';
 import { KafkaMessage } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { holdNewerSchema } from '../apply/hold-newer-schema';
-import { InboxBatchProcessor } from '../apply/inbox-batch-processor';
 import { Delivery } from '../apply/inbox-handler.port';
 import { InboxOutcome } from '../apply/inbox-processor';
-import { inboxStoresOf } from '../create-inbox';
 import { NestHandlers } from '../handlers/nest-handlers';
 import { DeadLetterCode } from '../inbox.errors';
 import { DeliveryPosition, InboxRetryPolicy, ResolvedInboxOptions } from '../inbox.options';
@@ -17,7 +15,9 @@ import { DeliveryControl, MessageRunner } from '../transport/message-runner';
 import { InboxMessageScope } from '../transport/message-scope';
 import { InboxTransport } from '../transport/inbox-transport';
 import { CapturedDeadLetter, CapturedDeadLetters } from './captured-dead-letters';
+import { applyStepOn, applyStepOnTwin } from './harness-apply-step';
 import { RecordingInboxProcessor } from './recording-inbox-processor';
+import { InMemoryInboxDatabase } from './in-memory-inbox-database';
 
 /** What became of one delivery: the inbox's outcome, or the dead letter and its reason. */
 export type InboxDeliveryResult =
@@ -59,6 +59,13 @@ export interface InboxTestHarnessOptions {
    * between them (a dead letter after retries arrives at once, with the app's attempt count).
    */
   retry?: Partial<InboxRetryPolicy>;
+  /**
+   * The in-memory twin of the inbox's tables to run on instead of the app's DataSource: fast,
+   * and no database needed; read its rows with `database.tables()`. The handlers' transaction
+   * (`context.manager`) is then the twin's, not an EntityManager: for handlers whose effect is
+   * not in the database (a call with an idempotency key, a message to another service).
+   */
+  database?: InMemoryInboxDatabase;
 }
 
 /**
@@ -110,23 +117,22 @@ export class InboxTestHarness {
       ...appOptions,
       retry: { ...appOptions.retry, baseDelayMs: 0, maxDelayMs: 0, ...options.retry },
     };
-    const dataSource = inboxPart<DataSource>(refs, INBOX_DATA_SOURCE);
     const handlers = new NestHandlers(inboxOptions.consumer);
     handlers.attach(registeredHandlers(app, inboxPart(refs, InboxTransport)));
+    const hold = holdNewerSchema(handlers, inboxOptions.registry);
+    const { consumer } = inboxOptions;
 
-    // The parts createInbox builds, on the app's DataSource, with a list for a dead-letter topic.
-    const { store, batchStore } = inboxStoresOf(dataSource, inboxOptions.consumer);
-    const processor = new RecordingInboxProcessor(
-      store,
-      handlers,
-      holdNewerSchema(handlers, inboxOptions.registry),
-    );
+    // The parts createInbox builds, on the app's DataSource or on the twin, with a list for a
+    // dead-letter topic.
+    const { dataSource, processor, batchProcessor } = options.database
+      ? applyStepOnTwin(options.database, consumer, handlers, hold)
+      : applyStepOn(inboxPart<DataSource>(refs, INBOX_DATA_SOURCE), consumer, handlers, hold);
     const captured = new CapturedDeadLetters();
     const runner = new MessageRunner({
       options: inboxOptions,
       dataSource,
       processor,
-      batchProcessor: new InboxBatchProcessor({ store, batchStore, single: processor, handlers }),
+      batchProcessor,
       deadLetters: captured,
       metrics: inboxPart(refs, InboxMetrics),
       logger: new Logger('InboxTestHarness'),

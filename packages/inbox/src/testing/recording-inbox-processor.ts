@@ -10,12 +10,13 @@ export const positionKey = (p: Omit<Delivery, 'headers'>): string =>
 /**
  * The inbox's apply step, unchanged, noting what each delivery came to. A transaction retried
  * whole runs the step again, so the note left is the last attempt's: the one that committed.
+ * `Tx` is the transaction it runs in: the EntityManager, or the in-memory twin's.
  */
-export class RecordingInboxProcessor extends InboxProcessor {
+export class RecordingInboxProcessor<Tx = EntityManager> extends InboxProcessor<Tx> {
   private readonly results = new Map<string, ProcessResult>();
 
   override async process(
-    manager: EntityManager,
+    manager: Tx,
     envelope: EventEnvelope,
     delivery: Delivery,
   ): Promise<ProcessResult> {
