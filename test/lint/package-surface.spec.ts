@@ -146,6 +146,7 @@ const SURFACE: Record<string, string[]> = {
     'OutboxWriter',
     'PruneOptions',
     'RelayConnections',
+    'RelayFault',
     'TopicBatch',
     'createOutboxRelay',
     'resolveRelayOptions',
@@ -348,5 +349,18 @@ describe('the public surface of the packages', () => {
     for (const specifier of specifiers) {
       expect(relative(ROOT, entryFile(specifier))).toMatch(/^packages\//);
     }
+  });
+
+  // An app's tests run under Jest (CommonJS or ES modules), Vitest or node:test: the harnesses
+  // take nothing from any of them.
+  it.each([
+    'packages/inbox/src/testing/inbox-test-harness.ts',
+    'packages/outbox/src/testing/outbox-test-harness.ts',
+  ])('the app test harness %s imports no test runner', (file) => {
+    const { files, external } = reach(join(ROOT, file));
+    expect(files.size).toBeGreaterThan(5);
+    expect(
+      [...external].filter((name) => /^(@jest\/|jest|vitest|node:test|mocha)/.test(name)),
+    ).toEqual([]);
   });
 });
