@@ -157,23 +157,20 @@ export class InboxTestHarness {
     event: EventEnvelope | string | Buffer,
     at: DeliverAt = {},
   ): Promise<InboxDeliveryResult> {
-    const value =
-      typeof event === 'string' || Buffer.isBuffer(event) ? event : JSON.stringify(event);
-    const headers =
-      at.headers ??
-      (typeof event === 'object' && !Buffer.isBuffer(event) ? envelopeHeaders(event) : {});
+    const envelope = typeof event === 'string' || Buffer.isBuffer(event) ? undefined : event;
+    const value = envelope ? JSON.stringify(envelope) : event.toString();
+    const headers = at.headers ?? (envelope ? envelopeHeaders(envelope) : {});
+    const topic = at.topic ?? this.options.topics[0];
+    const partition = at.partition ?? 0;
     const position: Delivery = {
-      topic: at.topic ?? this.options.topics[0],
-      partition: at.partition ?? 0,
-      offset: this.nextOffset(at.topic ?? this.options.topics[0], at.partition ?? 0),
+      topic,
+      partition,
+      offset: this.nextOffset(topic, partition),
       headers,
     };
     const message: KafkaMessage = {
-      key:
-        typeof event === 'object' && !Buffer.isBuffer(event)
-          ? Buffer.from(event.aggregateId)
-          : null,
-      value: Buffer.from(value),
+      key: envelope ? Buffer.from(envelope.aggregateId) : null,
+      value: Buffer.isBuffer(event) ? event : Buffer.from(value),
       headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Buffer.from(v)])),
       offset: position.offset,
       timestamp: String(Date.now()),
@@ -182,10 +179,9 @@ export class InboxTestHarness {
     const deadBefore = this.captured.messages.length;
     await this.runner.settle(message, position, this.never);
     const result = this.resultOf(position, deadBefore);
-    const { topic, partition, offset } = position;
     this.deliveries.push({
-      position: { topic, partition, offset },
-      value: value.toString(),
+      position: { topic, partition, offset: position.offset },
+      value,
       result,
     });
     return result;
@@ -193,9 +189,12 @@ export class InboxTestHarness {
 
   private resultOf(position: Delivery, deadBefore: number): InboxDeliveryResult {
     const committed = this.processor.take(position);
+    const { topic, partition, offset } = position;
     const dead = this.captured.messages
       .slice(deadBefore)
-      .find((d) => d.reason.offset === position.offset && d.reason.topic === position.topic);
+      .find(
+        ({ reason: r }) => r.topic === topic && r.partition === partition && r.offset === offset,
+      );
     if (dead) {
       const { errorCode, error, attempts } = dead.reason;
       return { outcome: 'dead-lettered', errorCode, error, attempts };
