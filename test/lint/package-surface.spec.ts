@@ -176,7 +176,10 @@ const SURFACE: Record<string, string[]> = {
     'OutboxStoreFixture',
     'OutboxStoreUnderTest',
     'OutboxTestEvent',
+    'OutboxTestHarness',
+    'PublishedEvent',
     'ReceivedMessage',
+    'WrittenFilter',
     'outboxSqlOf',
     'runOutboxPublisherContract',
     'runOutboxStoreContract',
@@ -269,6 +272,13 @@ const SURFACE: Record<string, string[]> = {
   '@outbox-inbox/inbox/testing': [
     'Admission',
     'AggregateRef',
+    'CapturedDeadLetter',
+    'DeadLetterReason',
+    'DeliverAt',
+    'HarnessDelivery',
+    'InboxDeliveryResult',
+    'InboxTestHarness',
+    'InboxTestHarnessOptions',
     'GateRow',
     'GateRowState',
     'InMemoryInboxDatabase',
@@ -377,5 +387,18 @@ describe('the public surface of the packages', () => {
     for (const specifier of specifiers) {
       expect(relative(ROOT, entryFile(specifier))).toMatch(/^packages\//);
     }
+  });
+
+  // An app's tests run under Jest (CommonJS or ES modules), Vitest or node:test: the harnesses
+  // take nothing from any of them.
+  it.each([
+    'packages/inbox/src/testing/inbox-test-harness.ts',
+    'packages/outbox/src/testing/outbox-test-harness.ts',
+  ])('the app test harness %s imports no test runner', (file) => {
+    const { files, external } = reach(join(ROOT, file));
+    expect(files.size).toBeGreaterThan(5);
+    expect(
+      [...external].filter((name) => /^(@jest\/|jest|vitest|node:test|mocha)/.test(name)),
+    ).toEqual([]);
   });
 });

@@ -128,7 +128,7 @@ export function createInbox({ options, dataSource, scope }: InboxSources): Inbox
  * type: mysql, mariadb or postgres; any other is refused, naming it). They are SQL text only:
  * choosing them loads no driver.
  */
-function inboxStoresOf(
+export function inboxStoresOf(
   dataSource: DataSource,
   consumer: string,
 ): { store: InboxStore; batchStore: InboxBatchStore } {

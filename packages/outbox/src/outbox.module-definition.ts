@@ -5,6 +5,7 @@ import { OutboxKafkaOptions } from './publisher/kafka-outbox-publisher';
 import type { ListenNotifySetting } from './relay/listen-notify-wake-up';
 import { OutboxRelayOptions } from './relay/outbox-relay.options';
 import { OutboxRetentionOptions } from './housekeeping/outbox-retention';
+import { OUTBOX_MODULE_OPTIONS } from './outbox.tokens';
 
 /** How a service wires the outbox (`forRoot`, or returned by `forRootAsync`'s factory). */
 export interface OutboxModuleOptions {
@@ -42,13 +43,14 @@ export interface OutboxModuleExtras {
 
 export const {
   ConfigurableModuleClass: OutboxConfigurableModule,
-  MODULE_OPTIONS_TOKEN: OUTBOX_MODULE_OPTIONS,
   OPTIONS_TYPE: OUTBOX_OPTIONS_TYPE,
   ASYNC_OPTIONS_TYPE: OUTBOX_ASYNC_OPTIONS_TYPE,
-} = new ConfigurableModuleBuilder<OutboxModuleOptions>({ moduleName: 'Outbox' })
+} = new ConfigurableModuleBuilder<OutboxModuleOptions>({
+  moduleName: 'Outbox',
+  optionsInjectionToken: OUTBOX_MODULE_OPTIONS,
+})
   .setClassMethodName('forRoot')
   .setExtras<OutboxModuleExtras>({}, (definition) => definition)
   .build();
 
-/** DI token of the DataSource the outbox works on. */
-export const OUTBOX_DATA_SOURCE = Symbol('OUTBOX_DATA_SOURCE');
+export { OUTBOX_DATA_SOURCE, OUTBOX_MODULE_OPTIONS } from './outbox.tokens';

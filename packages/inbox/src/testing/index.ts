@@ -27,3 +27,18 @@ export type {
 /** The in-memory twin of the inbox's tables: per-consumer stores, transactions one at a time. */
 export { InMemoryInboxDatabase } from './in-memory-inbox-database';
 export { InMemoryInboxTransaction } from './in-memory-inbox-tables';
+/**
+ * For an application's own tests (needs no test runner): hands events to the app's handlers
+ * through the real inbox path, in process and without Kafka, and says what became of each.
+ */
+export { InboxTestHarness } from './inbox-test-harness';
+export type {
+  DeliverAt,
+  HarnessDelivery,
+  InboxDeliveryResult,
+  InboxTestHarnessOptions,
+} from './inbox-test-harness';
+/** A message the harness's inbox dead-lettered, and why. */
+export type { CapturedDeadLetter } from './captured-dead-letters';
+/** Why and where a message failed, as its dead letter's inbox-* headers say. */
+export type { DeadLetterReason } from '../dead-letter/dead-letter-headers';

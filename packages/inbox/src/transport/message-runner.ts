@@ -31,8 +31,8 @@ export interface MessageRunnerDeps {
   /** The apply step, one message at a time and in batches. */
   processor: InboxProcessor;
   batchProcessor: InboxBatchProcessor;
-  /** Where a message that cannot be applied goes. */
-  deadLetters: DeadLetterPublisher;
+  /** Where a message that cannot be applied goes (the dead-letter topic; a list in tests). */
+  deadLetters: Pick<DeadLetterPublisher, 'publish'>;
   metrics: InboxMetrics;
   logger: LoggerService;
   /** The app's scope to settle each message in, when it provides one. */

@@ -30,3 +30,9 @@ export { InMemoryOutboxStore } from './in-memory-outbox-store';
 /** The statements of t_outbox for a DataSource's engine, so a test can EXPLAIN them on its data. */
 export { outboxSqlOf } from '../store/sql/outbox-sql-of';
 export type { OutboxQuery, OutboxSql } from '../store/sql/outbox-sql';
+/**
+ * For an application's own tests (needs no test runner): the events its commands wrote to
+ * t_outbox, and the relay run through on them in process, publishing to a list.
+ */
+export { OutboxTestHarness } from './outbox-test-harness';
+export type { PublishedEvent, WrittenFilter } from './outbox-test-harness';
