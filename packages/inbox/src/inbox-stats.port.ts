@@ -34,6 +34,8 @@ export interface InboxCounters {
   readonly deadLetterRejections: number;
   /** Times a partition was paused because a dependency was down. */
   readonly pauses: number;
+  /** Times a missing table, column or grant began to hold the consumer back (one per thing missing). */
+  readonly deploymentFaults: number;
   /** Times the consumer joined its group (its first join, then one per rebalance). */
   readonly groupJoins: number;
   /** Times the consumer crashed and had to be started again. */
