@@ -12,7 +12,7 @@ export { deploymentFaultOf, isDeploymentFault } from './deployment-fault';
 export type { DeploymentFault } from './deployment-fault';
 /** Whether tables, columns and privileges a component needs are in place, as its user sees them. */
 export { probeSchema } from './schema-probe';
-export type { RequiredTable } from './schema-probe';
+export type { RequiredTable, SchemaProbe } from './schema-probe';
 /** A DataSource named by instance, TypeORM name or injection token, as a module's provider. */
 export { dataSourceProvider } from './data-source-ref';
 export type { DataSourceRef } from './data-source-ref';

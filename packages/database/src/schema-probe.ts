@@ -1,6 +1,15 @@
 import type { DataSource } from 'typeorm';
 import { DeploymentFault, deploymentFaultOf } from './deployment-fault';
 
+/**
+ * A component's schema check, bound to its DataSource: what a health check asks without
+ * knowing the component's tables (OutboxModule and InboxModule provide one each).
+ */
+export interface SchemaProbe {
+  /** The deployment faults now; empty when nothing is missing. Rejects when the database does not answer. */
+  faults(): Promise<DeploymentFault[]>;
+}
+
 /** A table a component needs, the columns it reads and writes, and the writes it makes. */
 export interface RequiredTable {
   table: string;

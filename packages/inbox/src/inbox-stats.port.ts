@@ -1,3 +1,4 @@
+import type { SchemaProbe } from '@outbox-inbox/database';
 import { InboxOutcome } from './apply/inbox-processor';
 import { BlockedPartition } from './metrics/partition-blocks';
 import { InboxStats, OpenGap } from './operations/inbox-stats';
@@ -67,4 +68,6 @@ export interface InboxStatsSource {
 export interface InboxReadPorts {
   InboxCounters: InboxCounters;
   InboxStatsSource: InboxStatsSource;
+  /** probeInboxSchema on the inbox's DataSource: its tables, columns and grants in place. */
+  InboxSchemaProbe: SchemaProbe;
 }

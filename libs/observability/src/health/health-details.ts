@@ -2,6 +2,7 @@ import type { InboxStatsSource } from '@outbox-inbox/inbox';
 import type { OutboxRelayStats, OutboxStatsSource } from '@outbox-inbox/outbox';
 import { DataSource } from 'typeorm';
 import { BrokerProbe } from './broker-probe';
+import { describeOwnSchemaFaults, OwnSchema } from './own-schema';
 import { ReadinessThresholds } from './readiness-thresholds';
 import { relayStall } from './relay-stall';
 
@@ -25,6 +26,8 @@ export interface HealthDetails {
 export interface HealthSources {
   dataSource: DataSource;
   thresholds: ReadinessThresholds;
+  /** This service's own tables and grants (readiness fails while one is missing). */
+  schema?: OwnSchema;
   broker?: BrokerProbe | null;
   relay?: OutboxRelayStats | null;
   outbox?: OutboxStatsSource | null;
@@ -50,7 +53,18 @@ export async function readHealthDetails(sources: HealthSources): Promise<HealthD
       },
     ],
   ];
-  const { broker, relay, outbox, inbox } = sources;
+  const { schema, broker, relay, outbox, inbox } = sources;
+  if (schema?.probed) {
+    checks.push([
+      'schema',
+      async () => {
+        const faults = await timed(() => schema.faults());
+        return faults.length > 0
+          ? { status: 'down', reason: describeOwnSchemaFaults(faults), faults }
+          : { status: 'up' };
+      },
+    ]);
+  }
   if (broker) {
     checks.push([
       'broker',
