@@ -1,0 +1,108 @@
+import { createDatabaseUser, parcelEvent, toMessage, waitFor } from '@app/test-kit';
+import { probeInboxSchema } from '../src';
+import { committedTotal, topicSize } from './fixtures/kafka-reads';
+import { InboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
+
+const ENGINES = ['mysql', 'postgres'] as const;
+
+/** Three parcels, two versions each: six events over the topic's partitions. */
+const sixEvents = (prefix: string) =>
+  ['a', 'b', 'c'].flatMap((p) => [
+    parcelEvent('registered', `${prefix}-${p}`, 1),
+    parcelEvent('shipped', `${prefix}-${p}`, 2),
+  ]);
+
+/** What the consumer shows while it waits: paused partitions for a deployment fault, nothing else. */
+async function expectWaiting(app: InboxTestApp, subject: string | RegExp) {
+  await waitFor(() => app.metrics.blocks.list().some((b) => b.rounds >= 3), {
+    description: 'a partition retried three rounds',
+  });
+  const blocked = app.metrics.blocks.list();
+  expect(blocked.length).toBeGreaterThan(0);
+  for (const block of blocked) {
+    expect(block).toMatchObject({ cause: 'deployment', subject: expect.stringMatching(subject) });
+  }
+  // Once per thing missing, not once per partition or round.
+  expect(app.metrics.deploymentFaults).toBe(1);
+  expect(app.metrics.deadLettered).toBe(0);
+  expect(app.metrics.outcomes.applied).toBe(0);
+}
+
+/**
+ * A consumer started before its deployment is complete: the inbox's migrations not run, or its
+ * database user without the grants. It takes in nothing, dead-letters nothing and commits no
+ * offset; once the migrations or the GRANT are in place, every event is applied once.
+ */
+describe.each(ENGINES)('Inbox consumer on a half-done deployment (%s)', (engine) => {
+  describe('with the inbox tables not migrated yet', () => {
+    const bed = useInboxTestBed(`inbox_half_${engine}`, { engine, inboxTables: false });
+
+    it('pauses, never dead-letters, and applies every event once after the migrations ran', async () => {
+      const { topic, options } = await bed.channel(`inbox.half.${engine}`, 2);
+      const sent = sixEvents(`half-${engine}`);
+      await bed.producer.send({ topic, messages: sent.map(toMessage) });
+      expect(await probeInboxSchema(bed.dataSource)).toEqual(
+        expect.arrayContaining([expect.objectContaining({ kind: 'table', subject: 't_inbox' })]),
+      );
+      const app = await bed.startApp(options);
+      try {
+        await expectWaiting(app, /^t_inbox/);
+        expect(await committedTotal(bed.env.kafka, options.consumer, topic)).toBe(0);
+        expect(await topicSize(bed.env.kafka, options.deadLetterTopic)).toBe(0);
+
+        await bed.dataSource.runMigrations({ transaction: 'each' });
+        expect(await probeInboxSchema(bed.dataSource)).toEqual([]);
+        await waitFor(
+          async () => (await committedTotal(bed.env.kafka, options.consumer, topic)) === 6,
+          { description: 'all 6 events acknowledged once the tables exist' },
+        );
+        for (const p of ['a', 'b', 'c']) {
+          expect(await bed.effectVersions(`half-${engine}-${p}`)).toEqual([1, 2]);
+        }
+        expect(app.metrics.outcomes.applied).toBe(6);
+        expect(app.metrics.deadLettered).toBe(0);
+        expect(await topicSize(bed.env.kafka, options.deadLetterTopic)).toBe(0);
+        expect(app.metrics.blocks.list()).toEqual([]);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+});
+
+describe('Inbox consumer whose database user lacks the grants (postgres)', () => {
+  const bed = useInboxTestBed('inbox_grant_pg', { engine: 'postgres' });
+
+  it('pauses until the GRANT, then applies every event once, with no dead letter', async () => {
+    const { topic, options } = await bed.channel('inbox.grant.pg', 2);
+    const user = await createDatabaseUser(bed.dataSource, bed.databaseUrl);
+    try {
+      const inboxTables =
+        't_inbox, t_inbox_version, t_inbox_parked, t_inbox_dlq_replay, t_inbox_skip, t_inbox_prune';
+      await user.grant('SELECT', inboxTables);
+      await user.grant('SELECT, INSERT, UPDATE, DELETE', 't_test_effect, t_test_lock');
+      await bed.producer.send({ topic, messages: sixEvents('grant').map(toMessage) });
+      const app = await bed.startApp({ ...options, databaseUrl: user.url });
+      try {
+        await expectWaiting(app, /t_inbox/);
+        expect(await committedTotal(bed.env.kafka, options.consumer, topic)).toBe(0);
+        expect(await topicSize(bed.env.kafka, options.deadLetterTopic)).toBe(0);
+
+        await user.grant('INSERT, UPDATE, DELETE', inboxTables);
+        await waitFor(
+          async () => (await committedTotal(bed.env.kafka, options.consumer, topic)) === 6,
+          { description: 'all 6 events acknowledged once granted' },
+        );
+        for (const p of ['a', 'b', 'c']) {
+          expect(await bed.effectVersions(`grant-${p}`)).toEqual([1, 2]);
+        }
+        expect(app.metrics.deadLettered).toBe(0);
+        expect(await topicSize(bed.env.kafka, options.deadLetterTopic)).toBe(0);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await user.drop();
+    }
+  });
+});
