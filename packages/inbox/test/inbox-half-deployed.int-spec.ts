@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { createDatabaseUser, parcelEvent, toMessage, waitFor } from '@app/test-kit';
 import { probeInboxSchema } from '../src';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';
@@ -12,8 +13,16 @@ const sixEvents = (prefix: string) =>
     parcelEvent('shipped', `${prefix}-${p}`, 2),
   ]);
 
+/** The warnings the consumer's transport logged (the test app prints errors only). */
+const warnings = () => jest.spyOn(Logger.prototype, 'warn');
+
 /** What the consumer shows while it waits: paused partitions for a deployment fault, nothing else. */
-async function expectWaiting(app: InboxTestApp, subject: string | RegExp) {
+async function expectWaiting(
+  app: InboxTestApp,
+  subject: string | RegExp,
+  warned: jest.SpyInstance,
+  remedy: RegExp,
+) {
   await waitFor(() => app.metrics.blocks.list().some((b) => b.rounds >= 3), {
     description: 'a partition retried three rounds',
   });
@@ -24,6 +33,10 @@ async function expectWaiting(app: InboxTestApp, subject: string | RegExp) {
   }
   // Once per thing missing, not once per partition or round.
   expect(app.metrics.deploymentFaults).toBe(1);
+  const lines = warned.mock.calls.map(([line]) => String(line));
+  expect(lines.filter((l) => l.startsWith('the deployment is not complete'))).toEqual([
+    expect.stringMatching(remedy),
+  ]);
   expect(app.metrics.deadLettered).toBe(0);
   expect(app.metrics.outcomes.applied).toBe(0);
 }
@@ -44,9 +57,10 @@ describe.each(ENGINES)('Inbox consumer on a half-done deployment (%s)', (engine)
       expect(await probeInboxSchema(bed.dataSource)).toEqual(
         expect.arrayContaining([expect.objectContaining({ kind: 'table', subject: 't_inbox' })]),
       );
+      const warned = warnings();
       const app = await bed.startApp(options);
       try {
-        await expectWaiting(app, /^t_inbox/);
+        await expectWaiting(app, /^t_inbox/, warned, /t_inbox.* is missing .*run InboxMigrations/);
         expect(await committedTotal(bed.env.kafka, options.consumer, topic)).toBe(0);
         expect(await topicSize(bed.env.kafka, options.deadLetterTopic)).toBe(0);
 
@@ -65,6 +79,7 @@ describe.each(ENGINES)('Inbox consumer on a half-done deployment (%s)', (engine)
         expect(app.metrics.blocks.list()).toEqual([]);
       } finally {
         await app.close();
+        warned.mockRestore();
       }
     });
   });
@@ -82,9 +97,15 @@ describe('Inbox consumer whose database user lacks the grants (postgres)', () =>
       await user.grant('SELECT', inboxTables);
       await user.grant('SELECT, INSERT, UPDATE, DELETE', 't_test_effect, t_test_lock');
       await bed.producer.send({ topic, messages: sixEvents('grant').map(toMessage) });
+      const warned = warnings();
       const app = await bed.startApp({ ...options, databaseUrl: user.url });
       try {
-        await expectWaiting(app, /t_inbox/);
+        await expectWaiting(
+          app,
+          /t_inbox/,
+          warned,
+          /t_inbox is not granted .*grant this service's database user/,
+        );
         expect(await committedTotal(bed.env.kafka, options.consumer, topic)).toBe(0);
         expect(await topicSize(bed.env.kafka, options.deadLetterTopic)).toBe(0);
 
@@ -100,6 +121,7 @@ describe('Inbox consumer whose database user lacks the grants (postgres)', () =>
         expect(await topicSize(bed.env.kafka, options.deadLetterTopic)).toBe(0);
       } finally {
         await app.close();
+        warned.mockRestore();
       }
     } finally {
       await user.drop();
