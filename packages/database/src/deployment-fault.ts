@@ -1,21 +1,8 @@
 import { mysqlDeploymentFault } from './mysql/mysql-errors';
 import { postgresDeploymentFault } from './postgres/postgres-errors';
+import type { DeploymentFault } from './deployment-fault.types';
 
-/**
- * What a half-done deployment lacks: a table or a column its migrations create, or a privilege
- * the service's database user needs. No message is at fault, and no retry in place heals it;
- * running the migrations or granting the privilege does.
- */
-export interface DeploymentFault {
-  kind: 'table' | 'column' | 'grant';
-  /**
-   * The missing table or column, or the refused privilege and what it was refused on, in the
-   * server's words: `t_inbox`, `t_inbox.duplicate_count`, `INSERT on t_inbox`, `table t_inbox`.
-   */
-  subject: string;
-  /** The server's code: ER_NO_SUCH_TABLE (1146), ER_BAD_FIELD_ERROR (1054), 42P01, 42501… */
-  code: string;
-}
+export type { DeploymentFault };
 
 // As isTransientDbError, each engine's errors are told apart by their shape (mysql2's numeric
 // `errno`, node-postgres's five-character SQLSTATE), so one classifier serves both engines.

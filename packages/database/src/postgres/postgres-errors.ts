@@ -1,4 +1,4 @@
-import type { DeploymentFault } from '../deployment-fault';
+import type { DeploymentFault } from '../deployment-fault.types';
 import { errorChain } from '../error-chain';
 
 /** PostgreSQL SQLSTATEs after which the whole transaction can be retried safely. */
