@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { createDatabaseUser, parcelEvent, toMessage, waitFor } from '@app/test-kit';
-import { probeInboxSchema } from '../src';
+import { InboxMigrations, probeInboxSchema } from '../src';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';
 import { InboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';
 
@@ -39,6 +39,9 @@ async function expectWaiting(
   ]);
   expect(app.metrics.deadLettered).toBe(0);
   expect(app.metrics.outcomes.applied).toBe(0);
+  // A batch that meets it pauses as a whole: no retries in place, no message-by-message fallback.
+  expect(app.metrics.batchFallbacks).toBe(0);
+  expect(app.metrics.retries).toBe(0);
 }
 
 /**
@@ -50,38 +53,52 @@ describe.each(ENGINES)('Inbox consumer on a half-done deployment (%s)', (engine)
   describe('with the inbox tables not migrated yet', () => {
     const bed = useInboxTestBed(`inbox_half_${engine}`, { engine, inboxTables: false });
 
-    it('pauses, never dead-letters, and applies every event once after the migrations ran', async () => {
-      const { topic, options } = await bed.channel(`inbox.half.${engine}`, 2);
-      const sent = sixEvents(`half-${engine}`);
-      await bed.producer.send({ topic, messages: sent.map(toMessage) });
-      expect(await probeInboxSchema(bed.dataSource)).toEqual(
-        expect.arrayContaining([expect.objectContaining({ kind: 'table', subject: 't_inbox' })]),
-      );
-      const warned = warnings();
-      const app = await bed.startApp(options);
-      try {
-        await expectWaiting(app, /^t_inbox/, warned, /t_inbox.* is missing .*run InboxMigrations/);
-        expect(await committedTotal(bed.env.kafka, options.consumer, topic)).toBe(0);
-        expect(await topicSize(bed.env.kafka, options.deadLetterTopic)).toBe(0);
-
-        await bed.dataSource.runMigrations({ transaction: 'each' });
-        expect(await probeInboxSchema(bed.dataSource)).toEqual([]);
-        await waitFor(
-          async () => (await committedTotal(bed.env.kafka, options.consumer, topic)) === 6,
-          { description: 'all 6 events acknowledged once the tables exist' },
+    it.each([
+      ['one message per transaction', 1],
+      ['batched mode', 20],
+    ])(
+      'in %s: pauses, never dead-letters, and applies every event once after the migrations ran',
+      async (_mode, batchSize) => {
+        const { topic, options } = await bed.channel(`inbox.half${batchSize}.${engine}`, 2);
+        const prefix = `half${batchSize}-${engine}`;
+        const sent = sixEvents(prefix);
+        // Each case starts before the migrations: the one before ran them.
+        for (const _ of InboxMigrations) await bed.dataSource.undoLastMigration();
+        await bed.producer.send({ topic, messages: sent.map(toMessage) });
+        expect(await probeInboxSchema(bed.dataSource)).toEqual(
+          expect.arrayContaining([expect.objectContaining({ kind: 'table', subject: 't_inbox' })]),
         );
-        for (const p of ['a', 'b', 'c']) {
-          expect(await bed.effectVersions(`half-${engine}-${p}`)).toEqual([1, 2]);
+        const warned = warnings();
+        const app = await bed.startApp({ ...options, inbox: { batchSize } });
+        try {
+          await expectWaiting(
+            app,
+            /^t_inbox/,
+            warned,
+            /t_inbox.* is missing .*run InboxMigrations/,
+          );
+          expect(await committedTotal(bed.env.kafka, options.consumer, topic)).toBe(0);
+          expect(await topicSize(bed.env.kafka, options.deadLetterTopic)).toBe(0);
+
+          await bed.dataSource.runMigrations({ transaction: 'each' });
+          expect(await probeInboxSchema(bed.dataSource)).toEqual([]);
+          await waitFor(
+            async () => (await committedTotal(bed.env.kafka, options.consumer, topic)) === 6,
+            { description: 'all 6 events acknowledged once the tables exist' },
+          );
+          for (const p of ['a', 'b', 'c']) {
+            expect(await bed.effectVersions(`${prefix}-${p}`)).toEqual([1, 2]);
+          }
+          expect(app.metrics.outcomes.applied).toBe(6);
+          expect(app.metrics.deadLettered).toBe(0);
+          expect(await topicSize(bed.env.kafka, options.deadLetterTopic)).toBe(0);
+          expect(app.metrics.blocks.list()).toEqual([]);
+        } finally {
+          await app.close();
+          warned.mockRestore();
         }
-        expect(app.metrics.outcomes.applied).toBe(6);
-        expect(app.metrics.deadLettered).toBe(0);
-        expect(await topicSize(bed.env.kafka, options.deadLetterTopic)).toBe(0);
-        expect(app.metrics.blocks.list()).toEqual([]);
-      } finally {
-        await app.close();
-        warned.mockRestore();
-      }
-    });
+      },
+    );
   });
 });
 
