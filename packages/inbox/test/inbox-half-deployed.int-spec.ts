@@ -102,18 +102,29 @@ describe.each(ENGINES)('Inbox consumer on a half-done deployment (%s)', (engine)
   });
 });
 
-describe('Inbox consumer whose database user lacks the grants (postgres)', () => {
-  const bed = useInboxTestBed('inbox_grant_pg', { engine: 'postgres' });
+const INBOX_TABLES = [
+  't_inbox',
+  't_inbox_version',
+  't_inbox_parked',
+  't_inbox_dlq_replay',
+  't_inbox_skip',
+  't_inbox_prune',
+];
+
+describe.each(ENGINES)('Inbox consumer whose database user lacks the grants (%s)', (engine) => {
+  const bed = useInboxTestBed(`inbox_grant_${engine}`, { engine });
 
   it('pauses until the GRANT, then applies every event once, with no dead letter', async () => {
-    const { topic, options } = await bed.channel('inbox.grant.pg', 2);
+    const { topic, options } = await bed.channel(`inbox.grant.${engine}`, 2);
     const user = await createDatabaseUser(bed.dataSource, bed.databaseUrl);
+    // One table per GRANT: MySQL grants on one table at a time.
+    const grantEach = async (privileges: string, tables: string[]) => {
+      for (const table of tables) await user.grant(privileges, table);
+    };
     try {
-      const inboxTables =
-        't_inbox, t_inbox_version, t_inbox_parked, t_inbox_dlq_replay, t_inbox_skip, t_inbox_prune';
-      await user.grant('SELECT', inboxTables);
-      await user.grant('SELECT, INSERT, UPDATE, DELETE', 't_test_effect, t_test_lock');
-      await bed.producer.send({ topic, messages: sixEvents('grant').map(toMessage) });
+      await grantEach('SELECT', INBOX_TABLES);
+      await grantEach('SELECT, INSERT, UPDATE, DELETE', ['t_test_effect', 't_test_lock']);
+      await bed.producer.send({ topic, messages: sixEvents(`grant-${engine}`).map(toMessage) });
       const warned = warnings();
       const app = await bed.startApp({ ...options, databaseUrl: user.url });
       try {
@@ -126,13 +137,13 @@ describe('Inbox consumer whose database user lacks the grants (postgres)', () =>
         expect(await committedTotal(bed.env.kafka, options.consumer, topic)).toBe(0);
         expect(await topicSize(bed.env.kafka, options.deadLetterTopic)).toBe(0);
 
-        await user.grant('INSERT, UPDATE, DELETE', inboxTables);
+        await grantEach('INSERT, UPDATE, DELETE', INBOX_TABLES);
         await waitFor(
           async () => (await committedTotal(bed.env.kafka, options.consumer, topic)) === 6,
           { description: 'all 6 events acknowledged once granted' },
         );
         for (const p of ['a', 'b', 'c']) {
-          expect(await bed.effectVersions(`grant-${p}`)).toEqual([1, 2]);
+          expect(await bed.effectVersions(`grant-${engine}-${p}`)).toEqual([1, 2]);
         }
         expect(app.metrics.deadLettered).toBe(0);
         expect(await topicSize(bed.env.kafka, options.deadLetterTopic)).toBe(0);
