@@ -91,7 +91,7 @@ describe('order-service readiness with a stuck relay', () => {
     );
     expect(Object.keys(stuck.body.error)).toEqual(['outboxRelay']);
     expect(stuck.body.error.outboxRelay.message).toMatch(/has not gone round for \d+ ms/);
-    expect(Object.keys(stuck.body.info)).toEqual(['database']);
+    expect(Object.keys(stuck.body.info)).toEqual(['database', 'schema']);
     expect(stuck.body.info.database.status).toBe('up');
     expect((await request(`${url}/health/live`)).status).toBe(200);
 

@@ -19,7 +19,9 @@ import { OutboxHealthIndicator } from '@outbox-inbox/outbox/health';
 import { registerOutboxMetrics } from '@outbox-inbox/outbox/metrics';
 import { InboxObserverInterceptor } from './consumer/inbox-observer.interceptor';
 import { CorrelationModule } from './correlation/correlation.module';
+import type { SchemaProbe } from '@outbox-inbox/database';
 import { BrokerProbe } from './health/broker-probe';
+import { OwnSchema } from './health/own-schema';
 import { HealthHttpController } from './health/health.http.controller';
 import { DEFAULT_READINESS, ReadinessThresholds } from './health/readiness-thresholds';
 import { HttpObserverMiddleware } from './http/http-observer.middleware';
@@ -28,13 +30,17 @@ import { BrokerMetrics } from './metrics/broker-metrics';
 import { HttpMetrics } from './metrics/http-metrics';
 import { MetricsHttpController } from './metrics/metrics.http.controller';
 import { MetricsRegistry } from './metrics/metrics-registry';
+import { SchemaMetrics } from './metrics/schema-metrics';
 import { ObservabilityAsyncOptions, ObservabilityOptions } from './observability.options';
 import {
   BROKER_PROBE,
   INBOX_COUNTERS,
+  INBOX_SCHEMA_PROBE,
   INBOX_STATS_SOURCE,
   OUTBOX_RELAY_STATS,
+  OUTBOX_SCHEMA_PROBE,
   OUTBOX_STATS_SOURCE,
+  OWN_SCHEMA,
   READINESS_THRESHOLDS,
 } from './observability.tokens';
 import { flushTracing } from './tracing/start-tracing';
@@ -159,6 +165,21 @@ export class ObservabilityModule implements NestModule, OnApplicationShutdown {
           inject: [HealthIndicatorService, { token: INBOX_STATS_SOURCE, optional: true }],
           useFactory: (indicators: HealthIndicatorService, stats?: InboxStatsSource) =>
             stats ? new InboxHealthIndicator(indicators, stats) : null,
+        },
+        {
+          provide: OWN_SCHEMA,
+          inject: [
+            { token: OUTBOX_SCHEMA_PROBE, optional: true },
+            { token: INBOX_SCHEMA_PROBE, optional: true },
+          ],
+          useFactory: (outbox?: SchemaProbe, inbox?: SchemaProbe) =>
+            new OwnSchema({ ...(outbox && { outbox }), ...(inbox && { inbox }) }),
+        },
+        {
+          provide: SchemaMetrics,
+          inject: [MetricsRegistry, OWN_SCHEMA],
+          useFactory: (r: MetricsRegistry, schema: OwnSchema) =>
+            schema.probed ? new SchemaMetrics(r, schema) : null,
         },
         {
           provide: BrokerMetrics,

@@ -19,3 +19,9 @@ export const OUTBOX_STATS_SOURCE = 'OutboxStatsSource' satisfies keyof OutboxRea
 export const INBOX_COUNTERS = 'InboxCounters' satisfies keyof InboxReadPorts;
 /** InboxStatsSource: the inbox's stats, open gaps and group membership. */
 export const INBOX_STATS_SOURCE = 'InboxStatsSource' satisfies keyof InboxReadPorts;
+/** OutboxSchemaProbe: t_outbox, its columns and grants, on the outbox's DataSource. */
+export const OUTBOX_SCHEMA_PROBE = 'OutboxSchemaProbe' satisfies keyof OutboxReadPorts;
+/** InboxSchemaProbe: the inbox's tables, columns and grants, on its DataSource. */
+export const INBOX_SCHEMA_PROBE = 'InboxSchemaProbe' satisfies keyof InboxReadPorts;
+/** OwnSchema: this service's components' schema probes together. */
+export const OWN_SCHEMA = Symbol('OWN_SCHEMA');

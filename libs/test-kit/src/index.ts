@@ -6,6 +6,9 @@ export { createTestDatabase } from './test-database';
 /** Which database drivers a module loads: packages load neither until a dialect is asked for. */
 export { driversLoadedBy } from './drivers-loaded';
 export type { TestDatabase } from './test-database';
+/** A login on a test database that holds only the privileges a test grants it. */
+export { createDatabaseUser } from './database-user';
+export type { DatabaseUser } from './database-user';
 /** A throwaway PostgreSQL database per test file, on POSTGRES_URL or the local server. */
 export { createPostgresTestDatabase, postgresServerUrl } from './postgres-test-database';
 export { startTestEnvironment } from './test-environment';

@@ -9,6 +9,12 @@ export type { DatabaseEnv } from './database-env';
 export { DEFAULT_TRANSACTION_RETRY, runTransaction } from './run-transaction';
 export type { TransactionRetryPolicy } from './run-transaction';
 export { isDuplicateKeyError, isTransientDbError } from './transient-error';
+/** A missing table, column or grant: what a half-done deployment lacks, from a driver error. */
+export { deploymentFaultOf, isDeploymentFault } from './deployment-fault';
+export type { DeploymentFault } from './deployment-fault';
+/** Whether tables, columns and privileges a component needs are in place, as its user sees them. */
+export { probeSchema } from './schema-probe';
+export type { RequiredTable, SchemaProbe } from './schema-probe';
 /** A DataSource named by instance, TypeORM name or injection token, as a module's provider. */
 export { dataSourceProvider } from './data-source-ref';
 export type { DataSourceRef } from './data-source-ref';

@@ -15,6 +15,28 @@ describe('classifyFailure', () => {
     expect(classifyFailure(new EventValidationError('ParcelShipped', []))).toBe('permanent');
   });
 
+  it('calls a missing table, column or grant a deployment fault, on either engine, also wrapped', () => {
+    const queryFailed = (driverError: object) =>
+      Object.assign(new Error('query failed'), { driverError });
+    const faults = [
+      queryFailed({
+        errno: 1146,
+        code: 'ER_NO_SUCH_TABLE',
+        message: "Table 'x.t_inbox' doesn't exist",
+      }),
+      queryFailed({ errno: 1054, code: 'ER_BAD_FIELD_ERROR', message: "Unknown column 'a'" }),
+      queryFailed({ errno: 1142, code: 'ER_TABLEACCESS_DENIED_ERROR', message: 'denied' }),
+      queryFailed({ code: '42P01', message: 'relation "t_inbox" does not exist' }),
+      new Error('handler', {
+        cause: queryFailed({ code: '42703', message: 'column "a" does not exist' }),
+      }),
+      queryFailed({ code: '42501', message: 'permission denied for table t_inbox' }),
+    ];
+    for (const error of faults) expect(classifyFailure(error)).toBe('deployment');
+    // A handler that declares its own failure final still decides.
+    expect(classifyFailure(new NonRetryableError('x', { cause: faults[0] }))).toBe('permanent');
+  });
+
   it('calls an unavailable dependency transient: it never dead-letters', () => {
     const transient = [
       Object.assign(new Error('Deadlock'), { errno: 1213 }),

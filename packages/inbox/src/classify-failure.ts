@@ -1,5 +1,5 @@
 import { EventValidationError } from '@outbox-inbox/messaging';
-import { isTransientDbError } from '@outbox-inbox/database';
+import { isDeploymentFault, isTransientDbError } from '@outbox-inbox/database';
 import { InboxError, NonRetryableError } from './inbox.errors';
 
 /**
@@ -8,10 +8,13 @@ import { InboxError, NonRetryableError } from './inbox.errors';
  * - `transient`: a dependency is down (database gone, read-only during a failover, broker
  *   unavailable, a timeout): the message is good, so the partition is paused and the message
  *   retried with capped backoff for as long as it takes; it never dead-letters;
+ * - `deployment`: the deployment is half done (a table, column or grant the migrations or the
+ *   operator still owe): the message is good and no retry in place heals it, so the partition
+ *   is paused at once and retried with capped backoff until it is fixed; it never dead-letters;
  * - `retry`: not known either way (a bug, an unexpected answer): retried a bounded number of
  *   times (`retry.maxAttempts`), then dead-lettered, as NServiceBus's recoverability does.
  */
-export type FailureKind = 'permanent' | 'transient' | 'retry';
+export type FailureKind = 'permanent' | 'transient' | 'deployment' | 'retry';
 
 /** Decides what a failed attempt means; `InboxModuleOptions.classifyFailure` replaces it. */
 export type FailureClassifier = (error: unknown) => FailureKind;
@@ -30,7 +33,9 @@ const KAFKA_TRANSIENT_NAMES = new Set([
 
 /**
  * The default classifier. Permanent: not JSON, invalid, an unknown event type, or a handler's
- * NonRetryableError (looked for along the `cause` chain). Transient: what
+ * NonRetryableError (looked for along the `cause` chain). Deployment: a missing table, column
+ * or grant (`isDeploymentFault`: MySQL 1146, 1054, 1142, 1143; PostgreSQL 42P01, 42703,
+ * 42501), in the inbox's tables or the handler's own. Transient: what
  * `isTransientDbError` knows (lost, refused or reset connection, server gone, too many
  * connections, read-only server, 1205/1213 left after `runTransaction`'s own retries,
  * timeouts) and kafkajs errors marked retriable or naming an unreachable broker. Anything
@@ -42,6 +47,7 @@ export function classifyFailure(error: unknown): FailureKind {
     if (e instanceof InboxError && PERMANENT_CODES.has(e.code)) return 'permanent';
     e = (e as { cause?: unknown }).cause;
   }
+  if (isDeploymentFault(error)) return 'deployment';
   if (isTransientDbError(error) || isTransientKafkaError(error)) return 'transient';
   return 'retry';
 }

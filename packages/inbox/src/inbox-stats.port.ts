@@ -1,3 +1,4 @@
+import type { SchemaProbe } from '@outbox-inbox/database';
 import { InboxOutcome } from './apply/inbox-processor';
 import { BlockedPartition } from './metrics/partition-blocks';
 import { InboxStats, OpenGap } from './operations/inbox-stats';
@@ -34,6 +35,8 @@ export interface InboxCounters {
   readonly deadLetterRejections: number;
   /** Times a partition was paused because a dependency was down. */
   readonly pauses: number;
+  /** Times a missing table, column or grant began to hold the consumer back (one per thing missing). */
+  readonly deploymentFaults: number;
   /** Times the consumer joined its group (its first join, then one per rebalance). */
   readonly groupJoins: number;
   /** Times the consumer crashed and had to be started again. */
@@ -65,4 +68,6 @@ export interface InboxStatsSource {
 export interface InboxReadPorts {
   InboxCounters: InboxCounters;
   InboxStatsSource: InboxStatsSource;
+  /** probeInboxSchema on the inbox's DataSource: its tables, columns and grants in place. */
+  InboxSchemaProbe: SchemaProbe;
 }

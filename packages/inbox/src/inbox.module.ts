@@ -1,5 +1,5 @@
-import { DynamicModule, Module, Provider } from '@nestjs/common';
-import { dataSourceProvider } from '@outbox-inbox/database';
+import { DynamicModule, ExistingProvider, FactoryProvider, Module, Provider } from '@nestjs/common';
+import { dataSourceProvider, SchemaProbe } from '@outbox-inbox/database';
 import { DataSource } from 'typeorm';
 import { createInbox, Inbox } from './create-inbox';
 import {
@@ -11,6 +11,7 @@ import {
 } from './inbox.module-definition';
 import { InboxModuleOptions, ResolvedInboxOptions, resolveInboxOptions } from './inbox.options';
 import { InboxReadPorts } from './inbox-stats.port';
+import { probeInboxSchema } from './inbox-schema';
 import { INBOX, INBOX_DATA_SOURCE, INBOX_OPTIONS } from './inbox.tokens';
 import { InboxMetrics } from './metrics/inbox-metrics';
 import { InboxDeadLetters } from './operations/inbox-dead-letters';
@@ -86,7 +87,14 @@ function part<T>(token: abstract new (...args: never[]) => T, pick: (inbox: Inbo
  * The read-only ports (InboxReadPorts) under their names, for readers that know this
  * package's types only: monitoring injects `'InboxCounters'`, never InboxMetrics itself.
  */
-const readPorts: Array<{ provide: keyof InboxReadPorts; useExisting: unknown }> = [
+const readPorts: Array<(ExistingProvider | FactoryProvider) & { provide: keyof InboxReadPorts }> = [
   { provide: 'InboxCounters', useExisting: InboxMetrics },
   { provide: 'InboxStatsSource', useExisting: InboxOperations },
+  {
+    provide: 'InboxSchemaProbe',
+    inject: [INBOX_DATA_SOURCE],
+    useFactory: (dataSource: DataSource): SchemaProbe => ({
+      faults: () => probeInboxSchema(dataSource),
+    }),
+  },
 ];

@@ -10,11 +10,11 @@ export type {
   InboxRetryPolicy,
   ResolvedInboxOptions,
 } from './inbox.options';
-/** The default failure classifier (permanent / transient / retry), to wrap in your own. */
+/** The default failure classifier (permanent / transient / deployment / retry), to wrap in your own. */
 export { classifyFailure } from './classify-failure';
 export type { FailureClassifier, FailureKind } from './classify-failure';
-/** A partition paused because a dependency is down (GET /inbox/stats: blocked). */
-export type { BlockedPartition } from './metrics/partition-blocks';
+/** A partition paused, and why: a dependency down, a half-done deployment (GET /inbox/stats: blocked). */
+export type { BlockCause, BlockedPartition } from './metrics/partition-blocks';
 /** Fills defaults and validates InboxModule options. */
 export { resolveInboxOptions } from './inbox.options';
 /** The Nest custom transport: connect with app.connectMicroservice({ strategy }). */
@@ -72,3 +72,5 @@ export type { VersionDecision } from './apply/version-decision';
 export type { InboxOutcome } from './apply/inbox-processor';
 /** Schema migrations (t_inbox, t_inbox_version, t_inbox_parked, t_inbox_dlq_replay, t_inbox_prune). */
 export { InboxMigrations } from './migrations';
+/** Whether the inbox's tables, columns and privileges are in place, as this service's user sees them. */
+export { probeInboxSchema } from './inbox-schema';

@@ -59,6 +59,8 @@ export {
   CreateOutboxTable1764700000000,
   OutboxMigrations,
 } from './migrations/create-outbox-table.migration';
+/** Whether t_outbox, its columns and its privileges are in place, as this service's user sees them. */
+export { probeOutboxSchema } from './outbox-schema';
 /** One event per aggregate version: the unique key uk_aggregate_version (in OutboxMigrations). */
 export { AggregateVersionUnique1765100000000 } from './migrations/aggregate-version-unique.migration';
 /** Row statuses. */

@@ -1,3 +1,4 @@
+import type { SchemaProbe } from '@outbox-inbox/database';
 import { BatchSenderCounters } from './relay/batch-sender';
 import { DeadEventPolicy } from './relay/outbox-relay.options';
 import { RelayFault } from './relay/relay-faults';
@@ -55,4 +56,6 @@ export interface OutboxStatsSource {
 export interface OutboxReadPorts {
   OutboxRelayStats: OutboxRelayStats | null;
   OutboxStatsSource: OutboxStatsSource;
+  /** probeOutboxSchema on the outbox's DataSource: t_outbox, its columns and grants in place. */
+  OutboxSchemaProbe: SchemaProbe;
 }

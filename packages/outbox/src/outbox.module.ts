@@ -1,5 +1,13 @@
-import { DynamicModule, Global, Logger, Module, Provider } from '@nestjs/common';
-import { dataSourceProvider, sqlDialectOf } from '@outbox-inbox/database';
+import {
+  DynamicModule,
+  ExistingProvider,
+  FactoryProvider,
+  Global,
+  Logger,
+  Module,
+  Provider,
+} from '@nestjs/common';
+import { dataSourceProvider, SchemaProbe, sqlDialectOf } from '@outbox-inbox/database';
 import { kafkaConnectionProblems } from '@outbox-inbox/messaging';
 import { DataSource } from 'typeorm';
 import { OutboxError } from './outbox.errors';
@@ -16,6 +24,7 @@ import {
 } from './outbox.module-definition';
 import { OutboxOperations } from './operations/outbox-operations';
 import { OutboxReadPorts } from './outbox-stats.port';
+import { probeOutboxSchema } from './outbox-schema';
 import { defaultInstanceId } from './relay/create-outbox-relay';
 import { KafkaOutboxPublisher } from './publisher/kafka-outbox-publisher';
 import { OutboxClaimer } from './relay/outbox-claimer';
@@ -83,10 +92,18 @@ function withOutbox(definition: DynamicModule, extras: OutboxModuleExtras): Dyna
  * The read-only ports (OutboxReadPorts) under their names, for readers that know this
  * package's types only: monitoring injects `'OutboxRelayStats'`, never the relay itself.
  */
-const readPorts: Array<{ provide: keyof OutboxReadPorts; useExisting: unknown }> = [
-  { provide: 'OutboxRelayStats', useExisting: OutboxRelay },
-  { provide: 'OutboxStatsSource', useExisting: OutboxOperations },
-];
+const readPorts: Array<(ExistingProvider | FactoryProvider) & { provide: keyof OutboxReadPorts }> =
+  [
+    { provide: 'OutboxRelayStats', useExisting: OutboxRelay },
+    { provide: 'OutboxStatsSource', useExisting: OutboxOperations },
+    {
+      provide: 'OutboxSchemaProbe',
+      inject: [OUTBOX_DATA_SOURCE],
+      useFactory: (dataSource: DataSource): SchemaProbe => ({
+        faults: () => probeOutboxSchema(dataSource),
+      }),
+    },
+  ];
 
 /** Validated relay options, built once from the module options. */
 const RELAY_OPTIONS = Symbol('OUTBOX_RELAY_OPTIONS');

@@ -5,6 +5,7 @@ import type { OutboxRelayStats, OutboxStats, OutboxStatsSource } from '@outbox-i
 import { OutboxHealthIndicator } from '@outbox-inbox/outbox/health';
 import { DataSource } from 'typeorm';
 import { readHealthDetails } from './health-details';
+import { OwnSchema } from './own-schema';
 import { DEFAULT_READINESS } from './readiness-thresholds';
 
 const database = { query: async () => [{ 1: 1 }] } as unknown as DataSource;
@@ -51,6 +52,33 @@ const inboxHealth = (stats: InboxStatsSource) =>
   new InboxHealthIndicator(new HealthIndicatorService(), stats);
 
 describe("readHealthDetails, read through the packages' indicators", () => {
+  it("names this service's missing tables and grants in a schema component that is down", async () => {
+    const schema = new OwnSchema({
+      outbox: { faults: async () => [{ kind: 'table', subject: 't_outbox', code: '42P01' }] },
+      inbox: {
+        faults: async () => [
+          { kind: 'grant', subject: 'INSERT on t_inbox', code: 'ER_TABLEACCESS_DENIED_ERROR' },
+        ],
+      },
+    });
+    const details = await readHealthDetails({ dataSource: database, thresholds, schema });
+    expect(details.status).toBe('degraded');
+    expect(details.components.schema).toEqual({
+      status: 'down',
+      reason:
+        'outbox: table t_outbox is missing (42P01); inbox: INSERT on t_inbox is not granted (ER_TABLEACCESS_DENIED_ERROR)',
+      faults: [
+        { component: 'outbox', kind: 'table', subject: 't_outbox', code: '42P01' },
+        {
+          component: 'inbox',
+          kind: 'grant',
+          subject: 'INSERT on t_inbox',
+          code: 'ER_TABLEACCESS_DENIED_ERROR',
+        },
+      ],
+    });
+  });
+
   it('is ok when the database, the relay, the outbox and the inbox are all well', async () => {
     const details = await readHealthDetails({
       dataSource: database,

@@ -4,6 +4,7 @@ import type { InboxHealthIndicator } from '@outbox-inbox/inbox/health';
 import type { OutboxHealthIndicator } from '@outbox-inbox/outbox/health';
 import { DataSource } from 'typeorm';
 import { BrokerProbe } from './broker-probe';
+import { describeOwnSchemaFaults, OwnSchema } from './own-schema';
 import { ReadinessThresholds } from './readiness-thresholds';
 
 /** One component in `GET /health/details`. */
@@ -26,6 +27,8 @@ export interface HealthDetails {
 export interface HealthSources {
   dataSource: DataSource;
   thresholds: ReadinessThresholds;
+  /** This service's own tables and grants (readiness fails while one is missing). */
+  schema?: OwnSchema;
   broker?: BrokerProbe | null;
   /** The outbox package's indicator: the relay (`outboxRelay`) and the backlog (`outbox`). */
   outbox?: OutboxHealthIndicator | null;
@@ -52,7 +55,18 @@ export async function readHealthDetails(sources: HealthSources): Promise<HealthD
       },
     ],
   ];
-  const { broker, outbox, inbox } = sources;
+  const { schema, broker, outbox, inbox } = sources;
+  if (schema?.probed) {
+    checks.push([
+      'schema',
+      async () => {
+        const faults = await timed(() => schema.faults());
+        return faults.length > 0
+          ? { status: 'down', reason: describeOwnSchemaFaults(faults), faults }
+          : { status: 'up' };
+      },
+    ]);
+  }
   if (broker) {
     checks.push([
       'broker',

@@ -1,3 +1,4 @@
+import type { DeploymentFault } from '../deployment-fault.types';
 import { errorChain } from '../error-chain';
 
 /** MySQL/MariaDB errors after which the whole transaction can be retried safely. */
@@ -50,4 +51,42 @@ export function isMysqlDuplicateKey(error: unknown): boolean {
     if (e.errno === 1062 || e.code === 'ER_DUP_ENTRY') return true;
   }
   return false;
+}
+
+/** The deployment faults' error numbers and the kind of each. */
+const DEPLOYMENT_ERRNO: Record<number, DeploymentFault['kind']> = {
+  1146: 'table', // ER_NO_SUCH_TABLE
+  1054: 'column', // ER_BAD_FIELD_ERROR
+  1142: 'grant', // ER_TABLEACCESS_DENIED_ERROR
+  1143: 'grant', // ER_COLUMNACCESS_DENIED_ERROR
+};
+
+/** A missing table, column or privilege, named from the server's message (see deploymentFaultOf). */
+export function mysqlDeploymentFault(error: unknown): DeploymentFault | undefined {
+  for (const e of errorChain(error)) {
+    const kind = typeof e.errno === 'number' ? DEPLOYMENT_ERRNO[e.errno] : undefined;
+    if (!kind) continue;
+    const message = String(e.message ?? '');
+    const code = typeof e.code === 'string' ? e.code : String(e.errno);
+    return { kind, code, subject: mysqlSubject(message) ?? message };
+  }
+  return undefined;
+}
+
+// MySQL quotes names with '…', MariaDB with `…`; either may prefix the database's name.
+const NAME = "[`']?(?:[^`'.\\s]+[`']?\\.[`']?)?([^`'\\s]+)[`']?";
+
+/** The table, column or privilege a message names, without the database's name. */
+function mysqlSubject(message: string): string | undefined {
+  const table = new RegExp(`^Table ${NAME} doesn't exist`).exec(message);
+  if (table) return table[1];
+  const column = /^Unknown column '([^']+)'/.exec(message);
+  if (column) return column[1];
+  const onColumn = new RegExp(`^(\\w+) command denied .* for column ${NAME} in table ${NAME}`).exec(
+    message,
+  );
+  if (onColumn) return `${onColumn[1]} on ${onColumn[3]}.${onColumn[2]}`;
+  const onTable = new RegExp(`^(\\w+) command denied .* for table ${NAME}`).exec(message);
+  if (onTable) return `${onTable[1]} on ${onTable[2]}`;
+  return undefined;
 }

@@ -1,3 +1,4 @@
+import type { DeploymentFault } from '../deployment-fault.types';
 import { errorChain } from '../error-chain';
 
 /** PostgreSQL SQLSTATEs after which the whole transaction can be retried safely. */
@@ -55,4 +56,34 @@ export function isTransientPostgresError(error: unknown): boolean {
 export function isPostgresDuplicateKey(error: unknown): boolean {
   for (const e of errorChain(error)) if (e.code === '23505') return true;
   return false;
+}
+
+/** The deployment faults' SQLSTATEs and the kind of each. */
+const DEPLOYMENT_SQLSTATES: Record<string, DeploymentFault['kind']> = {
+  '42P01': 'table', // undefined_table
+  '42703': 'column', // undefined_column
+  '42501': 'grant', // insufficient_privilege
+};
+
+/** A missing table, column or privilege, named from the server's message (see deploymentFaultOf). */
+export function postgresDeploymentFault(error: unknown): DeploymentFault | undefined {
+  for (const e of errorChain(error)) {
+    const kind = typeof e.code === 'string' ? DEPLOYMENT_SQLSTATES[e.code] : undefined;
+    if (!kind) continue;
+    const message = String(e.message ?? '');
+    return { kind, code: e.code as string, subject: postgresSubject(message) ?? message };
+  }
+  return undefined;
+}
+
+/** The relation, column or object a message names. */
+function postgresSubject(message: string): string | undefined {
+  const relation = /^relation "([^"]+)" does not exist/.exec(message);
+  if (relation) return relation[1];
+  const column = /^column "([^"]+)"(?: of relation "([^"]+)")? does not exist/.exec(message);
+  if (column) return column[2] ? `${column[2]}.${column[1]}` : column[1];
+  // "permission denied for table t_inbox", "… for sequence t_inbox_id_seq", "… for schema x"
+  const denied = /^permission denied for (.+)$/.exec(message);
+  if (denied) return denied[1];
+  return undefined;
 }

@@ -1,7 +1,8 @@
-import { runTransaction } from '@outbox-inbox/database';
+import { deploymentFaultOf, runTransaction } from '@outbox-inbox/database';
 import { LoggerService } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InboxProcessor } from '../apply/inbox-processor';
+import { describeFault, inboxRemedy } from '../deployment-remedy';
 import { InboxStore } from '../apply/inbox-store.port';
 import { ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from '../metrics/inbox-metrics';
@@ -29,6 +30,8 @@ export interface InboxHousekeepingDeps {
 export class InboxHousekeeping {
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly log: LoggerService;
+  /** The missing table, column or grant last warned about: said once, not every round. */
+  private warnedMissing?: string;
 
   constructor(private readonly deps: InboxHousekeepingDeps) {
     this.log = deps.log;
@@ -70,7 +73,7 @@ export class InboxHousekeeping {
         applied += drained;
       }
     } catch (error) {
-      this.log.error(`draining parked events failed: ${(error as Error).message}`);
+      this.failed('draining parked events', error);
     }
     return applied;
   }
@@ -83,7 +86,7 @@ export class InboxHousekeeping {
         );
       }
     } catch (error) {
-      this.log.error(`gap check failed: ${(error as Error).message}`);
+      this.failed('gap check', error);
     }
   }
 
@@ -92,7 +95,21 @@ export class InboxHousekeeping {
       const deleted = await this.deps.operations.prune();
       if (deleted > 0) this.log.log(`pruned ${deleted} inbox rows`);
     } catch (error) {
-      this.log.error(`prune failed: ${(error as Error).message}`);
+      this.failed('prune', error);
     }
+  }
+
+  /** Logs a failed round: an error, or one warning per missing table, column or grant. */
+  private failed(what: string, error: unknown): void {
+    const fault = deploymentFaultOf(error);
+    if (!fault) {
+      this.log.error(`${what} failed: ${(error as Error).message}`);
+      return;
+    }
+    if (this.warnedMissing === fault.subject) return;
+    this.warnedMissing = fault.subject;
+    this.log.warn(
+      `${what} waits for the deployment: ${describeFault(fault)} (${fault.code}); ${inboxRemedy(fault)}`,
+    );
   }
 }

@@ -28,6 +28,11 @@ export class InboxMetrics implements InboxCounters {
   deadLetterRejections = 0;
   /** Times a partition was paused because a dependency was down. */
   pauses = 0;
+  /**
+   * Times a missing table, column or grant began to hold the consumer back (once per thing
+   * missing, however many partitions and rounds wait for it).
+   */
+  deploymentFaults = 0;
   /** Times this process's consumer joined its group (its first join, then one per rebalance). */
   groupJoins = 0;
   /** Times the consumer crashed and had to be started again (a rebalance must never be one). */

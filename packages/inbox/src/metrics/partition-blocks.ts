@@ -1,6 +1,22 @@
 import { backoffDelay, BackoffPolicy } from '@outbox-inbox/database';
 
-/** A partition paused because a dependency of its next message is down. */
+/**
+ * Why a partition is paused: a dependency is down (`dependency`), the deployment lacks a
+ * table, column or grant (`deployment`), or the dead-letter topic refused a message for good
+ * (`deadLetterRejected`).
+ */
+export type BlockCause = 'dependency' | 'deployment' | 'deadLetterRejected';
+
+/** How a failed round is recorded: its cause, what is missing, the failure's code and message. */
+export interface BlockReason {
+  cause: BlockCause;
+  /** For a deployment fault: the missing table or column, or the refused privilege. */
+  subject?: string;
+  /** Code and message of the failure. */
+  error: string;
+}
+
+/** A partition paused because its next message cannot be settled yet. */
 export interface BlockedPartition {
   topic: string;
   partition: number;
@@ -8,6 +24,10 @@ export interface BlockedPartition {
   since: string;
   /** Failed rounds since then (each round is one pause). */
   rounds: number;
+  /** Why it is paused, as of the last failed round. */
+  cause: BlockCause;
+  /** For a deployment fault: the missing table or column, or the refused privilege. */
+  subject?: string;
   /** Code and message of the last failure. */
   lastError: string;
 }
@@ -26,7 +46,7 @@ export class PartitionBlocks {
   ) {}
 
   /** Records a failed round; answers how long to keep the partition paused, in ms. */
-  fail(topic: string, partition: number, lastError: string): number {
+  fail(topic: string, partition: number, reason: BlockReason): number {
     const key = `${topic}\u0000${partition}`;
     const existing = this.blocks.get(key);
     const sinceMs = existing?.sinceMs ?? this.now();
@@ -37,7 +57,9 @@ export class PartitionBlocks {
       sinceMs,
       since: new Date(sinceMs).toISOString(),
       rounds,
-      lastError,
+      cause: reason.cause,
+      ...(reason.subject !== undefined && { subject: reason.subject }),
+      lastError: reason.error,
     });
     return backoffDelay(this.backoff, rounds);
   }
@@ -50,6 +72,12 @@ export class PartitionBlocks {
   /** Forgets every block (after a rebalance: another member may own the partitions now). */
   clearAll(): void {
     this.blocks.clear();
+  }
+
+  /** True when some partition is paused now for want of `subject` (a table, column or grant). */
+  isMissing(subject: string): boolean {
+    for (const block of this.blocks.values()) if (block.subject === subject) return true;
+    return false;
   }
 
   isBlocked(topic: string, partition: number): boolean {

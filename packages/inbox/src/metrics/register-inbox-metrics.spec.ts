@@ -16,11 +16,21 @@ function counters() {
     heldNewerSchema: 0,
     deadLetterRejections: 0,
     pauses: 6,
+    deploymentFaults: 1,
     groupJoins: 2,
     consumerCrashes: 0,
     fetches: 40,
     blocks: {
-      list: () => [{ topic: 't', partition: 0, since: '', rounds: 1, lastError: 'db down' }],
+      list: () => [
+        {
+          topic: 't',
+          partition: 0,
+          since: '',
+          rounds: 1,
+          cause: 'dependency' as const,
+          lastError: 'down',
+        },
+      ],
       blockedSeconds: () => 12,
     },
     partitionLags: () => [{ topic: 'shop.parcel.events', partition: 1, lag: 7 }],
@@ -59,6 +69,7 @@ describe('registerInboxMetrics, read through the inbox ports', () => {
     expect(await sample(registry, 'inbox_dead_lettered_total')).toBe(1);
     expect(await sample(registry, 'inbox_retries_total')).toBe(4);
     expect(await sample(registry, 'inbox_partition_pauses_total')).toBe(6);
+    expect(await sample(registry, 'inbox_deployment_faults_total')).toBe(1);
     expect(await sample(registry, 'inbox_fetch_requests_total')).toBe(40);
     expect(await sample(registry, 'inbox_group_joins_total')).toBe(2);
     expect(await sample(registry, 'inbox_blocked_seconds')).toBe(12);

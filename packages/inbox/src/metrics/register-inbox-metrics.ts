@@ -93,6 +93,11 @@ export function registerInboxMetrics(
     () => counters.pauses,
   );
   mirror(
+    'inbox_deployment_faults_total',
+    'Times a missing table, column or grant began to hold the consumer back (once per thing missing); its partitions stay paused, nothing is dead-lettered',
+    () => counters.deploymentFaults,
+  );
+  mirror(
     'inbox_group_joins_total',
     'Times the consumer joined its group: its first join, then one per rebalance',
     () => counters.groupJoins,

@@ -114,6 +114,7 @@ export class InboxOperations implements InboxStatsSource {
         retries: this.metrics.retries,
         deadLettered: this.metrics.deadLettered,
         pauses: this.metrics.pauses,
+        deploymentFaults: this.metrics.deploymentFaults,
         unknownEventTypes: this.metrics.unknownEventTypes,
         heldNewerSchema: this.metrics.heldNewerSchema,
         groupJoins: this.metrics.groupJoins,

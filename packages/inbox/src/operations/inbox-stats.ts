@@ -41,6 +41,8 @@ export interface InboxStats {
     deadLettered: number;
     /** Times a partition was paused for a transient failure. */
     pauses: number;
+    /** Times a missing table, column or grant began to hold the consumer back. */
+    deploymentFaults: number;
     /** Events of a type this consumer does not know, recorded and skipped. */
     unknownEventTypes: number;
     /** Events held (parked) for a schema version newer than this consumer knows. */

@@ -1,5 +1,5 @@
 import { EventEnvelope } from '@outbox-inbox/messaging';
-import { backoffDelay, delay, runTransaction } from '@outbox-inbox/database';
+import { backoffDelay, delay, deploymentFaultOf, runTransaction } from '@outbox-inbox/database';
 import { LoggerService } from '@nestjs/common';
 import { KafkaMessage } from 'kafkajs';
 import { DataSource } from 'typeorm';
@@ -52,7 +52,9 @@ interface Failure {
  *
  * A failure the classifier calls transient never dead-letters: once the in-place retries are
  * spent, `settle` throws InboxError DEPENDENCY_UNAVAILABLE and the transport pauses the
- * partition and tries the message again later, for as long as it takes.
+ * partition and tries the message again later, for as long as it takes. A deployment fault (a
+ * missing table, column or grant) does the same at once, as DEPLOYMENT_FAULT: retrying in place
+ * cannot heal it.
  */
 export class MessageRunner {
   private readonly options: ResolvedInboxOptions;
@@ -115,11 +117,12 @@ export class MessageRunner {
         }
         return;
       } catch (error) {
-        // A dependency is down (after runTransaction's own retries): each message would fail
-        // alike, so the partition is paused at the first of them instead.
-        if (this.options.classifyFailure(error) === 'transient') {
-          throw blocked(error, `a batch of ${deliveries.length}`);
-        }
+        // A dependency is down (after runTransaction's own retries) or the deployment is half
+        // done: each message would fail alike, so the partition is paused at the first of them.
+        const kind = this.options.classifyFailure(error);
+        if (kind === 'deployment')
+          throw deploymentBlocked(error, `a batch of ${deliveries.length}`);
+        if (kind === 'transient') throw blocked(error, `a batch of ${deliveries.length}`);
         this.metrics.batchFallbacks += 1;
         this.logger.warn(
           `batch of ${deliveries.length} failed (${failureCode(error)}); settling its messages one by one`,
@@ -156,6 +159,7 @@ export class MessageRunner {
       } catch (error) {
         const kind = this.options.classifyFailure(error);
         if (kind === 'permanent') return { error, attempts: attempt };
+        if (kind === 'deployment') throw deploymentBlocked(error, envelope.eventKey);
         if (attempt >= retry.maxAttempts && kind === 'transient') {
           throw blocked(error, envelope.eventKey);
         }
@@ -237,6 +241,17 @@ function blocked(error: unknown, what: string): InboxError {
   return new InboxError(
     'DEPENDENCY_UNAVAILABLE',
     `${what} failed for a transient reason (${failureCode(error)}): ${(error as Error)?.message ?? String(error)}`,
+    { cause: error },
+  );
+}
+
+/** The error that pauses the partition until a missing table, column or grant is in place. */
+function deploymentBlocked(error: unknown, what: string): InboxError {
+  const fault = deploymentFaultOf(error);
+  const missing = fault ? `${fault.kind} ${fault.subject} (${fault.code})` : failureCode(error);
+  return new InboxError(
+    'DEPLOYMENT_FAULT',
+    `${what} waits for the deployment: ${missing} is missing: ${(error as Error)?.message ?? String(error)}`,
     { cause: error },
   );
 }

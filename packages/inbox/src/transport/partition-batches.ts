@@ -1,10 +1,13 @@
 import { readHeaders } from '@outbox-inbox/messaging';
+import { deploymentFaultOf } from '@outbox-inbox/database';
 import { Logger } from '@nestjs/common';
 import { EachBatchPayload } from 'kafkajs';
 import { failureCode } from '../classify-failure';
+import { describeFault, inboxRemedy } from '../deployment-remedy';
 import { InboxError } from '../inbox.errors';
 import { ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from '../metrics/inbox-metrics';
+import { BlockReason } from '../metrics/partition-blocks';
 import { DeliveryControl, MessageRunner } from './message-runner';
 
 /** What PartitionBatches works with: the transport's options, counters and runner. */
@@ -116,23 +119,37 @@ export class PartitionBatches {
     await commit();
   }
 
-  /** Pauses a partition blocked by a transient failure and resumes it after a backoff. */
+  /** Pauses a blocked partition and resumes it after a backoff. */
   private pausePartition(
     topic: string,
     partition: number,
     error: InboxError,
     pause: EachBatchPayload['pause'],
   ): void {
-    const cause = error.cause as Error | undefined;
-    const reason = `${failureCode(cause)}: ${cause?.message ?? error.message}`;
-    const waitMs = this.deps.metrics.blocks.fail(topic, partition, reason);
+    const { blocks } = this.deps.metrics;
+    const reason = blockReason(error);
+    // Said once per missing table, column or grant, not once per partition or round.
+    const onset = reason.subject !== undefined && !blocks.isMissing(reason.subject);
+    const waitMs = blocks.fail(topic, partition, reason);
     this.deps.metrics.pauses += 1;
     const resume = pause();
-    const line = `${topic}/${partition} paused: ${error.message}; retrying in ${waitMs} ms (blocked for ${this.deps.metrics.blocks.blockedSeconds().toFixed(1)} s)`;
-    if (error.code === 'DEAD_LETTER_REJECTED') {
+    const line = `${topic}/${partition} paused: ${error.message}; retrying in ${waitMs} ms (blocked for ${blocks.blockedSeconds().toFixed(1)} s)`;
+    if (reason.cause === 'deadLetterRejected') {
       // Nothing heals this by itself: say so loudly, once per round.
       this.deps.metrics.deadLetterRejections += 1;
       this.log.error(line);
+    } else if (reason.cause === 'deployment') {
+      if (onset) {
+        this.deps.metrics.deploymentFaults += 1;
+        const fault = deploymentFaultOf(error.cause);
+        const what = fault
+          ? `${describeFault(fault)} (${fault.code}); ${inboxRemedy(fault)}`
+          : error.message;
+        this.log.warn(
+          `the deployment is not complete: ${what}. ` +
+            `${topic}/${partition} and every partition that needs it stay paused and are retried with backoff until then; nothing is dead-lettered and no offset is committed past the waiting message`,
+        );
+      }
     } else {
       this.log.warn(line);
     }
@@ -144,10 +161,26 @@ export class PartitionBatches {
   }
 }
 
+/** Why a blocking failure blocks, and what it misses. */
+function blockReason(error: InboxError): BlockReason {
+  const cause = error.cause as Error | undefined;
+  const message = `${failureCode(cause)}: ${cause?.message ?? error.message}`;
+  if (error.code === 'DEAD_LETTER_REJECTED') return { cause: 'deadLetterRejected', error: message };
+  if (error.code !== 'DEPLOYMENT_FAULT') return { cause: 'dependency', error: message };
+  const fault = deploymentFaultOf(cause);
+  return {
+    cause: 'deployment',
+    subject: fault?.subject ?? failureCode(cause),
+    error: message,
+  };
+}
+
 /** A failure that pauses the partition instead of failing the consumer. */
 function isBlocking(error: unknown): error is InboxError {
   return (
     error instanceof InboxError &&
-    (error.code === 'DEPENDENCY_UNAVAILABLE' || error.code === 'DEAD_LETTER_REJECTED')
+    (error.code === 'DEPENDENCY_UNAVAILABLE' ||
+      error.code === 'DEPLOYMENT_FAULT' ||
+      error.code === 'DEAD_LETTER_REJECTED')
   );
 }

@@ -8,6 +8,7 @@ import { OutboxRelayCounters, OutboxRelayHeartbeat, OutboxRelayStats } from '../
 import { Claim, OutboxClaims, OutboxOutcomes } from '../store/outbox-store.port';
 import { RelayConnections } from './relay-connections';
 import { RelayFault, RelayFaults } from './relay-faults';
+import { SchemaFaults } from './schema-faults';
 
 /** What a relay works with; it builds none of it (createOutboxRelay or OutboxModule does). */
 export interface OutboxRelayParts {
@@ -49,6 +50,8 @@ export class OutboxRelay implements OutboxRelayStats {
   private claimsHandedBack = 0;
   /** Schema and topic faults seen now; the claimer and the sender record and clear them. */
   private readonly relayFaults = new RelayFaults();
+  /** A claim that meets a missing t_outbox, column or grant: one line, a fault, a backoff. */
+  private readonly schemaFaults: SchemaFaults;
   /** Claims that may run at once: `claimsAhead`, and one own connection left for the outcome write. */
   private readonly claimsInFlight: number;
   private running = false;
@@ -63,6 +66,7 @@ export class OutboxRelay implements OutboxRelayStats {
     this.options = parts.options;
     this.instanceId = parts.instanceId;
     this.logger = parts.logger ?? new Logger(OutboxRelay.name);
+    this.schemaFaults = new SchemaFaults(this.relayFaults, this.logger);
     const { claimsAhead, ownConnections } = this.options;
     this.claimsInFlight =
       ownConnections > 0 ? Math.max(1, Math.min(claimsAhead, ownConnections - 1)) : claimsAhead;
@@ -155,11 +159,16 @@ export class OutboxRelay implements OutboxRelayStats {
       const outcome = await (ahead.shift() ?? this.claimNext(true));
       if ('error' in outcome) {
         failures += 1;
+        if (this.schemaFaults.failed(outcome.error)) {
+          await this.idle(backoffDelay(SchemaFaults.backoff(this.options.backoff), failures));
+          continue;
+        }
         this.logger.error(`outbox relay could not claim: ${describeError(outcome.error)}`);
         await this.idle(backoffDelay(this.options.backoff, failures));
         continue;
       }
       failures = 0;
+      this.schemaFaults.worked();
       const claim = outcome.claim;
       if (!claim) {
         // A claim made ahead may come back empty (its rows held behind a batch on the wire)
