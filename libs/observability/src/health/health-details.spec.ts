@@ -20,7 +20,14 @@ const outboxStats = (over: Partial<OutboxStats> = {}): OutboxStatsSource => ({
 });
 
 const relayGoingRound = (lastTickAt: number): OutboxRelayStats => ({
-  counts: () => ({ published: 0, publishFailures: 0, dead: 0, leaseLost: 0, claimsHandedBack: 0 }),
+  counts: () => ({
+    published: 0,
+    publishFailures: 0,
+    dead: 0,
+    leaseLost: 0,
+    claimsHandedBack: 0,
+    topicHeld: 0,
+  }),
   heartbeat: () => ({ running: true, lastTickAt, idleUntil: 0 }),
   faults: () => [],
 });
@@ -57,6 +64,30 @@ describe("readHealthDetails, read through the packages' ports", () => {
       'outbox',
       'outboxRelay',
     ]);
+  });
+
+  it('names a topic the relay waits for, with its remedy', async () => {
+    const fault = {
+      kind: 'topic' as const,
+      subject: 'shop.parcel.events',
+      code: 'UNKNOWN_TOPIC_OR_PARTITION',
+      since: '2026-12-07T04:00:00.000Z',
+      rounds: 3,
+      remedy: 'create topic shop.parcel.events (the relay never creates topics)',
+    };
+    const details = await readHealthDetails({
+      dataSource: database,
+      thresholds,
+      relay: { ...relayGoingRound(Date.now()), faults: () => [fault] },
+    });
+    expect(details.status).toBe('degraded');
+    expect(details.components.outboxRelay).toEqual({
+      status: 'degraded',
+      reason:
+        'topic shop.parcel.events: UNKNOWN_TOPIC_OR_PARTITION since 2026-12-07T04:00:00.000Z; ' +
+        'create topic shop.parcel.events (the relay never creates topics)',
+      faults: [fault],
+    });
   });
 
   it('names what needs attention: DEAD and old rows, a stuck relay, a blocked consumer', async () => {

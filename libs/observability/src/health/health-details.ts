@@ -62,7 +62,14 @@ export async function readHealthDetails(sources: HealthSources): Promise<HealthD
       'outboxRelay',
       async () => {
         const stalled = relayStall(relay.heartbeat(), thresholds.relayStallMs, Date.now());
-        return stalled ? { status: 'down', reason: stalled } : { status: 'up' };
+        if (stalled) return { status: 'down', reason: stalled };
+        // A missing or denied topic holds rows back: degraded, named, and no readiness matter.
+        const faults = relay.faults();
+        if (faults.length === 0) return { status: 'up' };
+        const reason = faults
+          .map((f) => `${f.kind} ${f.subject}: ${f.code} since ${f.since}; ${f.remedy}`)
+          .join('; ');
+        return { status: 'degraded', reason, faults };
       },
     ]);
   }

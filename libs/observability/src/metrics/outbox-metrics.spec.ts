@@ -32,9 +32,19 @@ const relay: OutboxRelayStats = {
     dead: 1,
     leaseLost: 3,
     claimsHandedBack: 4,
+    topicHeld: 5,
   }),
   heartbeat: () => ({ running: true, lastTickAt: 0, idleUntil: 0 }),
-  faults: () => [],
+  faults: () => [
+    {
+      kind: 'topic',
+      subject: 'shop.parcel.events',
+      code: 'UNKNOWN_TOPIC_OR_PARTITION',
+      since: '2026-12-07T04:00:00.000Z',
+      rounds: 2,
+      remedy: 'create topic shop.parcel.events',
+    },
+  ],
 };
 
 /** Each sample of `name` in one scrape, as `labels → value`. */
@@ -76,6 +86,12 @@ describe('OutboxMetrics, read through the outbox ports', () => {
     expect(samples.get('outbox_dead_total')?.get('{}')).toBe(1);
     expect(samples.get('outbox_lease_lost_total')?.get('{}')).toBe(3);
     expect(samples.get('outbox_claims_handed_back_total')?.get('{}')).toBe(4);
+    expect(samples.get('outbox_topic_held_total')?.get('{}')).toBe(5);
+    expect(samples.get('outbox_relay_faults')).toEqual(
+      new Map([
+        ['{"kind":"topic","subject":"shop.parcel.events","code":"UNKNOWN_TOPIC_OR_PARTITION"}', 1],
+      ]),
+    );
     expect(source.queries).toBe(1);
   });
 

@@ -101,6 +101,26 @@ export class OutboxMetrics {
     counter(
       registers,
       counts,
+      'outbox_topic_held_total',
+      'Rows handed back unsent because their topic is missing or denied; they keep their attempts',
+      'topicHeld',
+    );
+    const faults = () => this.relay?.faults() ?? [];
+    new Gauge({
+      name: 'outbox_relay_faults',
+      help: 'What holds the relay back now that no code can fix: 1 per missing or denied topic, table or grant',
+      labelNames: ['kind', 'subject', 'code'],
+      registers,
+      collect() {
+        this.reset();
+        for (const f of faults()) {
+          this.set({ kind: f.kind, subject: f.subject, code: f.code }, 1);
+        }
+      },
+    });
+    counter(
+      registers,
+      counts,
       'outbox_claims_handed_back_total',
       'Claims made ahead and handed back unsent because their lease no longer covered a send',
       'claimsHandedBack',
