@@ -8,8 +8,11 @@ import { OutboxRetentionOptions } from './housekeeping/outbox-retention';
 
 /** How a service wires the outbox (`forRoot`, or returned by `forRootAsync`'s factory). */
 export interface OutboxModuleOptions {
-  /** Kafka client settings (brokers, clientId, ssl, sasl), or `{ client }`: a kafkajs instance. */
-  kafka: OutboxKafkaOptions;
+  /**
+   * Kafka client settings (brokers, clientId, ssl, sasl), or `{ client }`: a kafkajs instance.
+   * Required when the relay runs here; a writer-only process (`relay.enabled: false`) needs none.
+   */
+  kafka?: OutboxKafkaOptions;
   /** The topic an aggregate type's events go to (required: the outbox knows no topic names). */
   topicFor: (aggregateType: string) => string;
   /** Relay tuning; `enabled: false` runs no relay in this process (writer and API only). */

@@ -48,9 +48,13 @@ export class OutboxModule extends OutboxConfigurableModule {
   }
 }
 
-/** Validates the options (Kafka, topic mapping, relay tuning); returns the relay options. */
+/**
+ * Validates the options (Kafka when the relay runs here, topic mapping, relay tuning); returns
+ * the relay options.
+ */
 function checkModuleOptions(options: OutboxModuleOptions): ReturnType<typeof resolveRelayOptions> {
-  const problems = kafkaConnectionProblems(options.kafka);
+  const relayRuns = options.relay?.enabled !== false;
+  const problems = relayRuns || options.kafka ? kafkaConnectionProblems(options.kafka) : [];
   if (typeof options.topicFor !== 'function') problems.push('topicFor must be a function');
   if (options.tracing !== undefined && typeof options.tracing?.publish !== 'function') {
     problems.push('tracing must be a MessageTracing (capture, publish)');
@@ -138,7 +142,7 @@ const outboxProviders: Provider[] = [
         connections: pool.connections,
         claims: new OutboxClaimer(pool.dataSource, resolved, instanceId),
         outcomes: new OutboxFinalizer(pool.dataSource, resolved),
-        publisher: new KafkaOutboxPublisher(options.kafka, resolved),
+        publisher: new KafkaOutboxPublisher(options.kafka!, resolved), // checked: the relay runs
         topicFor: options.topicFor,
         notifier: commitWakeUp(
           dataSource,

@@ -186,11 +186,29 @@ describe('OutboxModule options', () => {
     expect(await published(topic)).toEqual([key]);
   });
 
+  it('runs a writer-only process (relay off) with no Kafka settings at all: it writes rows', async () => {
+    const started = await start([
+      OutboxModule.forRoot({
+        topicFor: () => 'never.used',
+        relay: { enabled: false },
+        dataSource: outboxDb,
+      }),
+    ]);
+    const key = await writeParcel(started, outboxDb, 'writer-only-1');
+    expect(await outboxDb.query('SELECT status FROM t_outbox WHERE event_key = ?', [key])).toEqual([
+      { status: 'NEW' },
+    ]);
+    expect(started.get<keyof OutboxReadPorts, null>('OutboxRelayStats')).toBeNull();
+  });
+
   it('refuses kafka settings without brokers or a client, at wiring time', async () => {
     const { topicFor } = await options('outbox.opt.nokafka');
     expect(() =>
       OutboxModule.forRoot({ kafka: { clientId: 'x' }, topicFor, dataSource: outboxDb }),
     ).toThrow(/kafka\.brokers/);
+    expect(() => OutboxModule.forRoot({ topicFor, dataSource: outboxDb })).toThrow(
+      /kafka\.brokers/,
+    );
   });
 
   it('refuses listenNotify on MySQL/MariaDB when the app starts, naming the engine', async () => {
