@@ -122,11 +122,15 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
 
   private async connectAndRun(): Promise<void> {
     const { options } = this;
-    await ensureTopics(this.kafka, [
-      ...options.topics,
-      options.retryTopic,
-      options.deadLetterTopic,
-    ]);
+    await ensureTopics(
+      this.kafka,
+      {
+        sources: options.topics,
+        retryTopic: options.retryTopic,
+        deadLetterTopic: options.deadLetterTopic,
+      },
+      options.topicCreation,
+    );
     await this.deps.deadLetters.connect();
     try {
       await this.runConsumer();
