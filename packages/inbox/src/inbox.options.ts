@@ -120,6 +120,11 @@ export interface InboxModuleOptions {
    * message is isolated and dead-lettered alone.
    */
   batchSize?: number;
+  /**
+   * Off by default. true: the start fails (START_CHECK_FAILED) unless each inbox table answers
+   * a query and the topics it reads exist, naming what is missing.
+   */
+  checkOnStart?: boolean;
   /** Creating missing topics at start: on by default, with partitions, replication and configs. */
   topicCreation?: InboxTopicCreation;
   /** Where a new group starts reading. Default true: nothing already in the topic is skipped. */
@@ -165,6 +170,7 @@ export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxO
     batchSize: options.batchSize ?? 1,
     fromBeginning: options.fromBeginning ?? true,
     topicCreation: options.topicCreation ?? {},
+    checkOnStart: options.checkOnStart ?? false,
     tracing: options.tracing ?? openTelemetryTracing,
     hooks: options.hooks ?? {},
   };

@@ -1,6 +1,8 @@
 /** Nest module wiring writer, relay, operations and retention (forRoot, forRootAsync). */
 export { OutboxModule } from './outbox.module';
 export type { OutboxModuleExtras, OutboxModuleOptions } from './outbox.module';
+/** What the opt-in start-up check (`checkOnStart`) covers besides t_outbox. */
+export type { OutboxCheckOnStart } from './start-check/outbox-start-check';
 /** Adds events to t_outbox in the caller's transaction. */
 export { OutboxWriter } from './writer/outbox-writer';
 /** The multi-instance relay loop from t_outbox to Kafka (a Nest provider of OutboxModule). */

@@ -12,6 +12,7 @@ export const OUTBOX_ERROR_CODES = [
   'OUTBOX_INVALID_FILTER',
   'OUTBOX_SEND_INCOMPLETE',
   'OUTBOX_TOPIC_UNAVAILABLE',
+  'OUTBOX_START_CHECK_FAILED',
 ] as const;
 
 /** Why the outbox refused or failed something. */

@@ -5,6 +5,7 @@ import { OutboxKafkaOptions } from './publisher/kafka-outbox-publisher';
 import type { ListenNotifySetting } from './relay/listen-notify-wake-up';
 import { OutboxRelayOptions } from './relay/outbox-relay.options';
 import { OutboxRetentionOptions } from './housekeeping/outbox-retention';
+import type { OutboxCheckOnStart } from './start-check/outbox-start-check';
 
 /** How a service wires the outbox (`forRoot`, or returned by `forRootAsync`'s factory). */
 export interface OutboxModuleOptions {
@@ -32,6 +33,11 @@ export interface OutboxModuleOptions {
    * which a transaction-mode pooler (PgBouncer) breaks. See ListenNotifyWakeUp.
    */
   listenNotify?: ListenNotifySetting;
+  /**
+   * Off by default. `true`: the start fails (OUTBOX_START_CHECK_FAILED) unless t_outbox answers
+   * a query; `{ aggregateTypes }`: also unless the topic of each exists (needs `kafka`).
+   */
+  checkOnStart?: boolean | OutboxCheckOnStart;
 }
 
 /**

@@ -24,6 +24,7 @@ import { OutboxRelay } from './relay/outbox-relay';
 import { relayPool } from './relay/relay-connections';
 import { resolveRelayOptions } from './relay/outbox-relay.options';
 import { OutboxWriter } from './writer/outbox-writer';
+import { OutboxStartCheck } from './start-check/outbox-start-check';
 import { DEFAULT_RETENTION, OutboxRetention } from './housekeeping/outbox-retention';
 
 export type { OutboxModuleExtras, OutboxModuleOptions } from './outbox.module-definition';
@@ -56,6 +57,10 @@ function checkModuleOptions(options: OutboxModuleOptions): ReturnType<typeof res
   const relayRuns = options.relay?.enabled !== false;
   const problems = relayRuns || options.kafka ? kafkaConnectionProblems(options.kafka) : [];
   if (typeof options.topicFor !== 'function') problems.push('topicFor must be a function');
+  const check = options.checkOnStart;
+  if (typeof check === 'object' && check.aggregateTypes?.length && !options.kafka) {
+    problems.push('checkOnStart.aggregateTypes needs kafka settings to look the topics up');
+  }
   if (options.tracing !== undefined && typeof options.tracing?.publish !== 'function') {
     problems.push('tracing must be a MessageTracing (capture, publish)');
   }
@@ -100,6 +105,12 @@ const outboxProviders: Provider[] = [
     provide: RELAY_OPTIONS,
     inject: [OUTBOX_MODULE_OPTIONS],
     useFactory: (options: OutboxModuleOptions) => checkModuleOptions(options),
+  },
+  {
+    provide: OutboxStartCheck,
+    inject: [OUTBOX_MODULE_OPTIONS, OUTBOX_DATA_SOURCE],
+    useFactory: (options: OutboxModuleOptions, dataSource: DataSource) =>
+      new OutboxStartCheck(options, dataSource),
   },
   {
     provide: OutboxCommitNotifier,

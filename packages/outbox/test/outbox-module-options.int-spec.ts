@@ -201,6 +201,34 @@ describe('OutboxModule options', () => {
     expect(started.get<keyof OutboxReadPorts, null>('OutboxRelayStats')).toBeNull();
   });
 
+  it('fails the start with checkOnStart, naming a missing table and a missing topic', async () => {
+    const emptyDb = new DataSource(
+      mysqlDataSourceOptions({ url: (await env.createDatabase('outbox_unmigrated')).url }),
+    );
+    await emptyDb.initialize();
+    try {
+      const { topic } = await options('outbox.opt.check');
+      const topicFor = (type: string) => (type === 'Parcel' ? topic : `${topic}.${type}`);
+      const checked = (dataSource: DataSource) =>
+        OutboxModule.forRoot({
+          kafka: kafkaSettings(),
+          topicFor,
+          dataSource,
+          checkOnStart: { aggregateTypes: ['Parcel', 'Crate'] },
+        });
+      await expect(start([checked(emptyDb)])).rejects.toThrow(
+        'OutboxModule start check failed: table t_outbox cannot be read (ER_NO_SUCH_TABLE: ' +
+          `Table '${emptyDb.driver.database}.t_outbox' doesn't exist): run OutboxMigrations; ` +
+          `topic ${topic}.Crate (aggregate type Crate) does not exist: create it`,
+      );
+      await env.infra.kafka.createTopics({ [`${topic}.Crate`]: 1 });
+      const started = await start([checked(outboxDb)]);
+      expect(started.get(OutboxRelay).heartbeat().running).toBe(true);
+    } finally {
+      await emptyDb.destroy();
+    }
+  });
+
   it('refuses kafka settings without brokers or a client, at wiring time', async () => {
     const { topicFor } = await options('outbox.opt.nokafka');
     expect(() =>
