@@ -153,49 +153,57 @@ describe.each(['mysql', 'postgres'] as const)('OutboxRelay and a missing topic (
 });
 
 /**
- * [mock-only] A write the ACLs deny: the mock answers the produce requests with
- * TOPIC_AUTHORIZATION_FAILED (the nodes of the Apache Kafka lane run no authorizer).
+ * [mock-only] Produce requests refused for their topic, which the relay's metadata says exists:
+ * the mock answers them with TOPIC_AUTHORIZATION_FAILED (a write the ACLs deny; the nodes of the
+ * Apache Kafka lane run no authorizer), or with UNKNOWN_TOPIC_OR_PARTITION (a topic deleted
+ * after the relay looked it up; kafkajs retries that one, then gives up).
  */
-describe('[mock-only] OutboxRelay and a topic it may not write', () => {
+describe('[mock-only] OutboxRelay and a topic whose produce requests are refused', () => {
   const bed = useRelayTestBed('outbox_denied_topic', 'outbox-denied-topic', 10, {
     kafkaMockOnly: true,
   });
 
-  it('holds the rows while the write is denied, then publishes each once it is granted', async () => {
-    const mock = bed.env.infra.kafkaMock!;
-    const topic = await bed.env.createTopic('outbox.denied', 2);
-    const keys = await writeLateEvents(bed.dataSource, 5);
-    await mock.pushRequestErrors(KafkaApiKey.Produce, 29, 1_000); // TOPIC_AUTHORIZATION_FAILED
-    const logger = new CapturingLogger();
-    const relay = topicRelay(bed, topic, topic, logger);
-    relay.start();
-    try {
-      await waitFor(async () => (relay.faults()[0]?.rounds ?? 0) >= 3, {
-        description: 'the denied topic failing 3 rounds',
-      });
-      expect(relay.faults()).toEqual([
-        expect.objectContaining({
-          kind: 'topic',
-          subject: topic,
-          code: 'TOPIC_AUTHORIZATION_FAILED',
-          remedy: expect.stringContaining('grant'),
-        }),
-      ]);
-      expect(await unsentSentDead(bed.dataSource)).toEqual({ unsent: 10, SENT: 0, DEAD: 0 });
-      expect(await retryCounts(bed.dataSource)).toEqual([0]);
+  it.each([
+    ['TOPIC_AUTHORIZATION_FAILED', 29, 'grant'],
+    ['UNKNOWN_TOPIC_OR_PARTITION', 3, 'create topic'],
+  ])(
+    'holds the rows while Kafka answers %s, then publishes each once it takes them',
+    async (code, errorCode, remedy) => {
+      const mock = bed.env.infra.kafkaMock!;
+      const topic = await bed.env.createTopic('outbox.refused', 2);
+      const keys = await writeLateEvents(bed.dataSource, 5);
+      await mock.pushRequestErrors(KafkaApiKey.Produce, errorCode, 10_000);
+      const logger = new CapturingLogger();
+      const relay = topicRelay(bed, topic, topic, logger);
+      relay.start();
+      try {
+        await waitFor(async () => (relay.faults()[0]?.rounds ?? 0) >= 3, {
+          description: 'the refused topic failing 3 rounds',
+        });
+        expect(relay.faults()).toEqual([
+          expect.objectContaining({
+            kind: 'topic',
+            subject: topic,
+            code,
+            remedy: expect.stringContaining(remedy),
+          }),
+        ]);
+        expect(await unsentSentDead(bed.dataSource)).toEqual({ unsent: 10, SENT: 0, DEAD: 0 });
+        expect(await retryCounts(bed.dataSource)).toEqual([0]);
 
-      await mock.clearRequestErrors(KafkaApiKey.Produce);
-      await waitFor(async () => (await statusCounts(bed.dataSource)).SENT === 10, {
-        description: 'all 10 rows SENT once the write is allowed',
-      });
-      expect(relay.faults()).toEqual([]);
-    } finally {
-      await relay.stop();
-      await mock.clearRequestErrors(KafkaApiKey.Produce);
-    }
-    expect(await statusCounts(bed.dataSource)).toEqual({ SENT: 10 });
-    const consumed = await consumeUntil(bed.env.kafka, topic, (m) => m.length >= 10);
-    expect(new Set(consumed.map((m) => m.eventKey))).toEqual(new Set(keys));
-    expect(await messagesOn(bed, topic)).toBe(10);
-  });
+        await mock.clearRequestErrors(KafkaApiKey.Produce);
+        await waitFor(async () => (await statusCounts(bed.dataSource)).SENT === 10, {
+          description: 'all 10 rows SENT once Kafka takes them',
+        });
+        expect(relay.faults()).toEqual([]);
+      } finally {
+        await relay.stop();
+        await mock.clearRequestErrors(KafkaApiKey.Produce);
+      }
+      expect(await statusCounts(bed.dataSource)).toEqual({ SENT: 10 });
+      const consumed = await consumeUntil(bed.env.kafka, topic, (m) => m.length >= 10);
+      expect(new Set(consumed.map((m) => m.eventKey))).toEqual(new Set(keys));
+      expect(await messagesOn(bed, topic)).toBe(10);
+    },
+  );
 });
