@@ -207,3 +207,66 @@ describe('[mock-only] OutboxRelay and a topic whose produce requests are refused
     },
   );
 });
+
+/**
+ * [mock-only] One topic of a mixed batch denied: the mock answers produce requests to the
+ * broker that leads it with TOPIC_AUTHORIZATION_FAILED, an answer that names no topic.
+ */
+describe('[mock-only] OutboxRelay and one denied topic among others', () => {
+  const bed = useRelayTestBed('outbox_one_denied', 'outbox-one-denied', 10, {
+    kafkaMockOnly: true,
+  });
+
+  async function leaderOf(topic: string): Promise<number> {
+    const admin = bed.env.kafka.admin();
+    await admin.connect();
+    try {
+      const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+      return topics[0].partitions[0].leader;
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
+  it('sends the other topics’ rows and holds only the denied topic’s, then sends those once', async () => {
+    const mock = bed.env.infra.kafkaMock!;
+    const denied = await bed.env.createTopic('outbox.one.denied', 1);
+    const deniedLeader = await leaderOf(denied);
+    const allowed = await bed.env.createTopic('outbox.one.allowed', 1);
+    await mock.command(`leader ${allowed} 0 ${(deniedLeader % 3) + 1}`);
+    expect(await leaderOf(allowed)).not.toBe(deniedLeader);
+    const lateKeys = await writeLateEvents(bed.dataSource, 5);
+    const otherKeys = await writeParcelEvents(bed.dataSource, new OutboxWriter(), 10, 2, 'ok');
+    // Enough refusals for several rounds of the denied topic's rows, then it takes them.
+    await mock.pushBrokerErrors(deniedLeader, KafkaApiKey.Produce, 29, 0, 12);
+    const logger = new CapturingLogger();
+    const relay = topicRelay(bed, denied, allowed, logger);
+    relay.start();
+    try {
+      await waitFor(async () => (await statusCounts(bed.dataSource)).SENT === 20, {
+        description: 'the allowed topic’s 20 rows SENT',
+      });
+      expect(relay.faults()).toEqual([
+        expect.objectContaining({ subject: denied, code: 'TOPIC_AUTHORIZATION_FAILED' }),
+      ]);
+      await waitFor(async () => (await statusCounts(bed.dataSource)).SENT === 30, {
+        description: 'the denied topic’s 10 rows SENT once it takes them',
+      });
+      expect(relay.faults()).toEqual([]);
+    } finally {
+      await relay.stop();
+    }
+    expect(await statusCounts(bed.dataSource)).toEqual({ SENT: 30 });
+    expect(await retryCounts(bed.dataSource)).toEqual([0]);
+    // The allowed topic's rows were never held, not even in the round that found the denial.
+    expect(logger.lines.filter((l) => l.includes(`topic ${allowed}`))).toEqual([]);
+    expect(logger.lines.filter((l) => l.includes(`topic ${denied}`))).toHaveLength(2);
+    expect(await messagesOn(bed, denied)).toBe(10);
+    const onDenied = await consumeUntil(bed.env.kafka, denied, (m) => m.length >= 10);
+    expect(new Set(onDenied.map((m) => m.eventKey))).toEqual(new Set(lateKeys));
+    // The mixed send wrote the allowed topic's messages before the split sent them again:
+    // duplicates, as after any failed send, which the consumers' inbox absorbs.
+    const onAllowed = await consumeUntil(bed.env.kafka, allowed, (m) => m.length >= 20);
+    expect(new Set(onAllowed.map((m) => m.eventKey))).toEqual(new Set(otherKeys));
+  });
+});

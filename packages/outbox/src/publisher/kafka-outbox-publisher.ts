@@ -67,6 +67,30 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
    * that is missing or denied rejects with TopicUnavailableError naming it.
    */
   async publish(batches: TopicBatch[]): Promise<void> {
+    try {
+      await this.publishTogether(batches);
+    } catch (error) {
+      if (!(error instanceof TopicUnavailableError && error.unattributed && batches.length > 1)) {
+        throw error;
+      }
+      // Kafka's refusal named no topic, and the cluster lists them all (a write the ACLs deny):
+      // each topic is sent alone to find which, so one denied topic holds back no other.
+      const refused: RefusedTopic[] = [];
+      const published: string[] = [];
+      for (const batch of batches) {
+        try {
+          await this.publishTogether([batch]);
+          published.push(batch.topic);
+        } catch (alone) {
+          if (!(alone instanceof TopicUnavailableError)) throw alone;
+          refused.push(...alone.topics);
+        }
+      }
+      if (refused.length > 0) throw new TopicUnavailableError(refused, { cause: error, published });
+    }
+  }
+
+  private async publishTogether(batches: TopicBatch[]): Promise<void> {
     let pending = batches;
     for (let attempt = 0; ; attempt++) {
       pending = this.receipts.unacknowledged(pending, await this.sendOrName(pending));
@@ -85,7 +109,8 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
   /**
    * Sends; a refusal of a topic (kafkajs's metadata or produce error, which names no topic)
    * becomes a TopicUnavailableError naming the topics the cluster's listing lacks, or, when it
-   * lists them all (the ACLs deny the write, or a topic was deleted since), every topic sent.
+   * lists them all (the ACLs deny the write, or a topic was deleted since), every topic sent
+   * (`unattributed`: publish then sends each topic alone).
    */
   private async sendOrName(batches: TopicBatch[]): Promise<RecordMetadata[]> {
     try {
@@ -96,11 +121,15 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
       const topics = batches.map((b) => b.topic);
       this.knownAt = 0;
       const missing = await this.missingTopics(topics).catch(() => []);
-      const refused: RefusedTopic[] =
-        missing.length > 0
-          ? missing.map((topic) => ({ topic, code: 'UNKNOWN_TOPIC_OR_PARTITION' as const }))
-          : topics.map((topic) => ({ topic, code }));
-      throw new TopicUnavailableError(refused, { cause: error });
+      if (missing.length > 0) {
+        const refused = missing.map((topic) => ({
+          topic,
+          code: 'UNKNOWN_TOPIC_OR_PARTITION' as const,
+        }));
+        throw new TopicUnavailableError(refused, { cause: error });
+      }
+      const refused = topics.map((topic) => ({ topic, code }));
+      throw new TopicUnavailableError(refused, { cause: error, unattributed: true });
     }
   }
 

@@ -21,18 +21,24 @@ export interface RefusedTopic {
 
 /**
  * A publish refused because of its topics, not its messages: `topics` names them. An
- * OutboxPublisher rejects with it so the relay holds those rows without using up their attempts.
+ * OutboxPublisher rejects with it so the relay holds those rows without using up their attempts;
+ * the messages of the `published` topics were acknowledged (the relay marks them SENT).
  */
 export class TopicUnavailableError extends OutboxError {
+  /** Topics of the publish whose messages were all acknowledged. */
+  readonly published: string[];
+  /** Kafka's answer named no topic: `topics` are all the topics of the send. */
+  readonly unattributed: boolean;
+
   constructor(
     readonly topics: RefusedTopic[],
-    options?: { cause?: unknown },
+    options: { cause?: unknown; published?: string[]; unattributed?: boolean } = {},
   ) {
-    super(
-      'OUTBOX_TOPIC_UNAVAILABLE',
-      topics.map((t) => `topic ${t.topic}: ${t.code}`).join('; '),
-      options,
-    );
+    super('OUTBOX_TOPIC_UNAVAILABLE', topics.map((t) => `topic ${t.topic}: ${t.code}`).join('; '), {
+      cause: options.cause,
+    });
+    this.published = options.published ?? [];
+    this.unattributed = options.unattributed ?? false;
   }
 }
 

@@ -135,8 +135,9 @@ export class BatchSender {
 
   /**
    * A send refused for its topics: the rows of those topics wait for them (the fault recorded,
-   * no attempt counted); the batch's other rows go back due now, as they were not at fault
-   * (any of them written already is a duplicate the consumers' inbox absorbs).
+   * no attempt counted); the rows of the topics the publisher reports published are SENT; the
+   * batch's other rows go back due now, as they were not at fault (any of them written already
+   * is a duplicate the consumers' inbox absorbs).
    */
   private holdRefused(
     claim: Claim,
@@ -149,11 +150,19 @@ export class BatchSender {
     const holds = this.topicHolds.hold(
       held.map((s) => ({ id: s.row.id, topic: s.topic, code: refused.get(s.topic)! })),
     );
-    const others = plan.send.filter((s) => !refused.has(s.topic)).map((s) => s.row.id);
+    const published = new Set(error.published);
+    const sent = plan.send.filter((s) => published.has(s.topic)).map((s) => s.row.id);
+    const others = plan.send
+      .filter((s) => !refused.has(s.topic) && !published.has(s.topic))
+      .map((s) => s.row.id);
+    this.counters.published += sent.length;
+    this.topicHolds.cleared(published);
+    const { outcomes } = this.parts;
     return async () => {
       await this.release(claim.token, holds);
+      if (sent.length > 0) this.countLease(sent.length, await outcomes.markSent(sent, claim.token));
       if (others.length > 0) {
-        this.countLease(others.length, await this.parts.outcomes.release(others, claim.token));
+        this.countLease(others.length, await outcomes.release(others, claim.token));
       }
     };
   }
