@@ -2,7 +2,7 @@
 export { OutboxModule } from './outbox.module';
 export type { OutboxModuleExtras, OutboxModuleOptions } from './outbox.module';
 /** What the opt-in start-up check (`checkOnStart`) covers besides t_outbox. */
-export type { OutboxCheckOnStart } from './start-check/outbox-start-check';
+export type { OutboxCheckOnStart } from './outbox.module-definition';
 /** Adds events to t_outbox in the caller's transaction. */
 export { OutboxWriter } from './writer/outbox-writer';
 /** The multi-instance relay loop from t_outbox to Kafka (a Nest provider of OutboxModule). */

@@ -5,7 +5,12 @@ import { OutboxKafkaOptions } from './publisher/kafka-outbox-publisher';
 import type { ListenNotifySetting } from './relay/listen-notify-wake-up';
 import { OutboxRelayOptions } from './relay/outbox-relay.options';
 import { OutboxRetentionOptions } from './housekeeping/outbox-retention';
-import type { OutboxCheckOnStart } from './start-check/outbox-start-check';
+
+/** What the opt-in start-up check covers besides t_outbox. */
+export interface OutboxCheckOnStart {
+  /** Aggregate types this process writes: the topic `topicFor` gives each must exist (needs `kafka`). */
+  aggregateTypes?: string[];
+}
 
 /** How a service wires the outbox (`forRoot`, or returned by `forRootAsync`'s factory). */
 export interface OutboxModuleOptions {

@@ -5,12 +5,6 @@ import { DataSource } from 'typeorm';
 import { OutboxError } from '../outbox.errors';
 import type { OutboxModuleOptions } from '../outbox.module-definition';
 
-/** What the opt-in start-up check covers besides t_outbox. */
-export interface OutboxCheckOnStart {
-  /** Aggregate types this process writes: the topic `topicFor` gives each must exist (needs `kafka`). */
-  aggregateTypes?: string[];
-}
-
 /** The outbox's own tables. */
 const OUTBOX_TABLES = ['t_outbox'];
 
