@@ -211,12 +211,14 @@ describe('when every broker is down for a minute', () => {
 describe('when data goes bad: a DEAD outbox row, a poison message, a version that never comes', () => {
   it('fires OutboxDeadRows, InboxDeadLettered and InboxOpenGaps, and leaves readiness alone', async () => {
     const topicPrefix = stack.stack.topicPrefix;
-    // A row for an aggregate type whose topic does not exist: the relay makes it DEAD.
+    // A row no broker takes (over the relay's 1 MB message limit): the relay makes it DEAD. A
+    // missing topic would only hold it (outbox-relay-missing-topic.int-spec.ts).
     await stack.query(
       'order_service',
       `INSERT INTO t_outbox (aggregate_type, aggregate_id, aggregate_version, event_type,
          event_key, event_id, payload, headers, next_retry_at, created_at, updated_at)
-       VALUES ('Ghost', 'g1', 1, 'GhostSeen', 'GhostSeen:g1:1', UUID(), '{}', '{}',
+       VALUES ('Ghost', 'g1', 1, 'GhostSeen', 'GhostSeen:g1:1', UUID(),
+         CONCAT('{"pad":"', REPEAT('x', 1100000), '"}'), '{}',
          UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))`,
     );
     const kafka = new Kafka({

@@ -4,6 +4,11 @@ import { CommonEnv } from '@app/config';
 
 /** Environment of the accounting-service; every variable is documented in the README. */
 export class AccountingServiceConfig extends CommonEnv {
+  /** It consumes from Kafka, whether or not its relay runs here. */
+  override needsKafka(): boolean {
+    return true;
+  }
+
   @IsOptional()
   @Type(() => Number)
   @IsInt()

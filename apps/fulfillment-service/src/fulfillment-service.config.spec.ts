@@ -44,3 +44,12 @@ describe('FulfillmentServiceConfig: the inbox variables', () => {
     },
   );
 });
+
+describe('FulfillmentServiceConfig: Kafka', () => {
+  it('requires KAFKA_BROKERS even with its relay off: it consumes', () => {
+    const { KAFKA_BROKERS: _brokers, ...noKafka } = base;
+    expect(() =>
+      validateEnv(FulfillmentServiceConfig, { ...noKafka, OUTBOX_RELAY_ENABLED: 'false' }),
+    ).toThrow(/KAFKA_BROKERS/);
+  });
+});

@@ -29,4 +29,18 @@ describe('OrderServiceConfig', () => {
     expect(config.ORDER_SERVICE_PORT).toBe(3000);
     expect(config.PAY_CALLBACK_SECRET).toBe('s'.repeat(16));
   });
+
+  it('needs no Kafka settings in a writer-only process (relay off), and KAFKA_BROKERS otherwise', () => {
+    const { KAFKA_BROKERS: _brokers, ...noKafka } = {
+      ...base,
+      PAY_CALLBACK_SECRET: 's'.repeat(16),
+    };
+    expect(() => validateEnv(OrderServiceConfig, noKafka)).toThrow(/KAFKA_BROKERS/);
+    const writerOnly = validateEnv(OrderServiceConfig, {
+      ...noKafka,
+      OUTBOX_RELAY_ENABLED: 'false',
+    });
+    expect(writerOnly.KAFKA_BROKERS).toBeUndefined();
+    expect(writerOnly.OUTBOX_RELAY_ENABLED).toBe(false);
+  });
 });

@@ -51,7 +51,8 @@ export class OrderServiceModule {
         OutboxModule.forRootAsync({
           inject: [OrderServiceConfig],
           useFactory: (config: OrderServiceConfig) => ({
-            kafka: {
+            // A writer-only instance (relay off) may run without any Kafka settings.
+            kafka: config.KAFKA_BROKERS && {
               brokers: config.KAFKA_BROKERS,
               clientId: config.KAFKA_CLIENT_ID ?? 'order-service',
               logCreator: kafkajsLogCreator(),

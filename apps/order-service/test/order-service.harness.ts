@@ -25,16 +25,20 @@ export interface RunningOrderService {
 /**
  * Starts the order-service as production does (same module, same HTTP set-up) on port 0,
  * against a fresh database with its migrations applied. The outbox relay stays off unless
- * asked for: most tests assert the outbox rows the requests wrote.
+ * asked for: most tests assert the outbox rows the requests wrote. `writerOnly` starts it as
+ * a writer-only deployment does: OUTBOX_RELAY_ENABLED=false and no KAFKA_BROKERS.
  */
 export async function startOrderService(
   env: TestEnvironment,
-  options: { outboxRelay?: boolean; topicPrefix?: string } = {},
+  options: { outboxRelay?: boolean; topicPrefix?: string; writerOnly?: boolean } = {},
 ): Promise<RunningOrderService> {
   const database = await env.createDatabase('orders');
   const config = await serviceConfig(OrderServiceConfig, {
     DATABASE_URL: database.url,
-    KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
+    // writerOnly: as a deployment whose instances only take requests, with no Kafka settings.
+    ...(options.writerOnly
+      ? { OUTBOX_RELAY_ENABLED: 'false' }
+      : { KAFKA_BROKERS: env.infra.kafkaBrokers.join(',') }),
     PAY_CALLBACK_SECRET: TEST_PAY_SECRET,
     DB_POOL_SIZE: '20',
     OPS_API_TOKEN: TEST_OPS_API_TOKEN,

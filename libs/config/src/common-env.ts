@@ -90,12 +90,16 @@ export class ServiceEnv {
 
 /** Variables every service on Kafka reads. Each service's own config class extends this one. */
 export class CommonEnv extends ServiceEnv {
-  /** Comma-separated host:port list of Kafka bootstrap servers. */
+  /**
+   * Comma-separated host:port list of Kafka bootstrap servers. Required where `needsKafka()`
+   * says so; a writer-only process (OUTBOX_RELAY_ENABLED=false, no consumer) may leave it out.
+   */
+  @ValidateIf((env: CommonEnv) => env.needsKafka() || env.KAFKA_BROKERS !== undefined)
   @Transform(({ value }) =>
     typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value,
   )
   @Matches(/^[A-Za-z0-9.-]+:\d{1,5}$/, { each: true, message: 'must be host:port[,host:port…]' })
-  KAFKA_BROKERS!: string[];
+  KAFKA_BROKERS?: string[];
 
   @IsOptional()
   @IsString()
@@ -172,6 +176,14 @@ export class CommonEnv extends ServiceEnv {
   @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
   @IsBoolean()
   OUTBOX_RELAY_ENABLED = true;
+
+  /**
+   * Whether this service cannot run without Kafka: by default when its outbox relay runs here.
+   * A service that consumes overrides it to answer true.
+   */
+  needsKafka(): boolean {
+    return this.OUTBOX_RELAY_ENABLED !== false;
+  }
 
   /** Services with an outbox: how long a relay's claim is exclusive (ms). Default 30000. */
   @IsOptional()

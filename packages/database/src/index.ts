@@ -17,6 +17,9 @@ export { probeSchema } from './schema-probe';
 export type { RequiredTable, SchemaProbe } from './schema-probe';
 /** A DataSource named by instance, TypeORM name or injection token, as a module's provider. */
 export { dataSourceProvider } from './data-source-ref';
+/** Which of a package's tables this connection cannot read (a start-up check). */
+export { unreadableTables } from './unreadable-tables';
+export type { UnreadableTable } from './unreadable-tables';
 export type { DataSourceRef } from './data-source-ref';
 /** A compare-and-set UPDATE as a statement: writes only while the expected version holds. */
 export { compareAndSet } from './compare-and-set';

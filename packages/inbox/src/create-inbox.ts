@@ -1,5 +1,6 @@
 import { allowsMultipleStatements } from '@outbox-inbox/database';
 import { kafkaClient } from '@outbox-inbox/messaging';
+import { checkInboxOnStart } from './start-check/inbox-start-check';
 import { Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { holdNewerSchema } from './apply/hold-newer-schema';
@@ -118,6 +119,7 @@ export function createInbox({ options, dataSource, scope }: InboxSources): Inbox
     runner,
     deadLetters: deadLetterPublisher,
     housekeeping,
+    startCheck: () => checkInboxOnStart(options, dataSource, kafka),
   });
 
   return { transport, operations, deadLetters, metrics };

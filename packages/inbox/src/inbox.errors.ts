@@ -17,6 +17,7 @@ export const INBOX_ERROR_CODES = [
   'DEAD_LETTER_REJECTED',
   'SKIP_REFUSED',
   'TOPIC_MISSING',
+  'START_CHECK_FAILED',
   'STOPPING',
 ] as const;
 

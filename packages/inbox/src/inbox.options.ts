@@ -34,6 +34,24 @@ export interface InboxHooks {
   afterTransactionCommit?: (position: DeliveryPosition) => void | Promise<void>;
 }
 
+/**
+ * How the inbox creates a missing topic at start (its retry and dead-letter topics, and a
+ * source topic the producer has not created yet), where the broker allows it.
+ */
+export interface InboxTopicCreation {
+  /** Default true; false: a missing topic stops the start (TOPIC_MISSING), naming it. */
+  enabled?: boolean;
+  /**
+   * Partitions of each created topic. Default: the largest count among `topics` for the retry
+   * and dead-letter topics, the broker's default (`num.partitions`) for a source topic.
+   */
+  partitions?: number;
+  /** Default: the broker's (`default.replication.factor`). */
+  replicationFactor?: number;
+  /** Topic configs, e.g. `{ 'retention.ms': '1209600000', 'min.insync.replicas': '2' }`. */
+  configs?: Record<string, string>;
+}
+
 /** Options of `InboxModule.forRoot`. */
 export interface InboxModuleOptions {
   /** Consumer name: the inbox key, and the Kafka consumer group id unless `groupId` is given. */
@@ -102,6 +120,13 @@ export interface InboxModuleOptions {
    * message is isolated and dead-lettered alone.
    */
   batchSize?: number;
+  /**
+   * Off by default. true: the start fails (START_CHECK_FAILED) unless each inbox table answers
+   * a query and the topics it reads exist, naming what is missing.
+   */
+  checkOnStart?: boolean;
+  /** Creating missing topics at start: on by default, with partitions, replication and configs. */
+  topicCreation?: InboxTopicCreation;
   /** Where a new group starts reading. Default true: nothing already in the topic is skipped. */
   fromBeginning?: boolean;
   /**
@@ -144,6 +169,8 @@ export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxO
     offsetCommitEvery: options.offsetCommitEvery ?? 20,
     batchSize: options.batchSize ?? 1,
     fromBeginning: options.fromBeginning ?? true,
+    topicCreation: options.topicCreation ?? {},
+    checkOnStart: options.checkOnStart ?? false,
     tracing: options.tracing ?? openTelemetryTracing,
     hooks: options.hooks ?? {},
   };
@@ -185,6 +212,18 @@ export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxO
   ];
   for (const [name, value] of positive) {
     if (!Number.isInteger(value) || value < 1) problems.push(`${name} must be an integer >= 1`);
+  }
+  const { partitions, replicationFactor, configs } = resolved.topicCreation;
+  for (const [name, value] of [
+    ['topicCreation.partitions', partitions],
+    ['topicCreation.replicationFactor', replicationFactor],
+  ] as const) {
+    if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
+      problems.push(`${name} must be an integer >= 1`);
+    }
+  }
+  if (configs !== undefined && Object.values(configs).some((v) => typeof v !== 'string')) {
+    problems.push('topicCreation.configs must map names to strings');
   }
   for (const [name, value] of [
     ['gapCheckIntervalMs', resolved.gapCheckIntervalMs],

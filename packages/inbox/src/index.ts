@@ -8,6 +8,7 @@ export type {
   InboxModuleOptions,
   InboxBlockedBackoff,
   InboxRetryPolicy,
+  InboxTopicCreation,
   ResolvedInboxOptions,
 } from './inbox.options';
 /** The default failure classifier (permanent / transient / deployment / retry), to wrap in your own. */

@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { parcelEvent, parcelEventRegistry, toMessage, waitFor } from '@app/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
+import { DataSource } from 'typeorm';
 import {
   InboxCounters,
   InboxModule,
@@ -116,6 +117,33 @@ describe('InboxModule options', () => {
     const source = started.get<keyof InboxReadPorts, InboxStatsSource>('InboxStatsSource');
     expect(source.groupMembership()).toEqual({ consumer: options.consumer, joined: true });
     expect((await source.stats()).inbox.applied).toBe(1);
+  });
+
+  it('fails the start with checkOnStart, naming the tables and the topic that are missing', async () => {
+    const options = await inboxOptions('check');
+    const missing = `${options.topics[0]}.absent`;
+    const emptyDb = new DataSource(
+      mysqlDataSourceOptions({ url: (await bed.env.createDatabase('inbox_unmigrated')).url }),
+    );
+    await emptyDb.initialize();
+    try {
+      const checked = (dataSource: DataSource, topics: string[]) =>
+        InboxModule.forRoot({ ...options, topics, dataSource, checkOnStart: true });
+      const failed = start([checked(emptyDb, [options.topics[0], missing])], false);
+      await expect(failed).rejects.toThrow(
+        `InboxModule start check failed for consumer opt-check: table t_inbox cannot be read ` +
+          `(ER_NO_SUCH_TABLE: Table '${emptyDb.driver.database}.t_inbox' doesn't exist): run InboxMigrations; `,
+      );
+      await expect(failed).rejects.toThrow(
+        /table t_inbox_prune cannot be read .*; topic .*\.absent does not exist: create it$/,
+      );
+      await app?.close();
+      app = undefined;
+      await start([checked(bed.dataSource, options.topics)]);
+      await deliverTwice(options.topics[0], options.consumer, 'check-1');
+    } finally {
+      await emptyDb.destroy();
+    }
   });
 
   it('refuses options without a registry from the async factory, at start', async () => {

@@ -21,3 +21,5 @@ export type { MessageTracing, OutgoingBatch, OutgoingMessage } from './message-t
 /** Kafka client settings (brokers, clientId, ssl, sasl) or an application's own kafkajs client. */
 export { kafkaClient, kafkaConnectionProblems } from './kafka-client';
 export type { KafkaConnection } from './kafka-client';
+/** Which topics the cluster does not list (a start-up check). */
+export { missingTopics } from './missing-topics';

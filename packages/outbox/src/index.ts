@@ -1,6 +1,8 @@
 /** Nest module wiring writer, relay, operations and retention (forRoot, forRootAsync). */
 export { OutboxModule } from './outbox.module';
 export type { OutboxModuleExtras, OutboxModuleOptions } from './outbox.module';
+/** What the opt-in start-up check (`checkOnStart`) covers besides t_outbox. */
+export type { OutboxCheckOnStart } from './outbox.module-definition';
 /** Adds events to t_outbox in the caller's transaction. */
 export { OutboxWriter } from './writer/outbox-writer';
 /** The multi-instance relay loop from t_outbox to Kafka (a Nest provider of OutboxModule). */
@@ -51,6 +53,9 @@ export type { OutboxRetentionOptions } from './housekeeping/outbox-retention';
 export { OutboxCommitNotifier } from './writer/outbox-commit-notifier';
 /** Where the relay publishes; implement it to replace Kafka in tests. */
 export type { OutboxMessage, OutboxPublisher, TopicBatch } from './publisher/outbox-publisher';
+/** A publish refused for its topics (missing or denied): the relay holds the rows, never fails them. */
+export { TOPIC_REFUSAL_CODES, TopicUnavailableError } from './publisher/topic-unavailable';
+export type { RefusedTopic, TopicRefusalCode } from './publisher/topic-unavailable';
 /** The kafkajs publisher (acks all, one request in flight, Java-compatible partitioner). */
 export { KafkaOutboxPublisher } from './publisher/kafka-outbox-publisher';
 export type { OutboxKafkaOptions } from './publisher/kafka-outbox-publisher';

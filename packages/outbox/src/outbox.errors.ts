@@ -11,6 +11,8 @@ export const OUTBOX_ERROR_CODES = [
   'OUTBOX_VERSION_TAKEN',
   'OUTBOX_INVALID_FILTER',
   'OUTBOX_SEND_INCOMPLETE',
+  'OUTBOX_TOPIC_UNAVAILABLE',
+  'OUTBOX_START_CHECK_FAILED',
 ] as const;
 
 /** Why the outbox refused or failed something. */

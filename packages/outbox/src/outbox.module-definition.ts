@@ -7,10 +7,19 @@ import { OutboxRelayOptions } from './relay/outbox-relay.options';
 import { OutboxRetentionOptions } from './housekeeping/outbox-retention';
 import { OUTBOX_MODULE_OPTIONS } from './outbox.tokens';
 
+/** What the opt-in start-up check covers besides t_outbox. */
+export interface OutboxCheckOnStart {
+  /** Aggregate types this process writes: the topic `topicFor` gives each must exist (needs `kafka`). */
+  aggregateTypes?: string[];
+}
+
 /** How a service wires the outbox (`forRoot`, or returned by `forRootAsync`'s factory). */
 export interface OutboxModuleOptions {
-  /** Kafka client settings (brokers, clientId, ssl, sasl), or `{ client }`: a kafkajs instance. */
-  kafka: OutboxKafkaOptions;
+  /**
+   * Kafka client settings (brokers, clientId, ssl, sasl), or `{ client }`: a kafkajs instance.
+   * Required when the relay runs here; a writer-only process (`relay.enabled: false`) needs none.
+   */
+  kafka?: OutboxKafkaOptions;
   /** The topic an aggregate type's events go to (required: the outbox knows no topic names). */
   topicFor: (aggregateType: string) => string;
   /** Relay tuning; `enabled: false` runs no relay in this process (writer and API only). */
@@ -30,6 +39,11 @@ export interface OutboxModuleOptions {
    * which a transaction-mode pooler (PgBouncer) breaks. See ListenNotifyWakeUp.
    */
   listenNotify?: ListenNotifySetting;
+  /**
+   * Off by default. `true`: the start fails (OUTBOX_START_CHECK_FAILED) unless t_outbox answers
+   * a query; `{ aggregateTypes }`: also unless the topic of each exists (needs `kafka`).
+   */
+  checkOnStart?: boolean | OutboxCheckOnStart;
 }
 
 /**

@@ -33,6 +33,7 @@ import { OutboxRelay } from './relay/outbox-relay';
 import { relayPool } from './relay/relay-connections';
 import { resolveRelayOptions } from './relay/outbox-relay.options';
 import { OutboxWriter } from './writer/outbox-writer';
+import { OutboxStartCheck } from './start-check/outbox-start-check';
 import { DEFAULT_RETENTION, OutboxRetention } from './housekeeping/outbox-retention';
 
 export type { OutboxModuleExtras, OutboxModuleOptions } from './outbox.module-definition';
@@ -57,10 +58,18 @@ export class OutboxModule extends OutboxConfigurableModule {
   }
 }
 
-/** Validates the options (Kafka, topic mapping, relay tuning); returns the relay options. */
+/**
+ * Validates the options (Kafka when the relay runs here, topic mapping, relay tuning); returns
+ * the relay options.
+ */
 function checkModuleOptions(options: OutboxModuleOptions): ReturnType<typeof resolveRelayOptions> {
-  const problems = kafkaConnectionProblems(options.kafka);
+  const relayRuns = options.relay?.enabled !== false;
+  const problems = relayRuns || options.kafka ? kafkaConnectionProblems(options.kafka) : [];
   if (typeof options.topicFor !== 'function') problems.push('topicFor must be a function');
+  const check = options.checkOnStart;
+  if (typeof check === 'object' && check.aggregateTypes?.length && !options.kafka) {
+    problems.push('checkOnStart.aggregateTypes needs kafka settings to look the topics up');
+  }
   if (options.tracing !== undefined && typeof options.tracing?.publish !== 'function') {
     problems.push('tracing must be a MessageTracing (capture, publish)');
   }
@@ -115,6 +124,12 @@ const outboxProviders: Provider[] = [
     useFactory: (options: OutboxModuleOptions) => checkModuleOptions(options),
   },
   {
+    provide: OutboxStartCheck,
+    inject: [OUTBOX_MODULE_OPTIONS, OUTBOX_DATA_SOURCE],
+    useFactory: (options: OutboxModuleOptions, dataSource: DataSource) =>
+      new OutboxStartCheck(options, dataSource),
+  },
+  {
     provide: OutboxCommitNotifier,
     inject: [OUTBOX_MODULE_OPTIONS, OUTBOX_DATA_SOURCE],
     useFactory: (options: OutboxModuleOptions, dataSource: DataSource) => {
@@ -155,7 +170,7 @@ const outboxProviders: Provider[] = [
         connections: pool.connections,
         claims: new OutboxClaimer(pool.dataSource, resolved, instanceId),
         outcomes: new OutboxFinalizer(pool.dataSource, resolved),
-        publisher: new KafkaOutboxPublisher(options.kafka, resolved),
+        publisher: new KafkaOutboxPublisher(options.kafka!, resolved), // checked: the relay runs
         topicFor: options.topicFor,
         notifier: commitWakeUp(
           dataSource,

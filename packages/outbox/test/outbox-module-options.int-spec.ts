@@ -186,11 +186,57 @@ describe('OutboxModule options', () => {
     expect(await published(topic)).toEqual([key]);
   });
 
+  it('runs a writer-only process (relay off) with no Kafka settings at all: it writes rows', async () => {
+    const started = await start([
+      OutboxModule.forRoot({
+        topicFor: () => 'never.used',
+        relay: { enabled: false },
+        dataSource: outboxDb,
+      }),
+    ]);
+    const key = await writeParcel(started, outboxDb, 'writer-only-1');
+    expect(await outboxDb.query('SELECT status FROM t_outbox WHERE event_key = ?', [key])).toEqual([
+      { status: 'NEW' },
+    ]);
+    expect(started.get<keyof OutboxReadPorts, null>('OutboxRelayStats')).toBeNull();
+  });
+
+  it('fails the start with checkOnStart, naming a missing table and a missing topic', async () => {
+    const emptyDb = new DataSource(
+      mysqlDataSourceOptions({ url: (await env.createDatabase('outbox_unmigrated')).url }),
+    );
+    await emptyDb.initialize();
+    try {
+      const { topic } = await options('outbox.opt.check');
+      const topicFor = (type: string) => (type === 'Parcel' ? topic : `${topic}.${type}`);
+      const checked = (dataSource: DataSource) =>
+        OutboxModule.forRoot({
+          kafka: kafkaSettings(),
+          topicFor,
+          dataSource,
+          checkOnStart: { aggregateTypes: ['Parcel', 'Crate'] },
+        });
+      await expect(start([checked(emptyDb)])).rejects.toThrow(
+        'OutboxModule start check failed: table t_outbox cannot be read (ER_NO_SUCH_TABLE: ' +
+          `Table '${emptyDb.driver.database}.t_outbox' doesn't exist): run OutboxMigrations; ` +
+          `topic ${topic}.Crate (aggregate type Crate) does not exist: create it`,
+      );
+      await env.infra.kafka.createTopics({ [`${topic}.Crate`]: 1 });
+      const started = await start([checked(outboxDb)]);
+      expect(started.get(OutboxRelay).heartbeat().running).toBe(true);
+    } finally {
+      await emptyDb.destroy();
+    }
+  });
+
   it('refuses kafka settings without brokers or a client, at wiring time', async () => {
     const { topicFor } = await options('outbox.opt.nokafka');
     expect(() =>
       OutboxModule.forRoot({ kafka: { clientId: 'x' }, topicFor, dataSource: outboxDb }),
     ).toThrow(/kafka\.brokers/);
+    expect(() => OutboxModule.forRoot({ topicFor, dataSource: outboxDb })).toThrow(
+      /kafka\.brokers/,
+    );
   });
 
   it('refuses listenNotify on MySQL/MariaDB when the app starts, naming the engine', async () => {

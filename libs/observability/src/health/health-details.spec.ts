@@ -24,7 +24,14 @@ const outboxStats = (over: Partial<OutboxStats> = {}): OutboxStatsSource => ({
 });
 
 const relayGoingRound = (lastTickAt: number): OutboxRelayStats => ({
-  counts: () => ({ published: 0, publishFailures: 0, dead: 0, leaseLost: 0, claimsHandedBack: 0 }),
+  counts: () => ({
+    published: 0,
+    publishFailures: 0,
+    dead: 0,
+    leaseLost: 0,
+    claimsHandedBack: 0,
+    topicHeld: 0,
+  }),
   heartbeat: () => ({ running: true, lastTickAt, idleUntil: 0 }),
   faults: () => [],
 });
@@ -93,6 +100,32 @@ describe("readHealthDetails, read through the packages' indicators", () => {
       'outbox',
       'outboxRelay',
     ]);
+  });
+
+  it('names a topic the relay waits for, with its remedy', async () => {
+    const fault = {
+      kind: 'topic' as const,
+      subject: 'shop.parcel.events',
+      code: 'UNKNOWN_TOPIC_OR_PARTITION',
+      since: '2026-12-07T04:00:00.000Z',
+      rounds: 3,
+      remedy: 'create topic shop.parcel.events (the relay never creates topics)',
+    };
+    const details = await readHealthDetails({
+      dataSource: database,
+      thresholds,
+      outbox: outboxHealth(outboxStats(), {
+        ...relayGoingRound(Date.now()),
+        faults: () => [fault],
+      }),
+    });
+    expect(details.status).toBe('degraded');
+    expect(details.components.outboxRelay).toMatchObject({
+      status: 'degraded',
+      faults: [fault],
+    });
+    expect(details.components.outboxRelay.reason).toContain('shop.parcel.events');
+    expect(details.components.outboxRelay.reason).toContain('UNKNOWN_TOPIC_OR_PARTITION');
   });
 
   it('names what needs attention: DEAD and old rows, a stuck relay, a blocked consumer', async () => {

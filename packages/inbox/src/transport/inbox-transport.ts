@@ -26,6 +26,8 @@ export interface InboxTransportDeps {
   deadLetters: DeadLetterPublisher;
   /** The timers: started once the consumer joined its group, stopped on close. */
   housekeeping: InboxHousekeeping;
+  /** The opt-in start-up check (checkOnStart): rejects with an InboxError naming what is missing. */
+  startCheck?: () => Promise<void>;
 }
 
 /**
@@ -122,11 +124,16 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
 
   private async connectAndRun(): Promise<void> {
     const { options } = this;
-    await ensureTopics(this.kafka, [
-      ...options.topics,
-      options.retryTopic,
-      options.deadLetterTopic,
-    ]);
+    await this.deps.startCheck?.();
+    await ensureTopics(
+      this.kafka,
+      {
+        sources: options.topics,
+        retryTopic: options.retryTopic,
+        deadLetterTopic: options.deadLetterTopic,
+      },
+      options.topicCreation,
+    );
     await this.deps.deadLetters.connect();
     try {
       await this.runConsumer();

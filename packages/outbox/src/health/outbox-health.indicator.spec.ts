@@ -19,6 +19,7 @@ function relay(lastTickAt: number, faults: RelayFault[] = [], running = true): O
     counts: () => ({
       published: 0,
       publishFailures: 0,
+      topicHeld: 0,
       dead: 0,
       leaseLost: 0,
       claimsHandedBack: 0,

@@ -42,6 +42,7 @@ const relay: OutboxRelayStats = {
     dead: 1,
     leaseLost: 3,
     claimsHandedBack: 4,
+    topicHeld: 5,
   }),
   heartbeat: () => ({ running: true, lastTickAt: 0, idleUntil: 0 }),
   faults: () => [MISSING_TOPIC],
@@ -78,8 +79,11 @@ describe('registerOutboxMetrics, read through the outbox ports', () => {
     expect(samples.get('outbox_dead_total')?.get('{}')).toBe(1);
     expect(samples.get('outbox_lease_lost_total')?.get('{}')).toBe(3);
     expect(samples.get('outbox_claims_handed_back_total')?.get('{}')).toBe(4);
+    expect(samples.get('outbox_topic_held_total')?.get('{}')).toBe(5);
     expect(samples.get('outbox_relay_faults')).toEqual(
-      new Map([['{"kind":"topic","subject":"shop.parcel.events"}', 1]]),
+      new Map([
+        ['{"kind":"topic","subject":"shop.parcel.events","code":"UNKNOWN_TOPIC_OR_PARTITION"}', 1],
+      ]),
     );
     expect(source.queries).toBe(1);
   });

@@ -116,16 +116,21 @@ export function registerOutboxMetrics(
     'Claims made ahead and handed back unsent because their lease no longer covered a send',
     'claimsHandedBack',
   );
+  counter(
+    'outbox_topic_held_total',
+    'Rows handed back unsent because their topic is missing or denied; they keep their attempts',
+    'topicHeld',
+  );
   names.push(name('outbox_relay_faults'));
   new Gauge({
     name: name('outbox_relay_faults'),
     help: "1 for each fault holding this process's relay back now: a missing table, column or grant (schema), a missing or refused topic (topic)",
-    labelNames: ['kind', 'subject'],
+    labelNames: ['kind', 'subject', 'code'],
     registers,
     collect() {
       this.reset();
       for (const fault of relay?.faults() ?? []) {
-        this.set({ kind: fault.kind, subject: fault.subject }, 1);
+        this.set({ kind: fault.kind, subject: fault.subject, code: fault.code }, 1);
       }
     },
   });

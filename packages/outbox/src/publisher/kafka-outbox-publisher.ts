@@ -3,6 +3,7 @@ import { Admin, Kafka, Producer, RecordMetadata } from 'kafkajs';
 import { OutboxError } from '../outbox.errors';
 import { OutboxPublisher, TopicBatch } from './outbox-publisher';
 import { PartitionReceipts } from './partition-receipts';
+import { RefusedTopic, topicRefusalOf, TopicUnavailableError } from './topic-unavailable';
 
 /**
  * How the relay reaches Kafka: brokers and clientId (ssl, sasl), or a kafkajs `client` of the
@@ -62,12 +63,37 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
   /**
    * Sends `batches` and resolves once every message is acknowledged. What kafkajs reports as
    * sent but no broker acknowledged (PartitionReceipts) is sent again, up to `producerRetries`
-   * times, then the publish fails: the relay retries the rows, never marks them SENT.
+   * times, then the publish fails: the relay retries the rows, never marks them SENT. A topic
+   * that is missing or denied rejects with TopicUnavailableError naming it.
    */
   async publish(batches: TopicBatch[]): Promise<void> {
+    try {
+      await this.publishTogether(batches);
+    } catch (error) {
+      if (!(error instanceof TopicUnavailableError && error.unattributed && batches.length > 1)) {
+        throw error;
+      }
+      // Kafka's refusal named no topic, and the cluster lists them all (a write the ACLs deny):
+      // each topic is sent alone to find which, so one denied topic holds back no other.
+      const refused: RefusedTopic[] = [];
+      const published: string[] = [];
+      for (const batch of batches) {
+        try {
+          await this.publishTogether([batch]);
+          published.push(batch.topic);
+        } catch (alone) {
+          if (!(alone instanceof TopicUnavailableError)) throw alone;
+          refused.push(...alone.topics);
+        }
+      }
+      if (refused.length > 0) throw new TopicUnavailableError(refused, { cause: error, published });
+    }
+  }
+
+  private async publishTogether(batches: TopicBatch[]): Promise<void> {
     let pending = batches;
     for (let attempt = 0; ; attempt++) {
-      pending = this.receipts.unacknowledged(pending, await this.send(pending));
+      pending = this.receipts.unacknowledged(pending, await this.sendOrName(pending));
       if (pending.length === 0) return;
       if (attempt >= this.tuning.producerRetries) {
         const count = pending.reduce((n, b) => n + b.messages.length, 0);
@@ -77,6 +103,33 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
             `(partitions that changed leader during its retries), ${attempt + 1} times`,
         );
       }
+    }
+  }
+
+  /**
+   * Sends; a refusal of a topic (kafkajs's metadata or produce error, which names no topic)
+   * becomes a TopicUnavailableError naming the topics the cluster's listing lacks, or, when it
+   * lists them all (the ACLs deny the write, or a topic was deleted since), every topic sent
+   * (`unattributed`: publish then sends each topic alone).
+   */
+  private async sendOrName(batches: TopicBatch[]): Promise<RecordMetadata[]> {
+    try {
+      return await this.send(batches);
+    } catch (error) {
+      const code = topicRefusalOf(error);
+      if (!code) throw error;
+      const topics = batches.map((b) => b.topic);
+      this.knownAt = 0;
+      const missing = await this.missingTopics(topics).catch(() => []);
+      if (missing.length > 0) {
+        const refused = missing.map((topic) => ({
+          topic,
+          code: 'UNKNOWN_TOPIC_OR_PARTITION' as const,
+        }));
+        throw new TopicUnavailableError(refused, { cause: error });
+      }
+      const refused = topics.map((topic) => ({ topic, code }));
+      throw new TopicUnavailableError(refused, { cause: error, unattributed: true });
     }
   }
 

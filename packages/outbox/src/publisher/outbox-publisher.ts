@@ -15,7 +15,11 @@ export interface TopicBatch {
 export interface OutboxPublisher {
   /** Topics among `topics` that the cluster does not have (it cannot create them). */
   missingTopics(topics: string[]): Promise<string[]>;
-  /** One awaited request for the whole batch; resolves when every message is acknowledged. */
+  /**
+   * One awaited request for the whole batch; resolves when every message is acknowledged.
+   * Rejects with TopicUnavailableError when the batch failed because a topic is missing or
+   * denied: the relay then holds those rows without counting an attempt.
+   */
   publish(batches: TopicBatch[]): Promise<void>;
   /**
    * Abandons the sends in flight (their lease is lost): the pending `publish` rejects and no

@@ -4,7 +4,10 @@ import { LeaseKeeper } from './lease-keeper';
 import { OutboxPublisher } from '../publisher/outbox-publisher';
 import { OutboxRelayOptions, worstSendTimeMs } from './outbox-relay.options';
 import { Claim, OutboxOutcomes } from '../store/outbox-store.port';
-import { planPublish, toTopicBatches } from './publish-plan';
+import { planPublish, PublishPlan, toTopicBatches } from './publish-plan';
+import { RelayFaults } from './relay-faults';
+import { TopicHold, TopicHolds } from './topic-holds';
+import { TopicUnavailableError } from '../publisher/topic-unavailable';
 
 /** Counters of what the sender did with the rows it was given, since it was built. */
 export interface BatchSenderCounters {
@@ -14,6 +17,11 @@ export interface BatchSenderCounters {
   dead: number;
   /** Rows whose outcome this relay could not record because another relay took the lease. */
   leaseLost: number;
+  /**
+   * Rows handed back unsent because their topic is missing or denied (each time): they keep
+   * their attempts and wait for the topic (OutboxRelayStats.faults names it).
+   */
+  topicHeld: number;
 }
 
 /** Records a sent batch's outcome; the relay loop runs it while the next batch is on the wire. */
@@ -28,11 +36,14 @@ export interface BatchSenderParts {
   logger: LoggerService;
   /** The PRODUCER span of each message sent. */
   tracing: MessageTracing;
+  /** Where a missing or denied topic is recorded, and cleared once it takes messages. */
+  faults: RelayFaults;
 }
 
 /**
  * Sends one claimed batch: records its poison rows (DEAD) and the rows held behind a DEAD one,
- * keeps the lease alive while the rest is on the wire in one awaited request, and returns how
+ * hands back the rows whose topic is missing or denied (TopicHolds: they wait, keeping their
+ * attempts), keeps the lease alive while the rest is on the wire in one awaited request, and returns how
  * to record the outcome (SENT, or a failed attempt) under the claim's lease token.
  */
 export class BatchSender {
@@ -41,9 +52,13 @@ export class BatchSender {
     publishFailures: 0,
     dead: 0,
     leaseLost: 0,
+    topicHeld: 0,
   };
+  private readonly topicHolds: TopicHolds;
 
-  constructor(private readonly parts: BatchSenderParts) {}
+  constructor(private readonly parts: BatchSenderParts) {
+    this.topicHolds = new TopicHolds(parts.faults, parts.logger, parts.options.backoff);
+  }
 
   counts(): Readonly<BatchSenderCounters> {
     return { ...this.counters };
@@ -75,6 +90,12 @@ export class BatchSender {
       );
       this.countLease(blockedIds.length, released);
     }
+    const waiting = plan.waiting.map(({ row, topic }) => ({
+      id: row.id,
+      topic,
+      code: 'UNKNOWN_TOPIC_OR_PARTITION' as const,
+    }));
+    await this.release(claim.token, this.topicHolds.hold(waiting));
     if (plan.send.length === 0) return undefined;
 
     const rows = plan.send.map((s) => s.row);
@@ -97,6 +118,8 @@ export class BatchSender {
         this.countLease(rows.length, 0);
         return undefined;
       }
+      const held = error instanceof TopicUnavailableError && this.holdRefused(claim, plan, error);
+      if (held) return held;
       this.counters.publishFailures += rows.length;
       const reason = `publish failed: ${describeError(error)}`;
       logger.warn?.(`${rows.length} outbox rows not published, will retry: ${reason}`);
@@ -105,8 +128,51 @@ export class BatchSender {
     }
     keeper.stop();
     this.counters.published += rows.length;
+    this.topicHolds.cleared(plan.send.map((s) => s.topic));
     const ids = rows.map((r) => r.id);
     return async () => this.countLease(rows.length, await outcomes.markSent(ids, claim.token));
+  }
+
+  /**
+   * A send refused for its topics: the rows of those topics wait for them (the fault recorded,
+   * no attempt counted); the rows of the topics the publisher reports published are SENT; the
+   * batch's other rows go back due now, as they were not at fault (any of them written already
+   * is a duplicate the consumers' inbox absorbs).
+   */
+  private holdRefused(
+    claim: Claim,
+    plan: PublishPlan,
+    error: TopicUnavailableError,
+  ): RecordOutcome | undefined {
+    const refused = new Map(error.topics.map((t) => [t.topic, t.code]));
+    const held = plan.send.filter((s) => refused.has(s.topic));
+    if (held.length === 0) return undefined;
+    const holds = this.topicHolds.hold(
+      held.map((s) => ({ id: s.row.id, topic: s.topic, code: refused.get(s.topic)! })),
+    );
+    const published = new Set(error.published);
+    const sent = plan.send.filter((s) => published.has(s.topic)).map((s) => s.row.id);
+    const others = plan.send
+      .filter((s) => !refused.has(s.topic) && !published.has(s.topic))
+      .map((s) => s.row.id);
+    this.counters.published += sent.length;
+    this.topicHolds.cleared(published);
+    const { outcomes } = this.parts;
+    return async () => {
+      await this.release(claim.token, holds);
+      if (sent.length > 0) this.countLease(sent.length, await outcomes.markSent(sent, claim.token));
+      if (others.length > 0) {
+        this.countLease(others.length, await outcomes.release(others, claim.token));
+      }
+    };
+  }
+
+  /** Hands held rows back unsent, each topic's rows due after its delay. */
+  private async release(token: string, holds: TopicHold[]): Promise<void> {
+    for (const { ids, delayMs } of holds) {
+      this.counters.topicHeld += ids.length;
+      this.countLease(ids.length, await this.parts.outcomes.release(ids, token, delayMs));
+    }
   }
 
   /**

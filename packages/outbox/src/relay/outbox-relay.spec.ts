@@ -81,14 +81,18 @@ describe('OutboxRelay over the in-memory twins', () => {
     expect(relay.counts()).toMatchObject({ published: 0, publishFailures: 2 });
   });
 
-  it('makes a row DEAD without a send when its topic does not exist', async () => {
+  it('holds a row whose topic does not exist, keeping its attempts, and names the topic', async () => {
     const store = new InMemoryOutboxStore();
     await store.add([{ aggregateType: 'Crate', aggregateId: 'c1', aggregateVersion: 1 }]);
     const publisher = new InMemoryOutboxPublisher({ topics: ['parcel.events'] });
     const relay = relayOver(store, publisher);
     await relay.relayOnce();
-    expect((await store.rows())[0]).toMatchObject({ status: 'DEAD', retryCount: 0 });
+    expect((await store.rows())[0]).toMatchObject({ status: 'NEW', retryCount: 0 });
     expect(publisher.published).toEqual([]);
+    expect(relay.faults()).toEqual([
+      expect.objectContaining({ kind: 'topic', subject: 'crate.events', rounds: 1 }),
+    ]);
+    expect(relay.counts()).toMatchObject({ dead: 0, publishFailures: 0, topicHeld: 1 });
   });
 
   it('sends through the tracing it is given: the headers that tracing writes are what is published', async () => {

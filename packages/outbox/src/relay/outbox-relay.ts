@@ -74,6 +74,7 @@ export class OutboxRelay implements OutboxRelayStats {
       ...parts,
       logger: this.logger,
       tracing: parts.tracing ?? openTelemetryTracing,
+      faults: this.relayFaults,
     });
   }
 

@@ -40,11 +40,10 @@ describe('planPublish', () => {
     });
     expect(plan.send.map((s) => s.row.id)).toEqual(['a-1', 'a-2']);
     expect(plan.poison.map((p) => [p.row.id, p.reason])).toEqual([
-      ['g-1', 'topic t.ghost does not exist'],
       ['big-1', expect.stringMatching(/over the 1000-byte limit/)],
       ['n-1', 'no topic for aggregate type Nowhere: no mapping'],
     ]);
-    expect(plan.blocked.map((r) => r.id)).toEqual(['g-2', 'big-2']);
+    expect(plan.blocked.map((r) => r.id)).toEqual(['big-2']);
   });
 
   it('under "pass", sends the later rows that can be published', () => {
@@ -53,9 +52,24 @@ describe('planPublish', () => {
       deadPolicy: 'pass',
     });
     expect(plan.send.map((s) => s.row.id)).toEqual(['a-1', 'a-2', 'big-2']);
-    expect(plan.poison.map((p) => p.row.id)).toEqual(['g-1', 'g-2', 'big-1', 'n-1']);
+    expect(plan.poison.map((p) => p.row.id)).toEqual(['big-1', 'n-1']);
     expect(plan.blocked).toEqual([]);
   });
+
+  it.each(['block', 'pass'] as const)(
+    'under "%s", keeps rows whose topic is missing, in order, to wait for it, never as poison',
+    (deadPolicy) => {
+      const plan = planPublish(rows, topicOf, new Set(['t.ghost']), {
+        maxMessageBytes: 1_000,
+        deadPolicy,
+      });
+      expect(plan.waiting.map((w) => [w.row.id, w.topic])).toEqual([
+        ['g-1', 't.ghost'],
+        ['g-2', 't.ghost'],
+      ]);
+      expect(plan.poison.map((p) => p.row.id)).not.toContain('g-1');
+    },
+  );
 
   it('keys messages by aggregate id and groups them by topic in send order', () => {
     const plan = planPublish(
