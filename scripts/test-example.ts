@@ -81,15 +81,27 @@ function adopterManifest(engine: Engine): object {
   return { ...manifest, dependencies: Object.fromEntries(dependencies) };
 }
 
-/** Fails unless every @outbox-inbox package the app installed came from `registry`. */
-function checkInstalledFrom(app: string, registry: LocalRegistry): void {
+/**
+ * Fails unless every @outbox-inbox package the app installed is the very tarball published to
+ * `registry`: its integrity in the app's lockfile is the one the registry serves.
+ */
+async function checkInstalledFrom(app: string, registry: LocalRegistry): Promise<void> {
   const installed = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')).packages;
-  const ours = Object.entries(installed as Record<string, { resolved?: string }>).filter(([path]) =>
-    path.includes('node_modules/@outbox-inbox/'),
-  );
-  const elsewhere = ours.filter(([, entry]) => !entry.resolved?.startsWith(registry.url));
-  if (ours.length === 0 || elsewhere.length > 0)
-    throw new Error(`@outbox-inbox not all from ${registry.url}: ${JSON.stringify(ours)}`);
+  const ours = Object.entries(installed as Record<string, { version: string; integrity: string }>)
+    .filter(([path]) => path.includes('node_modules/@outbox-inbox/'))
+    .map(([path, entry]) => ({ name: path.replace(/^.*node_modules\//, ''), ...entry }));
+  if (ours.length < 4) throw new Error(`the app installed only ${ours.map((p) => p.name)}`);
+  for (const { name, version, integrity } of ours) {
+    const packument = (await (
+      await fetch(`${registry.url}${name.replace('/', '%2f')}`)
+    ).json()) as {
+      versions: Record<string, { dist: { integrity: string } }>;
+    };
+    if (packument.versions[version]?.dist.integrity !== integrity)
+      throw new Error(
+        `${name}@${version} in the app is not the tarball published to ${registry.url}`,
+      );
+  }
 }
 
 /** Installs the app as an adopter would; fails on a peer warning or a package it must not see. */
@@ -125,7 +137,7 @@ async function runOn(engine: Engine, env: TestEnvironment, registry: LocalRegist
     writeFileSync(join(app, 'package.json'), JSON.stringify(adopterManifest(engine), null, 2));
     writeFileSync(join(app, '.npmrc'), registry.npmrc);
     install(app, engine);
-    checkInstalledFrom(app, registry);
+    await checkInstalledFrom(app, registry);
 
     // tsc and @types/node are build tools, not the app's runtime: this repository's serve.
     writeFileSync(
