@@ -153,6 +153,7 @@ const SURFACE: Record<string, string[]> = {
     'OutboxWriter',
     'PruneOptions',
     'RelayConnections',
+    'RelayFault',
     'TopicBatch',
     'createOutboxRelay',
     'resolveRelayOptions',
