@@ -89,7 +89,8 @@ export async function startLocalRegistry(): Promise<LocalRegistry> {
   const child = spawn(
     process.execPath,
     [verdaccio, '--config', join(home, 'config.yaml'), '--listen', `127.0.0.1:${port}`],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
+    // Its only Node warning says it runs as root, which CI and this machine do.
+    { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NODE_NO_WARNINGS: '1' } },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
