@@ -1,9 +1,12 @@
-// npm run test:example: packs the libraries (scripts/pack-libs.sh) and runs examples/minimal-app
-// from the TARBALLS once per engine, MariaDB then PostgreSQL, printing `example on <engine>:
-// PASS|FAIL` for each. Each run is an adopter's app of its own in a temporary directory: its
-// package.json declares the example's dependencies at this repository's locked versions with
-// the one driver of its engine (mysql2 or pg), never @nestjs/swagger, and npm installs them
-// without --legacy-peer-deps, so that npm itself checks the packages' peer ranges. Any peer
+// npm run test:example: packs the libraries (scripts/pack-libs.sh), publishes them to a registry
+// on loopback (scripts/example/local-registry.ts) and runs examples/minimal-app once per engine,
+// MariaDB then PostgreSQL, printing `example on <engine>: PASS|FAIL` for each. Each run is an
+// adopter's app of its own in a temporary directory: its package.json declares the example's
+// dependencies, the @outbox-inbox packages BY NAME (their siblings resolved by npm from the
+// loopback registry, the only source of the scope: the app's .npmrc maps the scope there and
+// nothing else), the rest at this repository's locked versions with the one driver of its
+// engine (mysql2 or pg), never @nestjs/swagger, and npm installs them without
+// --legacy-peer-deps, so that npm itself checks the packages' peer ranges. Any peer
 // warning of npm fails the run, and so does a package the app can resolve but must not need:
 // the other engine's driver, or @nestjs/swagger (only the packages' /http subpaths take it).
 // Nothing resolves from this repository's node_modules but tsc and @types/node for the build.
@@ -19,6 +22,7 @@ import {
   TestDatabase,
   TestEnvironment,
 } from '@app/test-kit';
+import { LocalRegistry, startLocalRegistry } from './example/local-registry';
 
 const root = join(__dirname, '..');
 const repoModules = join(root, 'node_modules');
@@ -62,21 +66,42 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   return `${result.stdout}${result.stderr}`;
 }
 
-/** The example's package.json for `engine`: @outbox-inbox/* from the tarballs, the rest locked. */
+/** The example's package.json for `engine`: @outbox-inbox/* by name as it has them, the rest locked. */
 function adopterManifest(engine: Engine): object {
   const example = JSON.parse(readFileSync(join(root, 'examples/minimal-app/package.json'), 'utf8'));
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages;
-  const peers = Object.keys(example.dependencies)
-    .filter((name) => !name.startsWith('@outbox-inbox/') && !otherDrivers(engine).includes(name))
-    .map((name) => [name, lock[`node_modules/${name}`].version as string]);
-  const tarballs = readdirSync(packages)
-    .filter((file) => file.endsWith('.tgz'))
-    .map((file) => {
-      const name = `@outbox-inbox/${file.replace(/^outbox-inbox-/, '').replace(/-[\d.]+\.tgz$/, '')}`;
-      return [name, `file:${join(packages, file)}`];
-    });
+  const dependencies = Object.entries(example.dependencies as Record<string, string>)
+    .filter(([name]) => !otherDrivers(engine).includes(name))
+    .map(([name, range]) =>
+      name.startsWith('@outbox-inbox/')
+        ? [name, range]
+        : [name, lock[`node_modules/${name}`].version as string],
+    );
   const { devDependencies: _, ...manifest } = example;
-  return { ...manifest, dependencies: Object.fromEntries([...peers, ...tarballs]) };
+  return { ...manifest, dependencies: Object.fromEntries(dependencies) };
+}
+
+/**
+ * Fails unless every @outbox-inbox package the app installed is the very tarball published to
+ * `registry`: its integrity in the app's lockfile is the one the registry serves.
+ */
+async function checkInstalledFrom(app: string, registry: LocalRegistry): Promise<void> {
+  const installed = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')).packages;
+  const ours = Object.entries(installed as Record<string, { version: string; integrity: string }>)
+    .filter(([path]) => path.includes('node_modules/@outbox-inbox/'))
+    .map(([path, entry]) => ({ name: path.replace(/^.*node_modules\//, ''), ...entry }));
+  if (ours.length < 4) throw new Error(`the app installed only ${ours.map((p) => p.name)}`);
+  for (const { name, version, integrity } of ours) {
+    const packument = (await (
+      await fetch(`${registry.url}${name.replace('/', '%2f')}`)
+    ).json()) as {
+      versions: Record<string, { dist: { integrity: string } }>;
+    };
+    if (packument.versions[version]?.dist.integrity !== integrity)
+      throw new Error(
+        `${name}@${version} in the app is not the tarball published to ${registry.url}`,
+      );
+  }
 }
 
 /** Installs the app as an adopter would; fails on a peer warning or a package it must not see. */
@@ -103,14 +128,16 @@ function install(app: string, engine: Engine): void {
     throw new Error(`the app on ${engine.name} lacks ${engine.driver}`);
 }
 
-async function runOn(engine: Engine, env: TestEnvironment): Promise<void> {
+async function runOn(engine: Engine, env: TestEnvironment, registry: LocalRegistry): Promise<void> {
   const app = mkdtempSync(join(tmpdir(), `minimal-app-${engine.name}-`));
   try {
     for (const part of ['src', 'test', 'tsconfig.json']) {
       cpSync(join(root, 'examples/minimal-app', part), join(app, part), { recursive: true });
     }
     writeFileSync(join(app, 'package.json'), JSON.stringify(adopterManifest(engine), null, 2));
+    writeFileSync(join(app, '.npmrc'), registry.npmrc);
     install(app, engine);
+    await checkInstalledFrom(app, registry);
 
     // tsc and @types/node are build tools, not the app's runtime: this repository's serve.
     writeFileSync(
@@ -143,15 +170,21 @@ async function runOn(engine: Engine, env: TestEnvironment): Promise<void> {
 /** Each engine's verdict; throws only before the first run (packing, the test environment). */
 async function main(): Promise<boolean> {
   run('bash', [join(root, 'scripts/pack-libs.sh')], root);
-  const env = await startTestEnvironment();
+  const registry = await startLocalRegistry();
+  const env = await startTestEnvironment().catch(async (error: unknown) => {
+    await registry.stop();
+    throw error;
+  });
   let passed = true;
   try {
+    for (const file of readdirSync(packages).filter((f) => f.endsWith('.tgz')))
+      registry.publish(join(packages, file));
     // The consumer's dead-letter and retry topics, by their default names: topics exist
     // before anyone subscribes or produces. Both runs share them, one run at a time.
     await env.infra.kafka.createTopics({ 'ticket-notifier.dlq': 1, 'ticket-notifier.retry': 1 });
     for (const engine of ENGINES) {
       try {
-        await runOn(engine, env);
+        await runOn(engine, env, registry);
         console.log(`example on ${engine.name}: PASS`);
       } catch (error) {
         console.error(error);
@@ -163,6 +196,7 @@ async function main(): Promise<boolean> {
     await env
       .stop()
       .catch((error: unknown) => console.error('stopping the test environment:', error));
+    await registry.stop();
   }
   return passed;
 }
