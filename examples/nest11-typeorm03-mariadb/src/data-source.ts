@@ -1,20 +1,12 @@
-import type { DataSourceConfig } from '@outbox-inbox/database';
-import type * as Mysql from '@outbox-inbox/database/mysql';
-import type * as Postgres from '@outbox-inbox/database/postgres';
-import type { DataSourceOptions } from 'typeorm';
+import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { migrations } from './migrations';
+import { Ticket } from './ticket.entity';
 
-/**
- * TypeORM's options for the engine of `config.url` (postgres://… or mysql://…). Your app runs
- * on one engine and imports its subpath; the example runs on both, and since each subpath loads
- * its engine's driver, it requires only the one its URL names: the other is not installed.
- */
-export function dataSourceOptions(config: DataSourceConfig): DataSourceOptions {
-  /* eslint-disable @typescript-eslint/no-require-imports -- see above */
-  if (config.url.startsWith('postgres')) {
-    const postgres = require('@outbox-inbox/database/postgres') as typeof Postgres;
-    return postgres.postgresDataSourceOptions(config);
-  }
-  const mysql = require('@outbox-inbox/database/mysql') as typeof Mysql;
-  return mysql.mysqlDataSourceOptions(config);
-  /* eslint-enable @typescript-eslint/no-require-imports */
+/** The app's TypeORM options on MySQL/MariaDB: its entity and every migration it needs. */
+export function dataSourceOptions(url = process.env.DATABASE_URL ?? ''): DataSourceOptions {
+  return mysqlDataSourceOptions({ url, entities: [Ticket], migrations });
 }
+
+/** For the TypeORM CLI: `typeorm migration:run -d build/src/data-source.js`. */
+export default new DataSource(dataSourceOptions());

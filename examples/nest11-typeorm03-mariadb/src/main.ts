@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { InboxTransport } from '@outbox-inbox/inbox';
 import { AppModule } from './app.module';
 
-/** Starts the app (its migrations run first), the inbox consumer, then HTTP. */
+/** Starts the app, the inbox consumer, then HTTP (run the migrations before: `npm run migrate`). */
 export async function bootstrap(port = 3000) {
   const app = await NestFactory.create(AppModule, { logger: ['error', 'warn'] });
   app.connectMicroservice({ strategy: app.get(InboxTransport) });

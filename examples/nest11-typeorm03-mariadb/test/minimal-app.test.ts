@@ -8,7 +8,7 @@ import { bootstrap } from '../src/main';
 import { Ticket } from '../src/ticket.entity';
 import { TicketsService } from '../src/tickets.service';
 
-// Given by the runner (npm run test:example): a fresh database (MariaDB or PostgreSQL), the
+// Given by the runner (npm run test:example): a fresh MariaDB database, its migrations run, the
 // broker and a topic.
 const topic = process.env.TICKET_TOPIC!;
 const kafka = new Kafka({
