@@ -9,7 +9,7 @@ import { TicketOpenedV1 } from './ticket-opened.event';
 import { TicketsService } from './tickets.service';
 
 const { KAFKA_BROKERS = '', TICKET_TOPIC = 'tickets' } = process.env;
-const kafka = { brokers: KAFKA_BROKERS.split(','), clientId: 'minimal-app' };
+const kafka = { brokers: KAFKA_BROKERS.split(','), clientId: 'tickets-app' };
 
 /** The app: its migrations are run beforehand by the TypeORM CLI (`npm run migrate`). */
 @Module({

@@ -12,7 +12,7 @@ import { TicketsService } from '../src/tickets.service';
 // broker and a topic.
 const topic = process.env.TICKET_TOPIC!;
 const kafka = new Kafka({
-  clientId: 'minimal-app-test',
+  clientId: 'tickets-app-test',
   brokers: process.env.KAFKA_BROKERS!.split(','),
   logLevel: logLevel.NOTHING,
 });
