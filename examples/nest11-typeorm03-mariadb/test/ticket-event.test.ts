@@ -37,14 +37,18 @@ async function notified(id: string): Promise<number> {
   return ticket.notified;
 }
 
-/** The messages on the topic, read from the beginning by a consumer of the test's own. */
-async function readTopic(count: number): Promise<KafkaMessage[]> {
-  const consumer = kafka.consumer({ groupId: `reader-${Date.now()}` });
+/** The messages of aggregate `key` on the topic, read from the beginning until there are `count`. */
+async function readTopic(key: string, count: number): Promise<KafkaMessage[]> {
+  const consumer = kafka.consumer({ groupId: `reader-${key}-${Date.now()}` });
   const messages: KafkaMessage[] = [];
   await consumer.connect();
   try {
     await consumer.subscribe({ topic, fromBeginning: true });
-    await consumer.run({ eachMessage: async ({ message }) => void messages.push(message) });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        if (message.key?.toString() === key) messages.push(message);
+      },
+    });
     await waitFor(async () => messages.length >= count);
   } finally {
     await consumer.disconnect();
@@ -59,7 +63,7 @@ test('a ticket and its event commit together, and the event is applied once thou
   await waitFor(async () => (await notified(ticket.id)) === 1);
 
   // The same message again, as a producer retry or a consumer restart would deliver it.
-  const [published] = await readTopic(1);
+  const [published] = await readTopic(ticket.id, 1);
   const producer = kafka.producer();
   await producer.connect();
   const headers = Object.fromEntries(
@@ -80,5 +84,5 @@ test('a ticket and its event commit together, and the event is applied once thou
     return delivery?.duplicateCount === 1;
   });
   assert.equal(await notified(ticket.id), 1);
-  assert.equal((await readTopic(2)).length, 2);
+  assert.equal((await readTopic(ticket.id, 2)).length, 2);
 });
