@@ -3,7 +3,10 @@
 // `example on <lane>: PASS|FAIL` for each. A lane is copied into a temporary directory, where
 // `npm ci` installs its third-party packages at the versions of its own committed lockfile; the
 // @outbox-inbox/* packages, which no committed lockfile holds (a fresh build's integrity would
-// not match it), are then installed by name from their source (scripts/example/package-source.ts).
+// not match it), are then installed by name and version from a registry on loopback
+// (scripts/example/local-registry.ts, Verdaccio, no uplink for the scope) to which this run
+// published the packed tarballs; the app's .npmrc sends that scope, and only it, there, and every
+// @outbox-inbox package of its lockfile must come from it.
 // Neither install uses --legacy-peer-deps: npm checks the packages' peer ranges itself, and any
 // peer warning fails the lane, as does `npm ls` finding an invalid peer, a third-party version
 // that moved from the lockfile, or a package the app can resolve but must not need (the other
@@ -18,7 +21,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
 import { EXAMPLE_LANES, ExampleLane } from './example/example-lanes';
-import { PackageSource, tarballSource } from './example/package-source';
+import { startLocalRegistry } from './example/local-registry';
+import { PackageSource, registrySource } from './example/package-source';
 
 const root = join(__dirname, '..');
 
@@ -70,6 +74,19 @@ function refuseMovedVersions(lane: ExampleLane, app: string): void {
   if (moved.length > 0) throw new Error(`versions moved from the lockfile:\n${moved.join('\n')}`);
 }
 
+/** Throws unless every @outbox-inbox package of the app's lockfile came from `source`. */
+function refuseOtherSources(app: string, source: PackageSource): void {
+  const packages: Record<string, { resolved?: string }> = JSON.parse(
+    readFileSync(join(app, 'package-lock.json'), 'utf8'),
+  ).packages;
+  const ours = Object.entries(packages).filter(([path]) =>
+    path.includes('node_modules/@outbox-inbox/'),
+  );
+  const elsewhere = ours.filter(([, entry]) => !entry.resolved?.startsWith(source.registry));
+  if (ours.length === 0 || elsewhere.length > 0)
+    throw new Error(`@outbox-inbox not all from ${source.registry}: ${JSON.stringify(ours)}`);
+}
+
 /** Throws when the app can resolve a package it must not need, or lacks its driver. */
 function refuseLeaks(lane: ExampleLane, app: string): void {
   const resolve = createRequire(join(app, 'package.json')).resolve;
@@ -91,8 +108,11 @@ function install(lane: ExampleLane, app: string, source: PackageSource): void {
   if (source.npmrc.length > 0) writeFileSync(join(app, '.npmrc'), `${source.npmrc.join('\n')}\n`);
   const npm = ['--no-audit', '--no-fund', '--prefer-offline'];
   refusePeerWarnings(run('npm', ['ci', ...npm], app));
-  refusePeerWarnings(run('npm', ['install', ...npm, ...source.specs], app));
+  // With `resolved` in the lockfile (whatever the user's npm config), to see where each came from.
+  const install = ['install', ...npm, '--omit-lockfile-registry-resolved=false', ...source.specs];
+  refusePeerWarnings(run('npm', install, app));
   run('npm', ['ls', '--all'], app, { quiet: true });
+  refuseOtherSources(app, source);
   refuseMovedVersions(lane, app);
   refuseLeaks(lane, app);
 }
@@ -130,10 +150,14 @@ async function runLane(lane: ExampleLane, env: TestEnvironment, source: PackageS
 /** Each lane's verdict; throws only before the first lane (packing, the test environment). */
 async function main(): Promise<boolean> {
   run('bash', [join(root, 'scripts/pack-libs.sh')], root);
-  const source = tarballSource(join(root, 'dist/packages'));
-  const env = await startTestEnvironment();
+  const registry = await startLocalRegistry();
+  const env = await startTestEnvironment().catch(async (error: unknown) => {
+    await registry.stop();
+    throw error;
+  });
   let passed = true;
   try {
+    const source = registrySource(registry, join(root, 'dist/packages'));
     // The consumer's dead-letter and retry topics, by their default names: topics exist
     // before anyone subscribes or produces. The lanes share them, one lane at a time.
     await env.infra.kafka.createTopics({ 'ticket-notifier.dlq': 1, 'ticket-notifier.retry': 1 });
@@ -151,6 +175,7 @@ async function main(): Promise<boolean> {
     await env
       .stop()
       .catch((error: unknown) => console.error('stopping the test environment:', error));
+    await registry.stop();
   }
   return passed;
 }

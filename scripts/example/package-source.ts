@@ -3,14 +3,18 @@ import { join } from 'node:path';
 
 /** Where a lane installs the @outbox-inbox/* packages from, after `npm ci` of its own lockfile. */
 export interface PackageSource {
-  /** What `npm install` is given: names with versions (a registry) or tarball paths. */
+  /** What `npm install` is given: each package's name and version. */
   specs: string[];
-  /** Lines of the app's .npmrc (a registry for the @outbox-inbox scope), if any. */
+  /** Lines of the app's .npmrc: the registry of the @outbox-inbox scope. */
   npmrc: string[];
+  /** The registry every installed @outbox-inbox package must be resolved from. */
+  registry: string;
 }
 
 /** What a registry source needs of a registry: scripts/example/local-registry.ts's LocalRegistry. */
 export interface PublishTarget {
+  /** Its address. */
+  url: string;
   /** The .npmrc line(s) that send the @outbox-inbox scope to it. */
   npmrc: string;
   publish(tarball: string): void;
@@ -33,14 +37,6 @@ function nameOf(tarball: string): string {
 }
 
 /**
- * The tarballs themselves, all four in one install so that npm finds each package's siblings
- * among them: the source until the loopback registry is used (registrySource).
- */
-export function tarballSource(packagesDir: string): PackageSource {
-  return { specs: tarballsIn(packagesDir), npmrc: [] };
-}
-
-/**
  * The tarballs published to `registry`, then installed by name and version as from npm: npm
  * resolves each package's siblings from the registry, which the app's .npmrc names for the
  * @outbox-inbox scope only.
@@ -51,5 +47,6 @@ export function registrySource(registry: PublishTarget, packagesDir: string): Pa
   return {
     specs: tarballs.map(nameOf),
     npmrc: registry.npmrc.split('\n').filter(Boolean),
+    registry: registry.url,
   };
 }

@@ -51,7 +51,14 @@ const SURFACE: Record<string, string[]> = {
     'PageLimit',
     'operatorControllers',
   ],
-  '@outbox-inbox/messaging/testing': ['eventually', 'featureGate'],
+  '@outbox-inbox/messaging/testing': [
+    'ContractIt',
+    'ContractMatchers',
+    'ContractRunner',
+    'eventually',
+    'featureGate',
+    'runnerGlobals',
+  ],
   '@outbox-inbox/database': [
     'CreateOperatorAuditTable',
     'OperatorAuditArea',

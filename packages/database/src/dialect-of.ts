@@ -1,4 +1,5 @@
 import type { DataSource, DataSourceOptions } from 'typeorm';
+import { nodeRequire } from './node-require';
 import type { SqlDialect, SqlEngine } from './sql-dialect';
 
 /** The engine behind a TypeORM `type`; any other type is refused, naming it. */
@@ -17,9 +18,7 @@ export function engineOf(type: DataSourceOptions['type'] | string): SqlEngine {
  */
 export function sqlDialectOf(dataSource: Pick<DataSource, 'options'>): SqlDialect {
   const engine = engineOf(dataSource.options.type);
-  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, see above */
   return engine === 'mysql'
-    ? (require('./mysql') as typeof import('./mysql')).mysqlDialect
-    : (require('./postgres') as typeof import('./postgres')).postgresDialect;
-  /* eslint-enable @typescript-eslint/no-require-imports */
+    ? (nodeRequire('./mysql') as typeof import('./mysql')).mysqlDialect
+    : (nodeRequire('./postgres') as typeof import('./postgres')).postgresDialect;
 }

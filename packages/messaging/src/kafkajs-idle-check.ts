@@ -1,3 +1,5 @@
+import { nodeRequire } from './node-require';
+
 /**
  * kafkajs 2.2.x keeps a 1 ms timer loop running on every broker connection once its first
  * response arrives (tulios/kafkajs#1556, #1704, open upstream): `scheduleCheckPendingRequests`
@@ -25,8 +27,7 @@ const INSTALLED = Symbol.for('outbox-inbox.kafkajs-idle-check');
 export function installKafkajsIdleCheck(): boolean {
   let RequestQueue: { prototype: RequestQueueInternals & { [INSTALLED]?: true } } | undefined;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    RequestQueue = require('kafkajs/src/network/requestQueue') as typeof RequestQueue;
+    RequestQueue = nodeRequire('kafkajs/src/network/requestQueue') as typeof RequestQueue;
   } catch {
     return false;
   }

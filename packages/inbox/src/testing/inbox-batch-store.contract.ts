@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import type { ContractRunner } from '@outbox-inbox/messaging/testing';
 import { aggregateKey } from '../apply/inbox-store.port';
 import { InboxStoreUnderTest, sortedTables, testEvent } from './inbox-store.fixture';
 
@@ -6,7 +6,10 @@ import { InboxStoreUnderTest, sortedTables, testEvent } from './inbox-store.fixt
  * The batch store's part of runInboxStoreContract: the multi-row statements of batched mode
  * keep the rules of the one-event ones, all or none.
  */
-export function batchStoreCases<Tx>(database: () => InboxStoreUnderTest<Tx>): void {
+export function batchStoreCases<Tx>(
+  database: () => InboxStoreUnderTest<Tx>,
+  { describe, expect, it }: ContractRunner,
+): void {
   describe('batched mode', () => {
     const inboxRows = async () =>
       sortedTables(await database().tables()).inbox.map((r) => [r.consumer, r.eventKey, r.outcome]);

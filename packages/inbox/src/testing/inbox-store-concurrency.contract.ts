@@ -1,5 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
-import { eventually } from '@outbox-inbox/messaging/testing';
+import { ContractRunner, eventually } from '@outbox-inbox/messaging/testing';
 import { InboxStoreUnderTest, sortedTables, testEvent } from './inbox-store.fixture';
 
 /**
@@ -13,7 +12,10 @@ const LOCK_WAIT_POLL = { intervalMs: 200, timeoutMs: 10_000 };
  * wrote (its event's row, its aggregate's gate row) waits for it to end, then builds on what
  * it committed, or on nothing if it rolled back.
  */
-export function concurrencyCases<Tx>(database: () => InboxStoreUnderTest<Tx>): void {
+export function concurrencyCases<Tx>(
+  database: () => InboxStoreUnderTest<Tx>,
+  { describe, expect, it }: ContractRunner,
+): void {
   describe('two transactions at once', () => {
     const inboxRows = async () =>
       sortedTables(await database().tables()).inbox.map((r) => [

@@ -1,7 +1,6 @@
-import { describe, expect, it } from '@jest/globals';
 import { backoffDelay, delay, isTransientDbError } from '@outbox-inbox/database';
 import { EventEnvelope } from '@outbox-inbox/messaging';
-import { eventually, featureGate } from '@outbox-inbox/messaging/testing';
+import { ContractRunner, eventually, featureGate } from '@outbox-inbox/messaging/testing';
 import { Admission } from '../apply/inbox-store.port';
 import {
   InboxStoreFeature,
@@ -30,6 +29,7 @@ export function faultCases<Tx>(
   fixture: InboxStoreFixture<Tx>,
   features: InboxStoreFeature[],
   database: () => InboxStoreUnderTest<Tx>,
+  { describe, expect, it }: ContractRunner,
 ): void {
   const withFeature = featureGate(it, features);
   const retried = <T>(work: (tx: Tx) => Promise<T>) =>

@@ -1,6 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { EventEnvelope } from '@outbox-inbox/messaging';
-import { eventually, featureGate } from '@outbox-inbox/messaging/testing';
+import {
+  ContractRunner,
+  eventually,
+  featureGate,
+  runnerGlobals,
+} from '@outbox-inbox/messaging/testing';
 import { StoredOutcome } from '../apply/inbox-store.port';
 import { batchStoreCases } from './inbox-batch-store.contract';
 import { concurrencyCases } from './inbox-store-concurrency.contract';
@@ -25,7 +29,9 @@ export function runInboxStoreContract<Tx>(
   name: string,
   fixture: InboxStoreFixture<Tx>,
   features: InboxStoreFeature[] = [],
+  runner: ContractRunner = runnerGlobals(),
 ): void {
+  const { afterEach, beforeEach, describe, expect, it } = runner;
   const withFeature = featureGate(it, features);
 
   describe(`inbox store contract: ${name}`, () => {
@@ -254,8 +260,8 @@ export function runInboxStoreContract<Tx>(
       },
     );
 
-    concurrencyCases(() => db);
-    batchStoreCases(() => db);
-    faultCases(fixture, features, () => db);
+    concurrencyCases(() => db, runner);
+    batchStoreCases(() => db, runner);
+    faultCases(fixture, features, () => db, runner);
   });
 }

@@ -1,8 +1,9 @@
 /**
  * Test support for adopters: the contract suite of the inbox store, which every implementation
  * must pass (runInboxStoreContract: a fixture and the fault features it can inject), the port
- * it states, and the in-memory twin that passes it without faults. Needs @jest/globals (an
- * optional peer).
+ * it states, and the in-memory twin that passes it without faults. The suite takes its test
+ * functions from the runner's globals (Jest's; Vitest's with `globals: true`) or as its last
+ * argument, so this entry point loads without any test runner.
  */
 export { runInboxStoreContract } from './inbox-store.contract';
 export type {

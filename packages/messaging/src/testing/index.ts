@@ -6,3 +6,6 @@
 export { eventually } from './eventually';
 /** Runs a contract case when the fixture declares its fault feature, and skips it otherwise. */
 export { featureGate } from './feature-gate';
+/** The test functions a contract suite takes: from the runner's globals, or passed in. */
+export { runnerGlobals } from './contract-runner';
+export type { ContractIt, ContractMatchers, ContractRunner } from './contract-runner';

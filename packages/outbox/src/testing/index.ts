@@ -2,8 +2,9 @@
  * Test support for adopters: the contract suites of the outbox's ports, which every
  * implementation must pass (runOutboxPublisherContract, runOutboxStoreContract: a fixture and
  * the fault features it can inject), and the in-memory twins that pass them without faults.
- * The suites need @jest/globals (an optional peer), loaded when a suite is declared: the twins
- * and the claim SQL load without it, outside Jest too (the relay benchmark is a script).
+ * The suites take their test functions from the runner's globals (Jest's; Vitest's with
+ * `globals: true`) or as their last argument, so this entry point loads without any test
+ * runner (the relay benchmark, a script, takes the twins and the claim SQL from it).
  */
 export { runOutboxPublisherContract } from './outbox-publisher.contract';
 export type {

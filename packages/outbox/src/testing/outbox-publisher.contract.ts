@@ -1,8 +1,7 @@
-import { featureGate } from '@outbox-inbox/messaging/testing';
+import { ContractRunner, featureGate, runnerGlobals } from '@outbox-inbox/messaging/testing';
 import { OutboxPublisher } from '../publisher/outbox-publisher';
 import { planPublish, toTopicBatches } from '../relay/publish-plan';
 import { ClaimedRow } from '../store/outbox-row';
-import { jestGlobals } from './jest-globals';
 
 /** A message as the fixture read it back from where the publisher sent it. */
 export interface ReceivedMessage {
@@ -42,8 +41,9 @@ export function runOutboxPublisherContract(
   name: string,
   fixture: OutboxPublisherFixture,
   features: OutboxPublisherFeature[] = [],
+  runner: ContractRunner = runnerGlobals(),
 ): void {
-  const { afterEach, beforeEach, describe, expect, it } = jestGlobals();
+  const { afterEach, beforeEach, describe, expect, it } = runner;
   const withFeature = featureGate(it, features);
 
   describe(`OutboxPublisher contract: ${name}`, () => {

@@ -1,5 +1,5 @@
 import { backoffDelay, delay, isTransientDbError } from '@outbox-inbox/database';
-import { eventually, featureGate } from '@outbox-inbox/messaging/testing';
+import { ContractRunner, eventually, featureGate } from '@outbox-inbox/messaging/testing';
 import { Claim } from '../store/outbox-store.port';
 import type {
   OutboxClaimTuning,
@@ -9,7 +9,6 @@ import type {
   OutboxStoreUnderTest,
   OutboxTestEvent,
 } from './outbox-store.fixture';
-import { jestGlobals } from './jest-globals';
 
 /** How long feature 'network-cut' keeps the store cut off from its server: the fault itself. */
 export const NETWORK_CUT_MS = 60_000;
@@ -46,8 +45,9 @@ export function faultCases(
   features: OutboxStoreFeature[],
   current: () => OutboxStoreUnderTest,
   tuning: OutboxClaimTuning & OutboxOutcomeTuning,
+  runner: ContractRunner,
 ): void {
-  const { expect, it } = jestGlobals();
+  const { expect, it } = runner;
   const withFeature = featureGate(it, features);
   const idsOf = (claim: Claim | null) => (claim ? claim.rows.map((r) => r.id) : []);
   const statuses = async () => (await current().rows()).map((r) => r.status);

@@ -1,6 +1,10 @@
-import { eventually, featureGate } from '@outbox-inbox/messaging/testing';
+import {
+  ContractRunner,
+  eventually,
+  featureGate,
+  runnerGlobals,
+} from '@outbox-inbox/messaging/testing';
 import { Claim, OutboxClaims } from '../store/outbox-store.port';
-import { jestGlobals } from './jest-globals';
 import { faultCases } from './outbox-store-faults.contract';
 import {
   OutboxClaimTuning,
@@ -31,8 +35,9 @@ export function runOutboxStoreContract(
   name: string,
   fixture: OutboxStoreFixture,
   features: OutboxStoreFeature[] = [],
+  runner: ContractRunner = runnerGlobals(),
 ): void {
-  const { afterEach, beforeEach, describe, expect, it } = jestGlobals();
+  const { afterEach, beforeEach, describe, expect, it } = runner;
   const withFeature = featureGate(it, features);
 
   describe(`outbox store contract: ${name}`, () => {
@@ -203,29 +208,31 @@ export function runOutboxStoreContract(
       expect(claim.rows.map((r) => r.aggregateVersion)).toEqual([1, 2, 3]);
     });
 
-    it.each([
+    const deadPolicies = [
       ['block', 'holds the later version back'],
       ['pass', 'lets the later version go'],
-    ] as const)('with deadPolicy %s, a DEAD earlier version %s', async (deadPolicy, _what) => {
-      await store.add(
-        [1, 2].map((v) => ({ aggregateType: 'Parcel', aggregateId: 'd', aggregateVersion: v })),
-      );
-      const tuning = { ...TUNING, deadPolicy, batchSize: 1 };
-      const first = (await store.claims(tuning, 'r1').claim())!;
-      await store.outcomes(TUNING).markDead(idsOf(first), first.token, 'poison');
-      const later = store.claims(tuning, 'r2');
-      if (deadPolicy === 'pass') {
-        const claim = await nextClaim(later);
-        expect(claim.rows.map((r) => r.aggregateVersion)).toEqual([2]);
-      } else {
-        // deadBlockedRecheckMs is 0: the held row is due again at once, and held again.
-        for (let i = 0; i < 3; i++) expect(await later.claim()).toBeNull();
-        expect((await store.rows()).map((r) => r.status)).toEqual(['DEAD', 'NEW']);
-        expect(await store.requeueDead({ aggregateId: 'd' })).toBe(1);
-        const claim = await nextClaim(later);
-        expect(claim.rows.map((r) => r.aggregateVersion)).toEqual([1]);
-      }
-    });
+    ] as const;
+    for (const [deadPolicy, what] of deadPolicies)
+      it(`with deadPolicy ${deadPolicy}, a DEAD earlier version ${what}`, async () => {
+        await store.add(
+          [1, 2].map((v) => ({ aggregateType: 'Parcel', aggregateId: 'd', aggregateVersion: v })),
+        );
+        const tuning = { ...TUNING, deadPolicy, batchSize: 1 };
+        const first = (await store.claims(tuning, 'r1').claim())!;
+        await store.outcomes(TUNING).markDead(idsOf(first), first.token, 'poison');
+        const later = store.claims(tuning, 'r2');
+        if (deadPolicy === 'pass') {
+          const claim = await nextClaim(later);
+          expect(claim.rows.map((r) => r.aggregateVersion)).toEqual([2]);
+        } else {
+          // deadBlockedRecheckMs is 0: the held row is due again at once, and held again.
+          for (let i = 0; i < 3; i++) expect(await later.claim()).toBeNull();
+          expect((await store.rows()).map((r) => r.status)).toEqual(['DEAD', 'NEW']);
+          expect(await store.requeueDead({ aggregateId: 'd' })).toBe(1);
+          const claim = await nextClaim(later);
+          expect(claim.rows.map((r) => r.aggregateVersion)).toEqual([1]);
+        }
+      });
 
     withFeature('row-locks')(
       'claims past the rows another transaction holds locked, without waiting for it',
@@ -261,6 +268,6 @@ export function runOutboxStoreContract(
       },
     );
 
-    faultCases(fixture, features, () => store, TUNING);
+    faultCases(fixture, features, () => store, TUNING, runner);
   });
 }
