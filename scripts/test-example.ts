@@ -1,117 +1,94 @@
-// npm run test:example: packs the libraries (scripts/pack-libs.sh), publishes them to a registry
-// on loopback (scripts/example/local-registry.ts) and runs examples/minimal-app once per engine,
-// MariaDB then PostgreSQL, printing `example on <engine>: PASS|FAIL` for each. Each run is an
-// adopter's app of its own in a temporary directory: its package.json declares the example's
-// dependencies, the @outbox-inbox packages BY NAME (their siblings resolved by npm from the
-// loopback registry, the only source of the scope: the app's .npmrc maps the scope there and
-// nothing else), the rest at this repository's locked versions with the one driver of its
-// engine (mysql2 or pg), never @nestjs/swagger, and npm installs them without
-// --legacy-peer-deps, so that npm itself checks the packages' peer ranges. Any peer
-// warning of npm fails the run, and so does a package the app can resolve but must not need:
-// the other engine's driver, or @nestjs/swagger (only the packages' /http subpaths take it).
-// Nothing resolves from this repository's node_modules but tsc and @types/node for the build.
+// npm run test:example: packs the libraries (scripts/pack-libs.sh) and runs each lane of the
+// example matrix (scripts/example/example-lanes.ts: examples/<lane>) as an adopter's app, printing
+// `example on <lane>: PASS|FAIL` for each. A lane is copied into a temporary directory, where
+// `npm ci` installs its third-party packages at the versions of its own committed lockfile; the
+// @outbox-inbox/* packages, which no committed lockfile holds (a fresh build's integrity would
+// not match it), are then installed by name and version from a registry on loopback
+// (scripts/example/local-registry.ts, Verdaccio, no uplink for the scope) to which this run
+// published the packed tarballs; the app's .npmrc sends that scope, and only it, there, and every
+// @outbox-inbox package of its lockfile must come from it.
+// Neither install uses --legacy-peer-deps: npm checks the packages' peer ranges itself, and any
+// peer warning fails the lane, as does `npm ls` finding an invalid peer, a third-party version
+// that moved from the lockfile, or a package the app can resolve but must not need (the other
+// engine's driver, or @nestjs/swagger, which only the packages' /http subpaths take). The lane
+// then builds with its own tsc (skipLibCheck off), runs its migrations and its tests on a fresh
+// database of its engine and a fresh topic of the broker: KAFKA_BROKERS when set (CI's Apache
+// Kafka cluster), else the test kit's mock cluster.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createPostgresTestDatabase,
-  createTestDatabase,
-  startTestEnvironment,
-  TestDatabase,
-  TestEnvironment,
-} from '@app/test-kit';
-import { LocalRegistry, startLocalRegistry } from './example/local-registry';
+import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
+import { EXAMPLE_LANES, ExampleLane } from './example/example-lanes';
+import { startLocalRegistry } from './example/local-registry';
+import { PackageSource, registrySource } from './example/package-source';
 
 const root = join(__dirname, '..');
-const repoModules = join(root, 'node_modules');
-const packages = join(root, 'dist/packages');
 
-interface Engine {
-  name: 'mariadb' | 'postgres';
-  driver: 'mysql2' | 'pg';
-  createDatabase(env: TestEnvironment): Promise<TestDatabase>;
-}
-
-const ENGINES: Engine[] = [
-  {
-    name: 'mariadb',
-    driver: 'mysql2',
-    createDatabase: (env) => createTestDatabase(env.infra.mysqlUrl, 'minimal_app'),
-  },
-  {
-    name: 'postgres',
-    driver: 'pg',
-    createDatabase: () => createPostgresTestDatabase('minimal_app'),
-  },
-];
-
-/** The drivers an app on `engine` must neither declare nor be able to load. */
-function otherDrivers(engine: Engine): string[] {
-  return ENGINES.map((e) => e.driver).filter((driver) => driver !== engine.driver);
-}
-
-/** Runs a command, its output shown and returned; throws when it fails. */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): string {
+/** Runs a command, its output shown (when `quiet`, its errors if it fails) and returned; throws when it fails. */
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  { env = {}, quiet = false }: { env?: NodeJS.ProcessEnv; quiet?: boolean } = {},
+): string {
   const result = spawnSync(command, args, {
     cwd,
     env: { ...process.env, ...env },
     encoding: 'utf8',
   });
-  process.stdout.write(result.stdout ?? '');
-  process.stderr.write(result.stderr ?? '');
+  if (!quiet) process.stdout.write(result.stdout ?? '');
+  if (!quiet || result.status !== 0) process.stderr.write(result.stderr ?? '');
   if (result.status !== 0)
     throw new Error(`${command} ${args.join(' ')} failed (${result.status})`);
   return `${result.stdout}${result.stderr}`;
 }
 
-/** The example's package.json for `engine`: @outbox-inbox/* by name as it has them, the rest locked. */
-function adopterManifest(engine: Engine): object {
-  const example = JSON.parse(readFileSync(join(root, 'examples/minimal-app/package.json'), 'utf8'));
-  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages;
-  const dependencies = Object.entries(example.dependencies as Record<string, string>)
-    .filter(([name]) => !otherDrivers(engine).includes(name))
-    .map(([name, range]) =>
-      name.startsWith('@outbox-inbox/')
-        ? [name, range]
-        : [name, lock[`node_modules/${name}`].version as string],
-    );
-  const { devDependencies: _, ...manifest } = example;
-  return { ...manifest, dependencies: Object.fromEntries(dependencies) };
-}
-
-/**
- * Fails unless every @outbox-inbox package the app installed is the very tarball published to
- * `registry`: its integrity in the app's lockfile is the one the registry serves.
- */
-async function checkInstalledFrom(app: string, registry: LocalRegistry): Promise<void> {
-  const installed = JSON.parse(readFileSync(join(app, 'package-lock.json'), 'utf8')).packages;
-  const ours = Object.entries(installed as Record<string, { version: string; integrity: string }>)
-    .filter(([path]) => path.includes('node_modules/@outbox-inbox/'))
-    .map(([path, entry]) => ({ name: path.replace(/^.*node_modules\//, ''), ...entry }));
-  if (ours.length < 4) throw new Error(`the app installed only ${ours.map((p) => p.name)}`);
-  for (const { name, version, integrity } of ours) {
-    const packument = (await (
-      await fetch(`${registry.url}${name.replace('/', '%2f')}`)
-    ).json()) as {
-      versions: Record<string, { dist: { integrity: string } }>;
-    };
-    if (packument.versions[version]?.dist.integrity !== integrity)
-      throw new Error(
-        `${name}@${version} in the app is not the tarball published to ${registry.url}`,
-      );
-  }
-}
-
-/** Installs the app as an adopter would; fails on a peer warning or a package it must not see. */
-function install(app: string, engine: Engine): void {
-  const output = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], app);
-  const peerWarnings = output
+/** Throws when npm's output holds a peer-dependency warning. */
+function refusePeerWarnings(output: string): void {
+  const warnings = output
     .split('\n')
-    .filter((l) => /npm warn/i.test(l) && /peer|ERESOLVE/i.test(l));
-  if (peerWarnings.length > 0)
-    throw new Error(`npm warned about peers:\n${peerWarnings.join('\n')}`);
+    .filter((line) => /npm warn/i.test(line) && /peer|ERESOLVE/i.test(line));
+  if (warnings.length > 0) throw new Error(`npm warned about peers:\n${warnings.join('\n')}`);
+}
+
+/** The version of each package a lockfile holds, by its path in node_modules. */
+function lockedVersions(lockfile: string): Map<string, string> {
+  const packages: Record<string, { version?: string }> = JSON.parse(
+    readFileSync(lockfile, 'utf8'),
+  ).packages;
+  return new Map(
+    Object.entries(packages)
+      .filter(([path, entry]) => path !== '' && entry.version !== undefined)
+      .map(([path, entry]) => [path, entry.version!]),
+  );
+}
+
+/** Throws when the install moved a third-party package away from the lane's committed lockfile. */
+function refuseMovedVersions(lane: ExampleLane, app: string): void {
+  const installed = lockedVersions(join(app, 'package-lock.json'));
+  const moved = [...lockedVersions(join(root, 'examples', lane.name, 'package-lock.json'))]
+    .filter(([path, version]) => installed.get(path) !== version)
+    .map(([path, version]) => `${path}: ${version} locked, ${installed.get(path)} installed`);
+  if (moved.length > 0) throw new Error(`versions moved from the lockfile:\n${moved.join('\n')}`);
+}
+
+/** Throws unless every @outbox-inbox package of the app's lockfile came from `source`. */
+function refuseOtherSources(app: string, source: PackageSource): void {
+  const packages: Record<string, { resolved?: string }> = JSON.parse(
+    readFileSync(join(app, 'package-lock.json'), 'utf8'),
+  ).packages;
+  const ours = Object.entries(packages).filter(([path]) =>
+    path.includes('node_modules/@outbox-inbox/'),
+  );
+  const elsewhere = ours.filter(([, entry]) => !entry.resolved?.startsWith(source.registry));
+  if (ours.length === 0 || elsewhere.length > 0)
+    throw new Error(`@outbox-inbox not all from ${source.registry}: ${JSON.stringify(ours)}`);
+}
+
+/** Throws when the app can resolve a package it must not need, or lacks its driver. */
+function refuseLeaks(lane: ExampleLane, app: string): void {
   const resolve = createRequire(join(app, 'package.json')).resolve;
   const resolvable = (name: string) => {
     try {
@@ -121,44 +98,46 @@ function install(app: string, engine: Engine): void {
       return false;
     }
   };
-  const leaked = ['@nestjs/swagger', ...otherDrivers(engine)].filter(resolvable);
-  if (leaked.length > 0)
-    throw new Error(`the app on ${engine.name} can resolve ${leaked.join(', ')}`);
-  if (!resolvable(engine.driver))
-    throw new Error(`the app on ${engine.name} lacks ${engine.driver}`);
+  const leaked = ['@nestjs/swagger', lane.otherDriver].filter(resolvable);
+  if (leaked.length > 0) throw new Error(`${lane.name} can resolve ${leaked.join(', ')}`);
+  if (!resolvable(lane.driver)) throw new Error(`${lane.name} lacks ${lane.driver}`);
 }
 
-async function runOn(engine: Engine, env: TestEnvironment, registry: LocalRegistry): Promise<void> {
-  const app = mkdtempSync(join(tmpdir(), `minimal-app-${engine.name}-`));
+/** Installs the lane in `app` as an adopter would: its lockfile, then the packages by name. */
+function install(lane: ExampleLane, app: string, source: PackageSource): void {
+  if (source.npmrc.length > 0) writeFileSync(join(app, '.npmrc'), `${source.npmrc.join('\n')}\n`);
+  const npm = ['--no-audit', '--no-fund', '--prefer-offline'];
+  refusePeerWarnings(run('npm', ['ci', ...npm], app));
+  // With `resolved` in the lockfile (whatever the user's npm config), to see where each came from.
+  const install = ['install', ...npm, '--omit-lockfile-registry-resolved=false', ...source.specs];
+  refusePeerWarnings(run('npm', install, app));
+  run('npm', ['ls', '--all'], app, { quiet: true });
+  refuseOtherSources(app, source);
+  refuseMovedVersions(lane, app);
+  refuseLeaks(lane, app);
+}
+
+async function runLane(lane: ExampleLane, env: TestEnvironment, source: PackageSource) {
+  const app = mkdtempSync(join(tmpdir(), `${lane.name}-`));
   try {
-    for (const part of ['src', 'test', 'tsconfig.json']) {
-      cpSync(join(root, 'examples/minimal-app', part), join(app, part), { recursive: true });
-    }
-    writeFileSync(join(app, 'package.json'), JSON.stringify(adopterManifest(engine), null, 2));
-    writeFileSync(join(app, '.npmrc'), registry.npmrc);
-    install(app, engine);
-    await checkInstalledFrom(app, registry);
-
-    // tsc and @types/node are build tools, not the app's runtime: this repository's serve.
-    writeFileSync(
-      join(app, 'tsconfig.runner.json'),
-      JSON.stringify({
-        extends: './tsconfig.json',
-        compilerOptions: { typeRoots: [join(repoModules, '@types')] },
-      }),
-    );
-    run(join(repoModules, '.bin/tsc'), ['-p', 'tsconfig.runner.json'], app);
-
-    const database = await engine.createDatabase(env);
+    cpSync(join(root, 'examples', lane.name), app, {
+      recursive: true,
+      filter: (path) => !/[\\/](node_modules|build)$/.test(path),
+    });
+    install(lane, app, source);
+    const database = await lane.createDatabase(env);
     try {
-      const topic = await env.createTopic('minimal.ticket.events', 3);
-      const node = ['--test', '--test-force-exit', '--test-timeout=180000', '--test-reporter=spec'];
-      run('node', [...node, 'build/test/'], app, {
-        NODE_PATH: '',
-        DATABASE_URL: database.url,
-        KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
-        TICKET_TOPIC: topic,
-      });
+      const topic = await env.createTopic('tickets.events', 3);
+      for (const script of lane.scripts) {
+        run('npm', ['run', script], app, {
+          env: {
+            NODE_PATH: '',
+            DATABASE_URL: database.url,
+            KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
+            TICKET_TOPIC: topic,
+          },
+        });
+      }
     } finally {
       await database.drop();
     }
@@ -167,7 +146,7 @@ async function runOn(engine: Engine, env: TestEnvironment, registry: LocalRegist
   }
 }
 
-/** Each engine's verdict; throws only before the first run (packing, the test environment). */
+/** Each lane's verdict; throws only before the first lane (packing, the test environment). */
 async function main(): Promise<boolean> {
   run('bash', [join(root, 'scripts/pack-libs.sh')], root);
   const registry = await startLocalRegistry();
@@ -177,18 +156,17 @@ async function main(): Promise<boolean> {
   });
   let passed = true;
   try {
-    for (const file of readdirSync(packages).filter((f) => f.endsWith('.tgz')))
-      registry.publish(join(packages, file));
+    const source = registrySource(registry, join(root, 'dist/packages'));
     // The consumer's dead-letter and retry topics, by their default names: topics exist
-    // before anyone subscribes or produces. Both runs share them, one run at a time.
+    // before anyone subscribes or produces. The lanes share them, one lane at a time.
     await env.infra.kafka.createTopics({ 'ticket-notifier.dlq': 1, 'ticket-notifier.retry': 1 });
-    for (const engine of ENGINES) {
+    for (const lane of EXAMPLE_LANES) {
       try {
-        await runOn(engine, env, registry);
-        console.log(`example on ${engine.name}: PASS`);
+        await runLane(lane, env, source);
+        console.log(`example on ${lane.name}: PASS`);
       } catch (error) {
         console.error(error);
-        console.log(`example on ${engine.name}: FAIL`);
+        console.log(`example on ${lane.name}: FAIL`);
         passed = false;
       }
     }
@@ -205,7 +183,7 @@ main().then(
   (passed) => process.exit(passed ? 0 : 1),
   (error: unknown) => {
     console.error(error);
-    for (const engine of ENGINES) console.log(`example on ${engine.name}: FAIL`);
+    for (const lane of EXAMPLE_LANES) console.log(`example on ${lane.name}: FAIL`);
     process.exit(1);
   },
 );

@@ -16,9 +16,9 @@ describe('docs/adopting.md', () => {
   it('walks through the example with excerpts of each of its files', () => {
     expect(excerpts().map((e) => e.file)).toEqual(
       expect.arrayContaining([
-        'examples/minimal-app/src/app.module.ts',
-        'examples/minimal-app/src/tickets.service.ts',
-        'examples/minimal-app/src/ticket-opened.consumer.ts',
+        'examples/nest12-typeorm1-postgres-apache/src/app.module.ts',
+        'examples/nest12-typeorm1-postgres-apache/src/tickets.service.ts',
+        'examples/nest12-typeorm1-postgres-apache/src/ticket-opened.consumer.ts',
       ]),
     );
   });

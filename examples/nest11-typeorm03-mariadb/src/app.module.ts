@@ -4,21 +4,17 @@ import { InboxModule } from '@outbox-inbox/inbox';
 import { EventRegistry } from '@outbox-inbox/messaging';
 import { OutboxModule } from '@outbox-inbox/outbox';
 import { dataSourceOptions } from './data-source';
-import { migrations } from './migrations';
 import { TicketOpenedConsumer } from './ticket-opened.consumer';
-import { Ticket } from './ticket.entity';
 import { TicketOpenedV1 } from './ticket-opened.event';
 import { TicketsService } from './tickets.service';
 
-const { DATABASE_URL = '', KAFKA_BROKERS = '', TICKET_TOPIC = 'tickets' } = process.env;
-const kafka = { brokers: KAFKA_BROKERS.split(','), clientId: 'minimal-app' };
+const { KAFKA_BROKERS = '', TICKET_TOPIC = 'tickets' } = process.env;
+const kafka = { brokers: KAFKA_BROKERS.split(','), clientId: 'tickets-app' };
 
+/** The app: its migrations are run beforehand by the TypeORM CLI (`npm run migrate`). */
 @Module({
   imports: [
-    TypeOrmModule.forRoot({
-      ...dataSourceOptions({ url: DATABASE_URL, entities: [Ticket], migrations }),
-      migrationsRun: true,
-    }),
+    TypeOrmModule.forRoot(dataSourceOptions()),
     OutboxModule.forRoot({ kafka, topicFor: () => TICKET_TOPIC }),
     InboxModule.forRoot({
       consumer: 'ticket-notifier',

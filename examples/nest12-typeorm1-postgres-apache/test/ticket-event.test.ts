@@ -1,28 +1,27 @@
-import { strict as assert } from 'node:assert';
-import { after, before, test } from 'node:test';
 import { INestApplication } from '@nestjs/common';
 import { InboxOperations } from '@outbox-inbox/inbox';
-import { Kafka, KafkaMessage, logLevel, Partitioners } from 'kafkajs';
+import { Kafka, KafkaMessage, logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { bootstrap } from '../src/main';
-import { Ticket } from '../src/ticket.entity';
-import { TicketsService } from '../src/tickets.service';
+import { bootstrap } from '../src/app.js';
+import { Ticket } from '../src/ticket.entity.js';
+import { TicketsService } from '../src/tickets.service.js';
 
-// Given by the runner (npm run test:example): a fresh database (MariaDB or PostgreSQL), the
-// broker and a topic.
+// Runs under Jest (node --experimental-vm-modules) and under Vitest (--globals): both give
+// beforeAll, afterAll, test and expect. The runner (npm run test:example) gives a fresh
+// PostgreSQL database, the broker and a topic; the app runs its migrations at start.
 const topic = process.env.TICKET_TOPIC!;
 const kafka = new Kafka({
-  clientId: 'minimal-app-test',
+  clientId: 'tickets-app-test',
   brokers: process.env.KAFKA_BROKERS!.split(','),
   logLevel: logLevel.NOTHING,
 });
 let app: INestApplication;
 
-before(async () => {
+beforeAll(async () => {
   app = await bootstrap(0);
 });
 
-after(async () => {
+afterAll(async () => {
   await app?.close();
 });
 
@@ -37,14 +36,18 @@ async function notified(id: string): Promise<number> {
   return ticket.notified;
 }
 
-/** The messages on the topic, read from the beginning by a consumer of the test's own. */
-async function readTopic(count: number): Promise<KafkaMessage[]> {
-  const consumer = kafka.consumer({ groupId: `reader-${Date.now()}` });
+/** The messages of aggregate `key` on the topic, read from the beginning until there are `count`. */
+async function readTopic(key: string, count: number): Promise<KafkaMessage[]> {
+  const consumer = kafka.consumer({ groupId: `reader-${key}-${Date.now()}` });
   const messages: KafkaMessage[] = [];
   await consumer.connect();
   try {
     await consumer.subscribe({ topic, fromBeginning: true });
-    await consumer.run({ eachMessage: async ({ message }) => void messages.push(message) });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        if (message.key?.toString() === key) messages.push(message);
+      },
+    });
     await waitFor(async () => messages.length >= count);
   } finally {
     await consumer.disconnect();
@@ -59,8 +62,8 @@ test('a ticket and its event commit together, and the event is applied once thou
   await waitFor(async () => (await notified(ticket.id)) === 1);
 
   // The same message again, as a producer retry or a consumer restart would deliver it.
-  const [published] = await readTopic(1);
-  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+  const [published] = await readTopic(ticket.id, 1);
+  const producer = kafka.producer();
   await producer.connect();
   const headers = Object.fromEntries(
     Object.entries(published.headers ?? {}).map(([name, value]) => [name, String(value)]),
@@ -79,6 +82,6 @@ test('a ticket and its event commit together, and the event is applied once thou
     ]);
     return delivery?.duplicateCount === 1;
   });
-  assert.equal(await notified(ticket.id), 1);
-  assert.equal((await readTopic(2)).length, 2);
+  expect(await notified(ticket.id)).toBe(1);
+  expect(await readTopic(ticket.id, 2)).toHaveLength(2);
 });

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { InboxModule } from '@outbox-inbox/inbox';
+import { EventRegistry } from '@outbox-inbox/messaging';
+import { OutboxModule } from '@outbox-inbox/outbox';
+import { dataSourceOptions } from './data-source.js';
+import { TicketOpenedConsumer } from './ticket-opened.consumer.js';
+import { TicketOpenedV1 } from './ticket-opened.event.js';
+import { TicketsService } from './tickets.service.js';
+
+const { KAFKA_BROKERS = '', TICKET_TOPIC = 'tickets' } = process.env;
+const kafka = { brokers: KAFKA_BROKERS.split(','), clientId: 'tickets-app' };
+
+/** The app: TypeORM runs its migrations at start (`migrationsRun`), then the outbox and the inbox start. */
+@Module({
+  imports: [
+    TypeOrmModule.forRoot({ ...dataSourceOptions(), migrationsRun: true }),
+    OutboxModule.forRoot({ kafka, topicFor: () => TICKET_TOPIC }),
+    InboxModule.forRoot({
+      consumer: 'ticket-notifier',
+      kafka,
+      topics: [TICKET_TOPIC],
+      registry: new EventRegistry([TicketOpenedV1]),
+    }),
+  ],
+  controllers: [TicketOpenedConsumer],
+  providers: [TicketsService],
+})
+export class AppModule {}
