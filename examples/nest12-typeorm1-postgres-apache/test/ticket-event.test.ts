@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { InboxOperations } from '@outbox-inbox/inbox';
-import { Kafka, KafkaMessage, logLevel } from 'kafkajs';
+import { Kafka, KafkaMessage, logLevel, Partitioners } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { bootstrap } from '../src/app.js';
 import { Ticket } from '../src/ticket.entity.js';
@@ -63,7 +63,7 @@ test('a ticket and its event commit together, and the event is applied once thou
 
   // The same message again, as a producer retry or a consumer restart would deliver it.
   const [published] = await readTopic(ticket.id, 1);
-  const producer = kafka.producer();
+  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   const headers = Object.fromEntries(
     Object.entries(published.headers ?? {}).map(([name, value]) => [name, String(value)]),
