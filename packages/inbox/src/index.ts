@@ -16,6 +16,13 @@ export { classifyFailure } from './classify-failure';
 export type { FailureClassifier, FailureKind } from './classify-failure';
 /** A partition paused, and why: a dependency down, a half-done deployment (GET /inbox/stats: blocked). */
 export type { BlockCause, BlockedPartition } from './metrics/partition-blocks';
+/**
+ * Inbox options from a service's environment: the consumer group's timing (KAFKA_SESSION_TIMEOUT_MS,
+ * KAFKA_HEARTBEAT_INTERVAL_MS, KAFKA_FETCH_MAX_WAIT_MS) and the inbox's own (INBOX_DEDUP_WINDOW_MS,
+ * INBOX_BLOCKED_BACKOFF_MAX_MS, INBOX_GAP_ALERT_MS).
+ */
+export { groupTimingFromEnv } from './env/group-timing-env';
+export { inboxOptionsFromEnv } from './env/inbox-env';
 /** Fills defaults and validates InboxModule options. */
 export { resolveInboxOptions } from './inbox.options';
 /** The Nest custom transport: connect with app.connectMicroservice({ strategy }). */

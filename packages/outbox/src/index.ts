@@ -23,6 +23,9 @@ export {
   resolveRelayOptions,
 } from './relay/outbox-relay.options';
 export type { DeadEventPolicy } from './relay/outbox-relay.options';
+/** The relay options from a service's OUTBOX_* environment variables. */
+export { relayOptionsFromEnv } from './env/relay-env';
+export type { OutboxRelayEnv } from './env/relay-env';
 /** Stats, DEAD listing and requeue, retention. */
 export { OutboxOperations } from './operations/outbox-operations';
 export type {
