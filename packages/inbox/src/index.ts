@@ -1,7 +1,7 @@
 /** Nest module: InboxModule.forRoot / forRootAsync provide the transport and operations. */
 export { InboxModule } from './inbox.module';
 export type { InboxModuleExtras } from './inbox.module';
-/** Options of InboxModule.forRoot, their resolved form, retry policy and test hooks. */
+/** Options of InboxModule.forRoot: retry policy, blocked backoff, topic creation. */
 export type {
   DeliveryPosition,
   InboxHooks,
@@ -9,7 +9,6 @@ export type {
   InboxBlockedBackoff,
   InboxRetryPolicy,
   InboxTopicCreation,
-  ResolvedInboxOptions,
 } from './inbox.options';
 /** The default failure classifier (permanent / transient / deployment / retry), to wrap in your own. */
 export { classifyFailure } from './classify-failure';
@@ -73,9 +72,6 @@ export type { RawDeadLetter as RawTopicMessage } from './dead-letter/dead-letter
 export { InboxMessageScope } from './transport/message-scope';
 /** Headers the inbox adds to dead-lettered messages. */
 export { DeadLetterHeader } from './dead-letter/dead-letter-headers';
-/** The version gate's pure rule. */
-export { decideVersion } from './apply/version-decision';
-export type { VersionDecision } from './apply/version-decision';
 /** What became of a delivered message. */
 export type { InboxOutcome } from './apply/inbox-processor';
 /** Schema migrations (t_inbox, t_inbox_version, t_inbox_parked, t_inbox_dlq_replay, t_inbox_prune). */
