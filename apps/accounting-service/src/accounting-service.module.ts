@@ -18,7 +18,7 @@ import { AccountingMigrations } from './migrations';
 
 /** Inbox settings a test (or an embedding) may change; the rest follow from the config. */
 export interface AccountingInboxOverrides extends Partial<
-  Pick<InboxModuleOptions, 'consumer' | 'deadLetterTopic' | 'retry' | 'hooks'>
+  Pick<InboxModuleOptions, 'consumer' | 'deadLetterTopic' | 'retry'>
 > {
   /** Consumer-group timing; shorter in tests so a restarted consumer rejoins quickly. */
   groupTiming?: Pick<

@@ -20,7 +20,7 @@ import { FulfillmentMigrations } from './migrations';
 
 /** Settings a deployment or a test may change; the rest follow from the config. */
 export interface FulfillmentServiceOverrides {
-  inbox?: Partial<Pick<InboxModuleOptions, 'consumer' | 'deadLetterTopic' | 'retry' | 'hooks'>>;
+  inbox?: Partial<Pick<InboxModuleOptions, 'consumer' | 'deadLetterTopic' | 'retry'>>;
   relay?: OutboxModuleOptions['relay'];
 }
 

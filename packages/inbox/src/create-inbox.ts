@@ -18,6 +18,7 @@ import { InboxMetrics } from './metrics/inbox-metrics';
 import { InboxDeadLetters } from './operations/inbox-dead-letters';
 import { InboxOperations } from './operations/inbox-operations';
 import { MessageRunner } from './transport/message-runner';
+import { InboxHooks } from './transport/inbox-hooks';
 import { InboxMessageScope } from './transport/message-scope';
 import { InboxTransport } from './transport/inbox-transport';
 
@@ -28,6 +29,8 @@ export interface InboxSources {
   dataSource: DataSource;
   /** The app's scope to settle each message in, when it provides one. */
   scope?: InboxMessageScope;
+  /** Test hooks (InboxHooksModule of `/testing`); an application provides none. */
+  hooks?: InboxHooks;
 }
 
 /** The parts of an inbox that the module provides to the app. */
@@ -44,7 +47,7 @@ export interface Inbox {
  * message (transaction, retries, dead letter), the transport that feeds it from Kafka; then
  * what operators call, and the housekeeping timers. InboxModule calls it once.
  */
-export function createInbox({ options, dataSource, scope }: InboxSources): Inbox {
+export function createInbox({ options, dataSource, scope, hooks }: InboxSources): Inbox {
   // Lines of the runner and the timers keep the context they always had: the transport's.
   const log = new Logger('InboxTransport');
   // Counters of this process since start, which every part below adds to.
@@ -84,6 +87,7 @@ export function createInbox({ options, dataSource, scope }: InboxSources): Inbox
     metrics,
     logger: log,
     scope,
+    hooks,
   });
 
   // What operators call: stats, gaps, deliveries, gap skips, pruning; the dead letters.

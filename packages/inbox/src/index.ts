@@ -4,7 +4,6 @@ export type { InboxModuleExtras } from './inbox.module';
 /** Options of InboxModule.forRoot: retry policy, blocked backoff, topic creation. */
 export type {
   DeliveryPosition,
-  InboxHooks,
   InboxModuleOptions,
   InboxBlockedBackoff,
   InboxRetryPolicy,

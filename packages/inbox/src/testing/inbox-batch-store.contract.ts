@@ -1,12 +1,13 @@
-import { describe, expect, it } from '@jest/globals';
 import { aggregateKey } from '../apply/inbox-store.port';
 import { InboxStoreUnderTest, sortedTables, testEvent } from './inbox-store.fixture';
+import { jestGlobals } from './jest-globals';
 
 /**
  * The batch store's part of runInboxStoreContract: the multi-row statements of batched mode
  * keep the rules of the one-event ones, all or none.
  */
 export function batchStoreCases<Tx>(database: () => InboxStoreUnderTest<Tx>): void {
+  const { describe, expect, it } = jestGlobals();
   describe('batched mode', () => {
     const inboxRows = async () =>
       sortedTables(await database().tables()).inbox.map((r) => [r.consumer, r.eventKey, r.outcome]);

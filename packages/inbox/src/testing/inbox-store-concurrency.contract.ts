@@ -1,6 +1,6 @@
-import { describe, expect, it } from '@jest/globals';
 import { eventually } from '@outbox-inbox/messaging/testing';
 import { InboxStoreUnderTest, sortedTables, testEvent } from './inbox-store.fixture';
+import { jestGlobals } from './jest-globals';
 
 /**
  * How often `lockWaits` is asked. Not more often than every 100 ms: MariaDB refreshes what
@@ -14,6 +14,7 @@ const LOCK_WAIT_POLL = { intervalMs: 200, timeoutMs: 10_000 };
  * it committed, or on nothing if it rolled back.
  */
 export function concurrencyCases<Tx>(database: () => InboxStoreUnderTest<Tx>): void {
+  const { describe, expect, it } = jestGlobals();
   describe('two transactions at once', () => {
     const inboxRows = async () =>
       sortedTables(await database().tables()).inbox.map((r) => [

@@ -1,4 +1,3 @@
-import { describe, expect, it } from '@jest/globals';
 import { backoffDelay, delay, isTransientDbError } from '@outbox-inbox/database';
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { eventually, featureGate } from '@outbox-inbox/messaging/testing';
@@ -10,6 +9,7 @@ import {
   sortedTables,
   testEvent,
 } from './inbox-store.fixture';
+import { jestGlobals } from './jest-globals';
 
 /** How long feature 'network-cut' keeps the store cut off from its server: the fault itself. */
 export const NETWORK_CUT_MS = 60_000;
@@ -31,6 +31,7 @@ export function faultCases<Tx>(
   features: InboxStoreFeature[],
   database: () => InboxStoreUnderTest<Tx>,
 ): void {
+  const { describe, expect, it } = jestGlobals();
   const withFeature = featureGate(it, features);
   const retried = <T>(work: (tx: Tx) => Promise<T>) =>
     fixture.retriedTransaction!(database(), work);

@@ -1,4 +1,3 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { eventually, featureGate } from '@outbox-inbox/messaging/testing';
 import { StoredOutcome } from '../apply/inbox-store.port';
@@ -13,6 +12,7 @@ import {
   sortedTables,
   testEvent,
 } from './inbox-store.fixture';
+import { jestGlobals } from './jest-globals';
 
 const position = { topic: 'parcels', partition: 0, offset: '7' };
 
@@ -26,6 +26,7 @@ export function runInboxStoreContract<Tx>(
   fixture: InboxStoreFixture<Tx>,
   features: InboxStoreFeature[] = [],
 ): void {
+  const { afterEach, beforeEach, describe, expect, it } = jestGlobals();
   const withFeature = featureGate(it, features);
 
   describe(`inbox store contract: ${name}`, () => {
