@@ -48,8 +48,6 @@ export interface Inbox {
  * what operators call, and the housekeeping timers. InboxModule calls it once.
  */
 export function createInbox({ options, dataSource, scope, hooks }: InboxSources): Inbox {
-  // Lines of the runner and the timers keep the context they always had: the transport's.
-  const log = new Logger('InboxTransport');
   // Counters of this process since start, which every part below adds to.
   const metrics = new InboxMetrics(options.blockedBackoff);
 
@@ -85,7 +83,7 @@ export function createInbox({ options, dataSource, scope, hooks }: InboxSources)
     batchProcessor,
     deadLetters: deadLetterPublisher,
     metrics,
-    logger: log,
+    logger: new Logger(MessageRunner.name),
     scope,
     hooks,
   });
@@ -110,7 +108,7 @@ export function createInbox({ options, dataSource, scope, hooks }: InboxSources)
     processor,
     operations,
     metrics,
-    log,
+    log: new Logger(InboxHousekeeping.name),
   });
 
   // Kafka in: consumes, settles each message with the runner, commits offsets, pauses a
