@@ -12,6 +12,7 @@ import {
   OnEventBatch,
   resolveInboxOptions,
 } from '@outbox-inbox/inbox';
+import { InboxHooksModule } from '@outbox-inbox/inbox/testing';
 import { TestEnvironment, toMessage } from '@app/test-kit';
 import { orderEvent } from '@app/trading-test-kit';
 import { Controller, Module, Type } from '@nestjs/common';
@@ -361,8 +362,8 @@ export async function inboxRate(run: InboxRun): Promise<Rate> {
         partitionsConsumedConcurrently: CONCURRENCY,
         gapCheckIntervalMs: 0,
         pruneIntervalMs: 0,
-        hooks: { afterTransactionCommit: () => clock.settled() },
       }),
+      InboxHooksModule.register({ afterTransactionCommit: () => clock.settled() }),
     ],
     controllers: [run.controller],
   })

@@ -3,8 +3,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { consumerChannels, topicForAggregate, tradingEventRegistry } from '@app/trading-events';
 import { databaseConfigFromEnv } from '@outbox-inbox/database';
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
-import { InboxModule, InboxModuleOptions } from '@outbox-inbox/inbox';
-import { groupTimingFromEnv, InboxHttpModule, inboxOptionsFromEnv } from '@outbox-inbox/inbox/http';
+import {
+  groupTimingFromEnv,
+  InboxModule,
+  InboxModuleOptions,
+  inboxOptionsFromEnv,
+} from '@outbox-inbox/inbox';
+import { InboxHttpModule } from '@outbox-inbox/inbox/http';
 import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
 import { OperatorAuthModule } from '@app/service-bootstrap';
 import { AccountingServiceConfig } from './accounting-service.config';
@@ -13,7 +18,7 @@ import { AccountingMigrations } from './migrations';
 
 /** Inbox settings a test (or an embedding) may change; the rest follow from the config. */
 export interface AccountingInboxOverrides extends Partial<
-  Pick<InboxModuleOptions, 'consumer' | 'deadLetterTopic' | 'retry' | 'hooks'>
+  Pick<InboxModuleOptions, 'consumer' | 'deadLetterTopic' | 'retry'>
 > {
   /** Consumer-group timing; shorter in tests so a restarted consumer rejoins quickly. */
   groupTiming?: Pick<

@@ -1,6 +1,5 @@
 import { ConfigError, validateEnv } from '@app/config';
-import { resolveInboxOptions } from '@outbox-inbox/inbox';
-import { inboxOptionsFromEnv } from '@outbox-inbox/inbox/http';
+import { inboxOptionsFromEnv, resolveInboxOptions } from '@outbox-inbox/inbox';
 import { tradingEventRegistry } from '@app/trading-events';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
 

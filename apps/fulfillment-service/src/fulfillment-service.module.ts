@@ -3,10 +3,15 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { consumerChannels, topicForAggregate, tradingEventRegistry } from '@app/trading-events';
 import { databaseConfigFromEnv } from '@outbox-inbox/database';
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
-import { InboxModule, InboxModuleOptions } from '@outbox-inbox/inbox';
-import { groupTimingFromEnv, InboxHttpModule, inboxOptionsFromEnv } from '@outbox-inbox/inbox/http';
-import { OutboxModule, OutboxModuleOptions } from '@outbox-inbox/outbox';
-import { OutboxHttpModule, relayOptionsFromEnv } from '@outbox-inbox/outbox/http';
+import {
+  groupTimingFromEnv,
+  InboxModule,
+  InboxModuleOptions,
+  inboxOptionsFromEnv,
+} from '@outbox-inbox/inbox';
+import { InboxHttpModule } from '@outbox-inbox/inbox/http';
+import { OutboxModule, OutboxModuleOptions, relayOptionsFromEnv } from '@outbox-inbox/outbox';
+import { OutboxHttpModule } from '@outbox-inbox/outbox/http';
 import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
 import { OperatorAuthModule } from '@app/service-bootstrap';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
@@ -15,7 +20,7 @@ import { FulfillmentMigrations } from './migrations';
 
 /** Settings a deployment or a test may change; the rest follow from the config. */
 export interface FulfillmentServiceOverrides {
-  inbox?: Partial<Pick<InboxModuleOptions, 'consumer' | 'deadLetterTopic' | 'retry' | 'hooks'>>;
+  inbox?: Partial<Pick<InboxModuleOptions, 'consumer' | 'deadLetterTopic' | 'retry'>>;
   relay?: OutboxModuleOptions['relay'];
 }
 

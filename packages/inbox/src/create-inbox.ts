@@ -18,6 +18,7 @@ import { InboxMetrics } from './metrics/inbox-metrics';
 import { InboxDeadLetters } from './operations/inbox-dead-letters';
 import { InboxOperations } from './operations/inbox-operations';
 import { MessageRunner } from './transport/message-runner';
+import { InboxHooks } from './transport/inbox-hooks';
 import { InboxMessageScope } from './transport/message-scope';
 import { InboxTransport } from './transport/inbox-transport';
 
@@ -28,6 +29,8 @@ export interface InboxSources {
   dataSource: DataSource;
   /** The app's scope to settle each message in, when it provides one. */
   scope?: InboxMessageScope;
+  /** Test hooks (InboxHooksModule of `/testing`); an application provides none. */
+  hooks?: InboxHooks;
 }
 
 /** The parts of an inbox that the module provides to the app. */
@@ -44,9 +47,7 @@ export interface Inbox {
  * message (transaction, retries, dead letter), the transport that feeds it from Kafka; then
  * what operators call, and the housekeeping timers. InboxModule calls it once.
  */
-export function createInbox({ options, dataSource, scope }: InboxSources): Inbox {
-  // Lines of the runner and the timers keep the context they always had: the transport's.
-  const log = new Logger('InboxTransport');
+export function createInbox({ options, dataSource, scope, hooks }: InboxSources): Inbox {
   // Counters of this process since start, which every part below adds to.
   const metrics = new InboxMetrics(options.blockedBackoff);
 
@@ -82,8 +83,9 @@ export function createInbox({ options, dataSource, scope }: InboxSources): Inbox
     batchProcessor,
     deadLetters: deadLetterPublisher,
     metrics,
-    logger: log,
+    logger: new Logger(MessageRunner.name),
     scope,
+    hooks,
   });
 
   // What operators call: stats, gaps, deliveries, gap skips, pruning; the dead letters.
@@ -106,7 +108,7 @@ export function createInbox({ options, dataSource, scope }: InboxSources): Inbox
     processor,
     operations,
     metrics,
-    log,
+    log: new Logger(InboxHousekeeping.name),
   });
 
   // Kafka in: consumes, settles each message with the runner, commits offsets, pauses a

@@ -16,6 +16,7 @@ import { INBOX, INBOX_DATA_SOURCE, INBOX_OPTIONS } from './inbox.tokens';
 import { InboxMetrics } from './metrics/inbox-metrics';
 import { InboxDeadLetters } from './operations/inbox-dead-letters';
 import { InboxOperations } from './operations/inbox-operations';
+import { INBOX_HOOKS, InboxHooks } from './transport/inbox-hooks';
 import { InboxMessageScope } from './transport/message-scope';
 import { InboxTransport } from './transport/inbox-transport';
 
@@ -54,12 +55,24 @@ function withInbox(definition: DynamicModule, extras: InboxModuleExtras): Dynami
       },
       {
         provide: INBOX,
-        inject: [INBOX_OPTIONS, INBOX_DATA_SOURCE, { token: InboxMessageScope, optional: true }],
+        inject: [
+          INBOX_OPTIONS,
+          INBOX_DATA_SOURCE,
+          { token: InboxMessageScope, optional: true },
+          { token: INBOX_HOOKS, optional: true },
+        ],
         useFactory: (
           options: ResolvedInboxOptions,
           dataSource: DataSource,
           scope?: InboxMessageScope,
-        ) => createInbox({ options, dataSource, scope: scope ?? undefined }),
+          hooks?: InboxHooks,
+        ) =>
+          createInbox({
+            options,
+            dataSource,
+            scope: scope ?? undefined,
+            hooks: hooks ?? undefined,
+          }),
       },
       part(InboxTransport, (inbox) => inbox.transport),
       part(InboxOperations, (inbox) => inbox.operations),

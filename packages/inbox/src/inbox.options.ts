@@ -21,17 +21,11 @@ export interface InboxBlockedBackoff {
   maxDelayMs: number;
 }
 
-/** Where a message came from; handed to hooks and stored with parked events. */
+/** Where a message came from: a partition and an offset of a topic. */
 export interface DeliveryPosition {
   topic: string;
   partition: number;
   offset: string;
-}
-
-/** Fault-injection points for tests; production code leaves them unset. */
-export interface InboxHooks {
-  /** Runs after the inbox transaction committed and before the offset commit. */
-  afterTransactionCommit?: (position: DeliveryPosition) => void | Promise<void>;
 }
 
 /**
@@ -134,17 +128,15 @@ export interface InboxModuleOptions {
    * Default: openTelemetryTracing (@outbox-inbox/messaging).
    */
   tracing?: MessageTracing;
-  hooks?: InboxHooks;
 }
 
 /** The options with every default filled in. */
 export interface ResolvedInboxOptions extends Required<
-  Omit<InboxModuleOptions, 'retry' | 'hooks' | 'kafka' | 'blockedBackoff'>
+  Omit<InboxModuleOptions, 'retry' | 'kafka' | 'blockedBackoff'>
 > {
   kafka: InboxModuleOptions['kafka'];
   retry: InboxRetryPolicy;
   blockedBackoff: InboxBlockedBackoff;
-  hooks: InboxHooks;
 }
 
 /** Fills defaults and validates; throws InboxError('INVALID_OPTIONS') naming the bad field. */
@@ -172,7 +164,6 @@ export function resolveInboxOptions(options: InboxModuleOptions): ResolvedInboxO
     topicCreation: options.topicCreation ?? {},
     checkOnStart: options.checkOnStart ?? false,
     tracing: options.tracing ?? openTelemetryTracing,
-    hooks: options.hooks ?? {},
   };
   const problems: string[] = [];
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(resolved.consumer ?? '')) {

@@ -1,21 +1,26 @@
 /** Nest module: InboxModule.forRoot / forRootAsync provide the transport and operations. */
 export { InboxModule } from './inbox.module';
 export type { InboxModuleExtras } from './inbox.module';
-/** Options of InboxModule.forRoot, their resolved form, retry policy and test hooks. */
+/** Options of InboxModule.forRoot: retry policy, blocked backoff, topic creation. */
 export type {
   DeliveryPosition,
-  InboxHooks,
   InboxModuleOptions,
   InboxBlockedBackoff,
   InboxRetryPolicy,
   InboxTopicCreation,
-  ResolvedInboxOptions,
 } from './inbox.options';
 /** The default failure classifier (permanent / transient / deployment / retry), to wrap in your own. */
 export { classifyFailure } from './classify-failure';
 export type { FailureClassifier, FailureKind } from './classify-failure';
 /** A partition paused, and why: a dependency down, a half-done deployment (GET /inbox/stats: blocked). */
 export type { BlockCause, BlockedPartition } from './metrics/partition-blocks';
+/**
+ * Inbox options from a service's environment: the consumer group's timing (KAFKA_SESSION_TIMEOUT_MS,
+ * KAFKA_HEARTBEAT_INTERVAL_MS, KAFKA_FETCH_MAX_WAIT_MS) and the inbox's own (INBOX_DEDUP_WINDOW_MS,
+ * INBOX_BLOCKED_BACKOFF_MAX_MS, INBOX_GAP_ALERT_MS).
+ */
+export { groupTimingFromEnv } from './env/group-timing-env';
+export { inboxOptionsFromEnv } from './env/inbox-env';
 /** Fills defaults and validates InboxModule options. */
 export { resolveInboxOptions } from './inbox.options';
 /** The Nest custom transport: connect with app.connectMicroservice({ strategy }). */
@@ -66,9 +71,6 @@ export type { RawDeadLetter as RawTopicMessage } from './dead-letter/dead-letter
 export { InboxMessageScope } from './transport/message-scope';
 /** Headers the inbox adds to dead-lettered messages. */
 export { DeadLetterHeader } from './dead-letter/dead-letter-headers';
-/** The version gate's pure rule. */
-export { decideVersion } from './apply/version-decision';
-export type { VersionDecision } from './apply/version-decision';
 /** What became of a delivered message. */
 export type { InboxOutcome } from './apply/inbox-processor';
 /** Schema migrations (t_inbox, t_inbox_version, t_inbox_parked, t_inbox_dlq_replay, t_inbox_prune). */

@@ -7,22 +7,18 @@ export type { OutboxCheckOnStart } from './outbox.module-definition';
 export { OutboxWriter } from './writer/outbox-writer';
 /** The multi-instance relay loop from t_outbox to Kafka (a Nest provider of OutboxModule). */
 export { OutboxRelay } from './relay/outbox-relay';
-export type { OutboxRelayParts } from './relay/outbox-relay';
 /** A standalone relay on MySQL/MariaDB or PostgreSQL and Kafka, wired as OutboxModule wires it. */
 export { createOutboxRelay } from './relay/create-outbox-relay';
 export type { OutboxRelayConfig } from './relay/create-outbox-relay';
 /** The ports the relay claims from and records outcomes to, and what a claim holds. */
 export type { Claim, OutboxClaims, OutboxOutcomes } from './store/outbox-store.port';
 export type { ClaimedRow } from './store/outbox-row';
-/** The connections a relay's claimer and finalizer work on. */
-export type { RelayConnections } from './relay/relay-connections';
-/** Relay options with their defaults and validation. */
-export {
-  DEFAULT_RELAY_OPTIONS,
-  OutboxRelayOptions,
-  resolveRelayOptions,
-} from './relay/outbox-relay.options';
+/** Relay options and their defaults (OutboxModule and createOutboxRelay validate them). */
+export { DEFAULT_RELAY_OPTIONS, OutboxRelayOptions } from './relay/outbox-relay.options';
 export type { DeadEventPolicy } from './relay/outbox-relay.options';
+/** The relay options from a service's OUTBOX_* environment variables. */
+export { relayOptionsFromEnv } from './env/relay-env';
+export type { OutboxRelayEnv } from './env/relay-env';
 /** Stats, DEAD listing and requeue, retention. */
 export { OutboxOperations } from './operations/outbox-operations';
 export type {
@@ -60,14 +56,9 @@ export type { RefusedTopic, TopicRefusalCode } from './publisher/topic-unavailab
 export { KafkaOutboxPublisher } from './publisher/kafka-outbox-publisher';
 export type { OutboxKafkaOptions } from './publisher/kafka-outbox-publisher';
 /** Migrations creating t_outbox; include them in each service's migrations list. */
-export {
-  CreateOutboxTable1764700000000,
-  OutboxMigrations,
-} from './migrations/create-outbox-table.migration';
+export { OutboxMigrations } from './migrations/create-outbox-table.migration';
 /** Whether t_outbox, its columns and its privileges are in place, as this service's user sees them. */
 export { probeOutboxSchema } from './outbox-schema';
-/** One event per aggregate version: the unique key uk_aggregate_version (in OutboxMigrations). */
-export { AggregateVersionUnique1765100000000 } from './migrations/aggregate-version-unique.migration';
 /** Row statuses. */
 export { OutboxStatus } from './store/outbox-status';
 /** Typed outbox error with a `code`, and every code as a list. */

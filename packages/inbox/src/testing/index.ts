@@ -43,3 +43,9 @@ export type {
 export type { CapturedDeadLetter } from './captured-dead-letters';
 /** Why and where a message failed, as its dead letter's inbox-* headers say. */
 export type { DeadLetterReason } from '../dead-letter/dead-letter-headers';
+/**
+ * Fault-injection and measuring points (after a message's transaction committed, before its
+ * offset commit), handed to the app's InboxModule by a module of the test's own.
+ */
+export { InboxHooksModule } from './inbox-hooks.module';
+export type { InboxHooks } from '../transport/inbox-hooks';

@@ -13,6 +13,7 @@ import { InboxOutcome, InboxProcessor } from '../apply/inbox-processor';
 import { InboxError } from '../inbox.errors';
 import { DeliveryPosition, ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from '../metrics/inbox-metrics';
+import { InboxHooks } from './inbox-hooks';
 import { InboxMessageScope } from './message-scope';
 
 /** What the runner needs from the Kafka consumer for the message at hand. */
@@ -37,6 +38,8 @@ export interface MessageRunnerDeps {
   logger: LoggerService;
   /** The app's scope to settle each message in, when it provides one. */
   scope?: InboxMessageScope;
+  /** Test hooks (InboxHooksModule); none in an application. */
+  hooks?: InboxHooks;
 }
 
 interface Failure {
@@ -81,9 +84,13 @@ export class MessageRunner {
     control: DeliveryControl,
   ): Promise<void> {
     const failure = await this.apply(message, position, control);
-    if (failure) await this.deadLetter(message, position, failure, control);
-    const { topic, partition, offset } = position;
-    await this.options.hooks.afterTransactionCommit?.({ topic, partition, offset });
+    // A dead-lettered message committed no transaction: the hook after a commit stays silent.
+    if (failure) return this.deadLetter(message, position, failure, control);
+    await this.afterCommit(position);
+  }
+
+  private async afterCommit({ topic, partition, offset }: DeliveryPosition): Promise<void> {
+    await this.deps.hooks?.afterTransactionCommit?.({ topic, partition, offset });
   }
 
   /**
@@ -111,10 +118,7 @@ export class MessageRunner {
           this.metrics.count(result.outcome, result.drained, seconds);
           this.countUnreadable(envelopes[i], result.outcome);
         }
-        for (const { position } of deliveries) {
-          const { topic, partition, offset } = position;
-          await this.options.hooks.afterTransactionCommit?.({ topic, partition, offset });
-        }
+        for (const { position } of deliveries) await this.afterCommit(position);
         return;
       } catch (error) {
         // A dependency is down (after runTransaction's own retries) or the deployment is half

@@ -26,8 +26,7 @@ export interface PartitionBatchesDeps {
  * transient failure is paused and resumed after a backoff.
  */
 export class PartitionBatches {
-  // The transport's name: these are its log lines.
-  private readonly log = new Logger('InboxTransport');
+  private readonly log = new Logger(PartitionBatches.name);
   private readonly resumeTimers = new Set<NodeJS.Timeout>();
 
   constructor(private readonly deps: PartitionBatchesDeps) {}

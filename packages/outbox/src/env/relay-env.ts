@@ -1,6 +1,6 @@
 import { OutboxRelayOptions } from '../relay/outbox-relay.options';
 
-/** The relay settings a service reads from its environment (see CommonEnv in @app/config). */
+/** The relay settings a service reads from its environment (an app declares and validates them in its config). */
 export interface OutboxRelayEnv {
   OUTBOX_RELAY_ENABLED?: boolean;
   OUTBOX_LEASE_MS?: number;
