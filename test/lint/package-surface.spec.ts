@@ -50,7 +50,9 @@ const SURFACE: Record<string, string[]> = {
     'KnownState',
     'OperatorRoutes',
     'PageLimit',
+    'invalidRequest',
     'operatorControllers',
+    'validInput',
   ],
   '@outbox-inbox/messaging/testing': ['eventually', 'featureGate'],
   '@outbox-inbox/database': [
@@ -65,7 +67,7 @@ const SURFACE: Record<string, string[]> = {
     'KeyColumns',
     'KeyColumnsByteForByte',
     'NotificationListener',
-    'OperatorAuditArea',
+    'OperatorActionAudit',
     'OperatorAuditEntry',
     'OperatorAuditRecord',
     'Queryable',

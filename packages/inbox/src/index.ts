@@ -38,7 +38,9 @@ export { DEAD_LETTER_CODES, INBOX_ERROR_CODES } from './inbox.errors';
 export { InboxOperations } from './operations/inbox-operations';
 /** The dead letters: listing, and replay to the consumer's own retry topic (or a dry run). */
 export { InboxDeadLetters } from './operations/inbox-dead-letters';
-export type { DeadLetterMessage, OperatorActionAudit } from './operations/inbox-dead-letters';
+export type { DeadLetterMessage } from './operations/inbox-dead-letters';
+/** Who asked for a replay, and why (defined with the audit log, in @outbox-inbox/database). */
+export type { OperatorActionAudit } from '@outbox-inbox/database';
 export type { ReplayRequest, ReplayResult } from './operations/replay-plan';
 /** Shapes of GET /inbox/deliveries: an aggregate's events as this inbox took them in. */
 export type { AggregateSelector, InboxDeliveryRecord } from './operations/inbox-deliveries';

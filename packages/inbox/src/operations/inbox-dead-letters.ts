@@ -1,5 +1,5 @@
 import { kafkaClient } from '@outbox-inbox/messaging';
-import { recordOperatorAction } from '@outbox-inbox/database';
+import { OperatorActionAudit, recordOperatorAction } from '@outbox-inbox/database';
 import { Kafka, Partitioners } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { DeadLetterHeader } from '../dead-letter/dead-letter-headers';
@@ -35,12 +35,6 @@ export interface DeadLetterMessage {
   valuePreview: string | null;
   /** When it was replayed last; null if never. */
   replayedAt: string | null;
-}
-
-/** Who asked for an operator action, and why: what the audit log records beside it. */
-export interface OperatorActionAudit {
-  who: string;
-  reason?: string | null;
 }
 
 /**
