@@ -61,9 +61,6 @@ export type {
   InboxStatsSource,
   PartitionLag,
 } from './inbox-stats.port';
-/** Reads a whole topic up to its end when the read began (dead-letter listing, invariant checks). */
-export { readWholeTopic } from './dead-letter/dead-letter-reader';
-export type { RawDeadLetter as RawTopicMessage } from './dead-letter/dead-letter-reader';
 /** Provide one (from a global module) to settle each message under a context of your own. */
 export { InboxMessageScope } from './transport/message-scope';
 /** Headers the inbox adds to dead-lettered messages. */

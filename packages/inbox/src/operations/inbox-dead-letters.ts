@@ -1,9 +1,8 @@
-import { kafkaClient } from '@outbox-inbox/messaging';
+import { kafkaClient, RawDeadLetter, readWholeTopic } from '@outbox-inbox/messaging';
 import { OperatorActionAudit, recordOperatorAction } from '@outbox-inbox/database';
 import { Kafka, Partitioners } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { DeadLetterHeader } from '../dead-letter/dead-letter-headers';
-import { RawDeadLetter, readWholeTopic } from '../dead-letter/dead-letter-reader';
 import { ResolvedInboxOptions } from '../inbox.options';
 import {
   checkReplayRequest,

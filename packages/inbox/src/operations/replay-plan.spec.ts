@@ -1,5 +1,5 @@
 import { DeadLetterHeader } from '../dead-letter/dead-letter-headers';
-import { RawDeadLetter } from '../dead-letter/dead-letter-reader';
+import { RawDeadLetter } from '@outbox-inbox/messaging';
 import { InboxError } from '../inbox.errors';
 import {
   checkReplayRequest,

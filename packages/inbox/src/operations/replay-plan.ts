@@ -1,6 +1,6 @@
 import { Message } from 'kafkajs';
 import { DeadLetterHeader, withoutInboxHeaders } from '../dead-letter/dead-letter-headers';
-import { RawDeadLetter } from '../dead-letter/dead-letter-reader';
+import { RawDeadLetter } from '@outbox-inbox/messaging';
 import { InboxError } from '../inbox.errors';
 
 /** Which dead-letter messages to replay; at least one selector is required. */

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { readHeaders } from '@outbox-inbox/messaging';
 import { Kafka } from 'kafkajs';
-import { InboxError } from '../inbox.errors';
+import { readHeaders } from './kafka-headers';
 
 /** One message of a topic, as it was read. */
 export interface RawDeadLetter {
@@ -48,10 +47,7 @@ export async function readWholeTopic(
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new InboxError('TOPIC_MISSING', `reading ${topic} timed out`)),
-        timeoutMs,
-      );
+      const timer = setTimeout(() => reject(new Error(`reading ${topic} timed out`)), timeoutMs);
       consumer
         .run({
           autoCommit: false,
