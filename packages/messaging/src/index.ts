@@ -23,6 +23,6 @@ export { kafkaClient, kafkaConnectionProblems } from './kafka-client';
 export type { KafkaConnection } from './kafka-client';
 /** Which topics the cluster does not list (a start-up check). */
 export { missingTopics } from './missing-topics';
-/** Reads a whole topic up to its end when the read began (dead-letter listing, invariant checks). */
-export { readWholeTopic } from './topic-reader';
-export type { RawDeadLetter } from './topic-reader';
+/** Reads a topic up to its end when the read began: whole, or streamed batch by batch. */
+export { readWholeTopic, streamTopic, topicRanges } from './topic-reader';
+export type { PartitionRange, StreamTopicOptions, TopicMessage } from './topic-reader';
