@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { envelopeHeaders, EventEnvelope } from '@outbox-inbox/messaging';
+import { EventEnvelope } from '@outbox-inbox/messaging';
 import { PoolConnection } from 'mysql2/promise';
 // The statements the services run, imported so that this baseline cannot drift from them.
 import { mysqlInboxApplySql } from '../../packages/inbox/src/apply/sql/mysql-inbox-apply-sql';
 import { mysqlOutboxSql } from '../../packages/outbox/src/store/sql/mysql-outbox-sql';
+import { outboxRowOf } from '../../packages/outbox/src/store/sql/outbox-row-of';
 
 /** What mysql2 answers to a write. */
 export interface WriteResult {
@@ -82,16 +83,7 @@ export function envelopeOf<P extends object>(
 
 /** OutboxWriter.add's INSERT (the outbox's own MySQL statement), in the caller's transaction. */
 export async function insertOutboxRow(tx: RawTransaction, envelope: EventEnvelope): Promise<void> {
-  const { sql, params } = mysqlOutboxSql.insert({
-    aggregateType: envelope.aggregateType,
-    aggregateId: envelope.aggregateId,
-    aggregateVersion: envelope.aggregateVersion,
-    eventType: envelope.eventType,
-    eventKey: envelope.eventKey,
-    eventId: envelope.eventId,
-    payload: JSON.stringify(envelope),
-    headers: JSON.stringify(envelopeHeaders(envelope)),
-  });
+  const { sql, params } = mysqlOutboxSql.insert(outboxRowOf(envelope));
   await tx.query(sql, params);
 }
 
