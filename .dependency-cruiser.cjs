@@ -147,12 +147,29 @@ module.exports = {
         "other files are private. Jest's global setup is the one exception: it runs before " +
         "jest's module aliases exist, so it loads the Apache Kafka controller's folder alone.",
       severity: 'error',
-      from: { pathNot: ['^(libs|packages)/[^/]+/', '^test/global-setup\\.js$'] },
+      from: { pathNot: ['^(libs|packages)/[^/]+/', '^test/global-setup\\.js$', '^bench/'] },
       to: {
         path: '^(libs|packages)/[^/]+/src/',
         pathNot: [
           '^(libs|packages)/[^/]+/src/index\\.ts$',
           '^packages/[^/]+/src/(http|testing|health|metrics|mysql|postgres)/index\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'bench-imports-entry-points-and-sql',
+      comment:
+        'The benches use the entry points, as no-deep-imports-into-libs says, and also the ' +
+        "packages' per-engine SQL objects (packages/<pkg>/src/**/sql/), so that a baseline " +
+        'runs the very statements it compares against and cannot drift from them.',
+      severity: 'error',
+      from: { path: '^bench/' },
+      to: {
+        path: '^(libs|packages)/[^/]+/src/',
+        pathNot: [
+          '^(libs|packages)/[^/]+/src/index\\.ts$',
+          '^packages/[^/]+/src/(http|testing|health|metrics|mysql|postgres)/index\\.ts$',
+          '^packages/(outbox|inbox)/src/(store|apply|operations)/sql/',
         ],
       },
     },

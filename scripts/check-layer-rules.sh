@@ -38,6 +38,7 @@ plants=(
   "no-deep-imports-into-libs|apps/order-service/src/planted.ts|import '../../../packages/outbox/src/relay/outbox-relay';"
   "no-deep-imports-between-libs|libs/trading-checker/src/planted.ts|import '../../../packages/inbox/src/dead-letter/dead-letter-headers';"
   "lib-tests-are-private|bench/planted.ts|import '../packages/outbox/test/outbox-test-kit';"
+  "bench-imports-entry-points-and-sql|bench/planted.ts|import '../packages/outbox/src/relay/outbox-relay';"
   "lib-tests-are-private-between-libs|packages/inbox/test/planted.ts|import '../../outbox/test/outbox-test-kit';"
   "kernel-imports-no-catalogue|packages/messaging/src/planted.ts|import '@app/trading-events';"
   "kernel-imports-no-catalogue|packages/outbox/test/planted.int-spec.ts|import '@app/trading-events';"

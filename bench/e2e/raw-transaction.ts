@@ -1,6 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { envelopeHeaders, EventEnvelope } from '@outbox-inbox/messaging';
+import { EventEnvelope } from '@outbox-inbox/messaging';
 import { PoolConnection } from 'mysql2/promise';
+// The statements the services run, imported so that this baseline cannot drift from them.
+import { mysqlInboxApplySql } from '../../packages/inbox/src/apply/sql/mysql-inbox-apply-sql';
+import { mysqlOutboxSql } from '../../packages/outbox/src/store/sql/mysql-outbox-sql';
+import { outboxRowOf } from '../../packages/outbox/src/store/sql/outbox-row-of';
 
 /** What mysql2 answers to a write. */
 export interface WriteResult {
@@ -77,43 +81,16 @@ export function envelopeOf<P extends object>(
   } as EventEnvelope<P>;
 }
 
-/** OutboxWriter.add's INSERT, in the caller's transaction. */
+/** OutboxWriter.add's INSERT (the outbox's own MySQL statement), in the caller's transaction. */
 export async function insertOutboxRow(tx: RawTransaction, envelope: EventEnvelope): Promise<void> {
-  await tx.query(
-    `INSERT INTO t_outbox
-       (aggregate_type, aggregate_id, aggregate_version, event_type, event_key, event_id,
-        payload, headers, status, next_retry_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'NEW', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))
-     ON DUPLICATE KEY UPDATE id = id`,
-    [
-      envelope.aggregateType,
-      envelope.aggregateId,
-      envelope.aggregateVersion,
-      envelope.eventType,
-      envelope.eventKey,
-      envelope.eventId,
-      JSON.stringify(envelope),
-      JSON.stringify(envelopeHeaders(envelope)),
-    ],
-  );
+  const { sql, params } = mysqlOutboxSql.insert(outboxRowOf(envelope));
+  await tx.query(sql, params);
 }
-
-const ARRIVAL_SQL = `INSERT INTO t_inbox
-  (consumer, event_key, event_type, event_id, outcome, processed_at) VALUES (?, ?, ?, ?, ?, ?)`;
-
-const FIRST_VERSION_SQL = `INSERT INTO t_inbox_version
-    (consumer, aggregate_type, aggregate_id, last_version, parked_count, updated_at)
-  SELECT ?, ?, ?, 1, 0, ? FROM DUAL WHERE NOT EXISTS (SELECT 1 FROM t_inbox_version
-    WHERE consumer = ? AND aggregate_type = ? AND aggregate_id = ?)`;
-
-const NEXT_VERSION_SQL = `UPDATE t_inbox_version SET last_version = ?, updated_at = ?
-  WHERE consumer = ? AND aggregate_type = ? AND aggregate_id = ?
-    AND last_version = ? AND parked_count = 0`;
 
 /**
  * SqlInboxStore.admit on MySQL with several statements per query: the inbox row and the version
- * gate's fast path in one round trip. Events here always arrive in order, so the gate always
- * advances.
+ * gate's fast path (the inbox's own MySQL statements) in one round trip. Events here always
+ * arrive in order, so the gate always advances.
  */
 export async function admit(
   tx: RawTransaction,
@@ -121,22 +98,9 @@ export async function admit(
   envelope: EventEnvelope,
   outcome: 'applied' | 'ignored',
 ): Promise<void> {
-  const { aggregateType, aggregateId, aggregateVersion } = envelope;
-  const aggregate = [consumer, aggregateType, aggregateId];
-  const gate =
-    aggregateVersion === 1
-      ? { sql: FIRST_VERSION_SQL, params: [...aggregate, new Date(), ...aggregate] }
-      : {
-          sql: NEXT_VERSION_SQL,
-          params: [aggregateVersion, new Date(), ...aggregate, aggregateVersion - 1],
-        };
-  const [, gateResult] = await tx.query<WriteResult[]>(`${ARRIVAL_SQL};\n${gate.sql}`, [
-    consumer,
-    envelope.eventKey,
-    envelope.eventType,
-    envelope.eventId,
-    outcome,
-    new Date(),
+  const [arrival, gate] = mysqlInboxApplySql.fastAdmission(consumer, envelope, outcome);
+  const [, gateResult] = await tx.query<WriteResult[]>(`${arrival.sql};\n${gate.sql}`, [
+    ...arrival.params,
     ...gate.params,
   ]);
   if (gateResult.affectedRows !== 1) {

@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { affectedRows } from '@outbox-inbox/database';
 import { envelopeHeaders, EventEnvelope } from '@outbox-inbox/messaging';
 import { PoolConnection } from 'mysql2/promise';
+// The outbox's own MySQL INSERT, so that this baseline cannot drift from what it measures.
+import { mysqlOutboxSql } from '../../packages/outbox/src/store/sql/mysql-outbox-sql';
 
 /** One order a worker owns; `version` is what the row holds now (the CAS expectation). */
 export interface OwnedOrder {
@@ -92,23 +94,17 @@ async function casUpdate(connection: PoolConnection, order: OwnedOrder, notifyId
 async function outboxInsert(connection: PoolConnection, order: OwnedOrder, notifyId: string) {
   const version = order.version + 1;
   const [payload, headers] = paidEvent(order, version, notifyId);
-  await connection.query(
-    `INSERT INTO t_outbox
-       (aggregate_type, aggregate_id, aggregate_version, event_type, event_key, event_id,
-        payload, headers, status, next_retry_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'NEW', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))
-     ON DUPLICATE KEY UPDATE id = id`,
-    [
-      'Order',
-      order.id,
-      version,
-      'OrderPaid',
-      `OrderPaid:${order.id}:${version}`,
-      randomUUID(),
-      payload,
-      headers,
-    ],
-  );
+  const { sql, params } = mysqlOutboxSql.insert({
+    aggregateType: 'Order',
+    aggregateId: order.id,
+    aggregateVersion: version,
+    eventType: 'OrderPaid',
+    eventKey: `OrderPaid:${order.id}:${version}`,
+    eventId: randomUUID(),
+    payload,
+    headers,
+  });
+  await connection.query(sql, params);
 }
 
 /** Order compare-and-set update + outbox insert: every order state change. */

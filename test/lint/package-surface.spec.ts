@@ -13,6 +13,12 @@ const ROOT = join(__dirname, '..', '..');
  */
 const SURFACE: Record<string, Record<string, string>> = {
   '@outbox-inbox/messaging': {
+    PartitionRange: "one partition's offsets as topicRanges answers them",
+    StreamTopicOptions: 'the options of streamTopic (batch size, group prefix, timeout)',
+    TopicMessage: 'one message as the topic reader hands it out',
+    readWholeTopic: 'reads a topic to its end: dead-letter tooling and invariant checks',
+    streamTopic: 'reads a topic to its end batch by batch, for large topics',
+    topicRanges: "a topic's partitions with their low and high offsets, before a read",
     CodedError: 'the base of every typed error an adopter catches and narrows by its code',
     EventDefinition:
       'the type of what defineEvent returns: handed to OutboxWriter.add and @OnEvent',
@@ -45,6 +51,8 @@ const SURFACE: Record<string, Record<string, string>> = {
     validatePlain: "class-validator checks of a plain object, with each failing field's path",
   },
   '@outbox-inbox/messaging/http': {
+    invalidRequest: "the 400 answer of a request that fails validation, with every field's error",
+    validInput: 'the one ValidationPipe of the operator routes and the services: whitelist, 400s',
     OperatorName: "parameter decorator: the calling operator's name for the audit log",
     UNNAMED_OPERATOR: 'what OperatorName answers without an authenticated user',
     DegradedCause: 'the `cause` field of a 503 DegradedReadBody, for clients reading it',
@@ -76,7 +84,8 @@ const SURFACE: Record<string, Record<string, string>> = {
     KeyColumns: "the columns collateKeyColumns changes in an adopter's migration",
     KeyColumnsByteForByte: "migration base: an adopter's key columns compare byte for byte",
     NotificationListener: 'a LISTEN session of SqlNotifications, for its implementers',
-    OperatorAuditArea: 'the areas of the operator audit log, to filter readOperatorAudit',
+    OperatorActionAudit:
+      'what an operator action records in the audit log: the outbox and the inbox re-export it',
     OperatorAuditEntry: 'what recordOperatorAction writes',
     OperatorAuditRecord: 'what readOperatorAudit returns, for an audit view',
     Queryable: 'what runStatements runs on: an EntityManager or a QueryRunner',
@@ -262,7 +271,6 @@ const SURFACE: Record<string, Record<string, string>> = {
     OpenGap: 'a missing version, as InboxOperations.openGaps returns it',
     OperatorActionAudit: 'the `audit` argument of replay and skipVersion: who and why',
     PartitionLag: "a partition's lag, as InboxCounters report it",
-    RawTopicMessage: 'what readWholeTopic returns',
     ReplayRequest: 'the argument of InboxDeadLetters.replay',
     ReplayResult: 'what InboxDeadLetters.replay returns',
     SkipVersionRequest: 'the argument of InboxOperations.skipVersion',
@@ -271,7 +279,6 @@ const SURFACE: Record<string, Record<string, string>> = {
     groupTimingFromEnv: "the consumer group's timing from a service's KAFKA_* variables",
     inboxOptionsFromEnv: "the inbox options from a service's INBOX_* variables",
     probeInboxSchema: "what the inbox tables lack on a DataSource, for an app's readiness",
-    readWholeTopic: 'reads a topic to its end, for DLQ tooling and invariant checks',
     resolveInboxOptions: "validates InboxModule options in an app's own config check",
   },
   '@outbox-inbox/inbox/http': {

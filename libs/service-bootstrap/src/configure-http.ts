@@ -1,12 +1,8 @@
 import { IncomingMessage } from 'node:http';
-import {
-  BadRequestException,
-  INestApplication,
-  ValidationError,
-  ValidationPipe,
-} from '@nestjs/common';
+import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { validInput } from '@outbox-inbox/messaging/http';
 import { ClientErrorFilter } from './client-error.filter';
 import { DEFERRED_BODY_ERROR } from './operator-auth/deferred-body-error';
 import { OPERATOR_REALM } from './operator-auth/operator-auth.guard';
@@ -29,12 +25,6 @@ export interface HttpSurfaceOptions {
    * handlers too, and puts `validInput` on its routes' parameters instead.
    */
   globalValidation?: boolean;
-}
-
-/** One field that failed validation, as 400 responses list them. */
-export interface HttpFieldError {
-  path: string;
-  constraints: Record<string, string>;
 }
 
 /**
@@ -77,19 +67,6 @@ export function configureHttp(app: INestApplication, options: HttpSurfaceOptions
 }
 
 /**
- * The validation every service's HTTP input gets: unknown fields rejected, values converted to
- * the DTO's types, 400 with `fieldErrors`. configureHttp makes it global; an app that also runs
- * Kafka handlers (which must not get it) puts it on its routes' parameters instead.
- */
-export const validInput = new ValidationPipe({
-  whitelist: true,
-  forbidNonWhitelisted: true,
-  forbidUnknownValues: true,
-  transform: true,
-  exceptionFactory: (errors) => invalidRequest('invalid request', flattenErrors(errors)),
-});
-
-/**
  * Swagger UI at /docs and the document at /docs-json. Every route needs the operator token
  * unless marked @PublicRoute() (security `[{}]`), as OperatorAuthModule's guard enforces.
  */
@@ -117,22 +94,6 @@ export function openApiDocument(
       .addSecurityRequirements(OPERATOR_REALM)
       .build(),
   );
-}
-
-/** A 400 whose body names every failing field. */
-export function invalidRequest(
-  message: string,
-  fieldErrors: HttpFieldError[],
-): BadRequestException {
-  return new BadRequestException({ statusCode: 400, error: 'Bad Request', message, fieldErrors });
-}
-
-function flattenErrors(errors: ValidationError[], prefix = ''): HttpFieldError[] {
-  return errors.flatMap((error) => {
-    const path = prefix ? `${prefix}.${error.property}` : error.property;
-    const own = error.constraints ? [{ path, constraints: error.constraints }] : [];
-    return [...own, ...flattenErrors(error.children ?? [], path)];
-  });
 }
 
 /** body-parser's errors carry an HTTP status and a `type` such as 'entity.parse.failed'. */

@@ -1,14 +1,8 @@
 export { bootstrapService, serviceRoot } from './bootstrap-service';
 export type { ServiceDefinition } from './bootstrap-service';
 /** Shared HTTP conventions: body cap, raw-body routes, validation with field errors, Swagger. */
-export {
-  configureHttp,
-  invalidRequest,
-  openApiDocument,
-  serveOpenApi,
-  validInput,
-} from './configure-http';
-export type { HttpFieldError, HttpSurfaceOptions } from './configure-http';
+export { configureHttp, openApiDocument, serveOpenApi } from './configure-http';
+export type { HttpSurfaceOptions } from './configure-http';
 /** The operator token every HTTP route needs unless marked @PublicRoute() (the app's guard). */
 export { OperatorAuthModule } from './operator-auth/operator-auth.module';
 export type { OperatorAuthOptions } from './operator-auth/operator-auth.module';

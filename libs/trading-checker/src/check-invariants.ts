@@ -10,7 +10,8 @@ import { outboxPass } from './passes/outbox.pass';
 import { replayPass } from './passes/replay.pass';
 import { topicPass } from './passes/topic.pass';
 import { openDeployment } from './read/deployment-snapshot';
-import { committedOffsets, topicRanges } from './read/topic-reader';
+import { topicRanges } from '@outbox-inbox/messaging';
+import { committedOffsets } from './read/event-stream';
 
 /** How strict a check is, and how it reads. */
 export interface CheckOptions {

@@ -30,7 +30,7 @@ export type { Queryable, Statement } from './statements';
 /** The operator audit log: who did what, when, to how many, and why. */
 export { readOperatorAudit, recordOperatorAction } from './operator-audit/operator-audit';
 export type {
-  OperatorAuditArea,
+  OperatorActionAudit,
   OperatorAuditEntry,
   OperatorAuditRecord,
 } from './operator-audit/operator-audit';

@@ -43,7 +43,9 @@ export { DEAD_LETTER_CODES, INBOX_ERROR_CODES } from './inbox.errors';
 export { InboxOperations } from './operations/inbox-operations';
 /** The dead letters: listing, and replay to the consumer's own retry topic (or a dry run). */
 export { InboxDeadLetters } from './operations/inbox-dead-letters';
-export type { DeadLetterMessage, OperatorActionAudit } from './operations/inbox-dead-letters';
+export type { DeadLetterMessage } from './operations/inbox-dead-letters';
+/** Who asked for a replay, and why (defined with the audit log, in @outbox-inbox/database). */
+export type { OperatorActionAudit } from '@outbox-inbox/database';
 export type { ReplayRequest, ReplayResult } from './operations/replay-plan';
 /** Shapes of GET /inbox/deliveries: an aggregate's events as this inbox took them in. */
 export type { AggregateSelector, InboxDeliveryRecord } from './operations/inbox-deliveries';
@@ -64,9 +66,6 @@ export type {
   InboxStatsSource,
   PartitionLag,
 } from './inbox-stats.port';
-/** Reads a whole topic up to its end when the read began (dead-letter listing, invariant checks). */
-export { readWholeTopic } from './dead-letter/dead-letter-reader';
-export type { RawDeadLetter as RawTopicMessage } from './dead-letter/dead-letter-reader';
 /** Provide one (from a global module) to settle each message under a context of your own. */
 export { InboxMessageScope } from './transport/message-scope';
 /** Headers the inbox adds to dead-lettered messages. */

@@ -23,3 +23,6 @@ export { kafkaClient, kafkaConnectionProblems } from './kafka-client';
 export type { KafkaConnection } from './kafka-client';
 /** Which topics the cluster does not list (a start-up check). */
 export { missingTopics } from './missing-topics';
+/** Reads a topic up to its end when the read began: whole, or streamed batch by batch. */
+export { readWholeTopic, streamTopic, topicRanges } from './topic-reader';
+export type { PartitionRange, StreamTopicOptions, TopicMessage } from './topic-reader';

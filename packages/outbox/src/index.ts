@@ -25,9 +25,10 @@ export type {
   AggregateOutboxRow,
   DeadOutboxRow,
   DeadRowFilter,
-  OperatorActionAudit,
   PruneOptions,
 } from './operations/outbox-operations';
+/** Who asked for requeueDead, and why (defined with the audit log, in @outbox-inbox/database). */
+export type { OperatorActionAudit } from '@outbox-inbox/database';
 /**
  * Read-only ports for monitoring: the relay's counters and heartbeat, the table's stats, and
  * the Nest tokens OutboxModule provides them under (the port's name, see OutboxReadPorts).

@@ -1,11 +1,10 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AggregateSelector, InboxDeliveryRecord, InboxOperations } from '@outbox-inbox/inbox';
-import { validInput } from '@app/service-bootstrap';
 import { LedgerQueries, OrderLedgerView } from './ledger.queries';
 import { LedgerTimelineQuery } from './ledger-timeline.dto';
 import { OrderIdPipe } from './order-id.pipe';
-import { DegradedRead } from '@outbox-inbox/messaging/http';
+import { DegradedRead, validInput } from '@outbox-inbox/messaging/http';
 
 /** The accounting-service's part of an order's timeline. */
 export interface LedgerTimeline {

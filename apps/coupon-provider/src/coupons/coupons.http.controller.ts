@@ -22,11 +22,10 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { PublicRoute } from '@app/observability';
-import { invalidRequest } from '@app/service-bootstrap';
 import { FaultInjectionInterceptor } from '../faults/fault-injection.interceptor';
 import { CouponView, GrantCouponDto, GrantStats } from './coupon.dto';
 import { CouponsService } from './coupons.service';
-import { DegradedRead } from '@outbox-inbox/messaging/http';
+import { DegradedRead, invalidRequest } from '@outbox-inbox/messaging/http';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,190}$/;
 

@@ -1,9 +1,8 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { validInput } from '@app/service-bootstrap';
 import { FulfillmentTimeline, FulfillmentTimelineReader } from './fulfillment-timeline';
 import { OrderIdParams } from './fulfillments-http.dto';
-import { DegradedRead } from '@outbox-inbox/messaging/http';
+import { DegradedRead, validInput } from '@outbox-inbox/messaging/http';
 
 /** The fulfillment-service's part of an order's timeline, read by the order-service. */
 @ApiTags('fulfillments')

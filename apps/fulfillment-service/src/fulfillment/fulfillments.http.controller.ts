@@ -2,10 +2,9 @@ import { Controller, Get, NotFoundException, Param, Query } from '@nestjs/common
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { FulfillmentState } from './domain/fulfillment';
-import { validInput } from '@app/service-bootstrap';
 import { FulfillmentRepository } from './fulfillment.repository';
 import { OrderIdParams, StuckQuery } from './fulfillments-http.dto';
-import { DegradedRead } from '@outbox-inbox/messaging/http';
+import { DegradedRead, validInput } from '@outbox-inbox/messaging/http';
 
 type FulfillmentView = Omit<FulfillmentState, 'nextAttemptAt'> & { nextAttemptAt: string | null };
 

@@ -22,7 +22,7 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { PublicRoute } from '@app/observability';
-import { invalidRequest } from '@app/service-bootstrap';
+import { invalidRequest } from '@outbox-inbox/messaging/http';
 import { CancelOrderDto, CreateOrderDto } from './order.dto';
 import { Order } from './domain/order';
 import { OrderCommandResult, OrdersService } from './orders.service';

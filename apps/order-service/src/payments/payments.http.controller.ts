@@ -26,7 +26,7 @@ import {
 } from '@nestjs/swagger';
 import { PublicRoute } from '@app/observability';
 import { validatePlain } from '@outbox-inbox/messaging';
-import { invalidRequest } from '@app/service-bootstrap';
+import { invalidRequest } from '@outbox-inbox/messaging/http';
 import { verdictOf } from './pay-callback-outcome';
 import { PayCallbackAnswer, PayCallbackDto } from './pay-callback.dto';
 import { PayCallbackMetrics } from './pay-callback.metrics';

@@ -3,7 +3,7 @@ import { Findings } from '../findings';
 import { InvariantTargets } from '../invariant-targets';
 import { DeploymentSnapshot } from '../read/deployment-snapshot';
 import { KeyHashSet } from '../read/key-hash-set';
-import { PartitionRange } from '../read/topic-reader';
+import { PartitionRange } from '@outbox-inbox/messaging';
 
 /** What every pass shares: the deployment's snapshots, the topics' positions, the findings. */
 export interface CheckContext {

@@ -1,6 +1,6 @@
-import { EventHeader } from '@outbox-inbox/messaging';
+import { EventHeader, topicRanges } from '@outbox-inbox/messaging';
 import { DeadLetterHeader } from '@outbox-inbox/inbox';
-import { topicRanges, streamTopic } from '../read/topic-reader';
+import { streamEvents } from '../read/event-stream';
 import { CheckContext } from './check-context';
 
 /**
@@ -29,11 +29,11 @@ export async function readDeadLetters(
   const ranges = await topicRanges(admin, topics).finally(() => admin.disconnect());
   const dead: DeadLetters = { keys: new Set(), positions: new Set(), replayed: new Set() };
   if (retryTopic)
-    await streamTopic(context.kafka, retryTopic, ranges.get(retryTopic) ?? [], async (_, ms) => {
+    await streamEvents(context.kafka, retryTopic, ranges.get(retryTopic) ?? [], async (_, ms) => {
       for (const { headers: h } of ms)
         if (h[EventHeader.eventKey]) dead.replayed.add(h[EventHeader.eventKey]);
     });
-  await streamTopic(context.kafka, topic, ranges.get(topic) ?? [], async (_, messages) => {
+  await streamEvents(context.kafka, topic, ranges.get(topic) ?? [], async (_, messages) => {
     for (const { headers: h } of messages) {
       if ((h[DeadLetterHeader.consumer] ?? consumer) !== consumer) continue;
       const key = h[EventHeader.eventKey];

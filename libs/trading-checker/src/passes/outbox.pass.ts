@@ -1,5 +1,5 @@
 import { dateOrNull, DatabaseSnapshot, str, strOrNull } from '../read/database-snapshot';
-import { partitionOfKey } from '../read/topic-reader';
+import { partitionOfKey } from '../read/event-stream';
 import { CheckContext } from './check-context';
 
 const DUPLICATES_LISTED = 50;

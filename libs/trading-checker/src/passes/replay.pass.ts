@@ -1,7 +1,7 @@
-import { EventHeader } from '@outbox-inbox/messaging';
+import { EventHeader, topicRanges } from '@outbox-inbox/messaging';
 import { str } from '../read/database-snapshot';
 import { ConsumerState } from '../read/deployment-snapshot';
-import { streamTopic, topicRanges, TopicMessage } from '../read/topic-reader';
+import { EventMessage, streamEvents } from '../read/event-stream';
 import { CheckContext } from './check-context';
 import { readDeadLetters } from './dead-letters';
 
@@ -25,7 +25,7 @@ export async function replayPass(context: CheckContext): Promise<void> {
     );
     if (pending.length === 0) continue;
     const dead = await readDeadLetters(context, consumer.deadLetterTopic, consumer.name);
-    await streamTopic(context.kafka, topic, pending, async (partition, messages) => {
+    await streamEvents(context.kafka, topic, pending, async (partition, messages) => {
       const from = committed?.get(`${topic}:${partition}`) ?? 0n;
       const unconsumed = messages.filter((m) => m.offset >= from);
       const recorded = await recordedKeys(consumer, unconsumed);
@@ -44,7 +44,7 @@ export async function replayPass(context: CheckContext): Promise<void> {
 /** The event keys among `messages` that the consumer's inbox recorded. */
 async function recordedKeys(
   consumer: ConsumerState,
-  messages: TopicMessage[],
+  messages: EventMessage[],
 ): Promise<Set<string>> {
   const keys = messages.map((m) => m.headers[EventHeader.eventKey]).filter(Boolean);
   if (keys.length === 0) return new Set();

@@ -3,7 +3,7 @@ import { TRADING_EVENTS } from '@app/trading-events';
 import { num, str } from '../read/database-snapshot';
 import { ConsumerState } from '../read/deployment-snapshot';
 import { KeyHashSet } from '../read/key-hash-set';
-import { streamTopic, TopicMessage } from '../read/topic-reader';
+import { EventMessage, streamEvents } from '../read/event-stream';
 import { CheckContext } from './check-context';
 import { DeadLetters, readDeadLetters } from './dead-letters';
 
@@ -29,21 +29,26 @@ export async function topicPass(context: CheckContext): Promise<void> {
     context.topicKeys.set(topic, keys);
     const readers = context.deployment.consumers.filter((c) => c.topics.includes(topic));
     const seenRetained = new Set<string>();
-    await streamTopic(context.kafka, topic, context.rangesAfter.get(topic) ?? [], async (p, ms) => {
-      context.findings.observations.topicMessages += ms.length;
-      if (!context.firstRetained.has(`${topic}:${p}`))
-        context.firstRetained.set(`${topic}:${p}`, ms[0].timestamp);
-      for (const m of ms) {
-        const key = m.headers[EventHeader.eventKey];
-        if (key) keys.add(key);
-      }
-      await messagesHaveOutboxRows(context, topic, p, ms);
-      for (const consumer of readers)
-        await eventsAccountedFor(context, consumer, topic, p, ms, {
-          dead: deadLetters.get(consumer.name)!,
-          seenRetained,
-        });
-    });
+    await streamEvents(
+      context.kafka,
+      topic,
+      context.rangesAfter.get(topic) ?? [],
+      async (p, ms) => {
+        context.findings.observations.topicMessages += ms.length;
+        if (!context.firstRetained.has(`${topic}:${p}`))
+          context.firstRetained.set(`${topic}:${p}`, ms[0].timestamp);
+        for (const m of ms) {
+          const key = m.headers[EventHeader.eventKey];
+          if (key) keys.add(key);
+        }
+        await messagesHaveOutboxRows(context, topic, p, ms);
+        for (const consumer of readers)
+          await eventsAccountedFor(context, consumer, topic, p, ms, {
+            dead: deadLetters.get(consumer.name)!,
+            seenRetained,
+          });
+      },
+    );
     context.findings.observations.duplicateDeliveries += keys.duplicates();
   }
 }
@@ -52,7 +57,7 @@ async function messagesHaveOutboxRows(
   context: CheckContext,
   topic: string,
   partition: number,
-  messages: TopicMessage[],
+  messages: EventMessage[],
 ): Promise<void> {
   const { deployment, findings, targets } = context;
   const before = context.rangesBefore.get(topic)?.find((r) => r.partition === partition);
@@ -91,7 +96,7 @@ async function messagesHaveOutboxRows(
 async function recordedEvents(
   { deployment }: CheckContext,
   isOrder: boolean,
-  messages: TopicMessage[],
+  messages: EventMessage[],
 ): Promise<Set<string>> {
   const ids = [...new Set(messages.map((m) => m.headers[EventHeader.aggregateId] ?? ''))];
   const recorded = new Set<string>();
@@ -126,7 +131,7 @@ async function eventsAccountedFor(
   consumer: ConsumerState,
   topic: string,
   partition: number,
-  messages: TopicMessage[],
+  messages: EventMessage[],
   state: { dead: DeadLetters; seenRetained: Set<string> },
 ): Promise<void> {
   const keys = messages.map((m) => m.headers[EventHeader.eventKey]).filter(Boolean);
@@ -206,7 +211,7 @@ async function eventsAccountedFor(
  */
 async function gatesOf(
   consumer: ConsumerState,
-  messages: TopicMessage[],
+  messages: EventMessage[],
 ): Promise<{ gates: Map<string, number>; skipped: Set<string> }> {
   const gates = new Map<string, number>();
   const skipped = new Set<string>();

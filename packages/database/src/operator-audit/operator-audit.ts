@@ -2,12 +2,24 @@ import { engineOf } from '../dialect-of';
 import type { SqlEngine } from '../sql-dialect';
 import { Queryable } from '../statements';
 
-/** Which package's operator API an action went through. */
-export type OperatorAuditArea = 'outbox' | 'inbox';
+/** The longest area the audit table keeps (`area VARCHAR(16)`). */
+const AREA_MAX_LENGTH = 16;
+
+/** Who asked for an operator action, and why: what the audit log records beside the action. */
+export interface OperatorActionAudit {
+  /** The name of the operator token that called (OPS_API_TOKENS), never what a caller typed. */
+  who: string;
+  /** Why, as the operator gave it. */
+  reason?: string | null;
+}
 
 /** One operator action, as the audit log keeps it. */
 export interface OperatorAuditEntry {
-  area: OperatorAuditArea;
+  /**
+   * Where the action was taken, as the caller names it (the outbox and the inbox give their
+   * own names): 1 to 16 characters. readOperatorAudit reads one area back.
+   */
+  area: string;
   /** What was done, e.g. `outbox.requeue`, `inbox.replay`, `inbox.gap-skip`. */
   action: string;
   /** What it was asked for: the filter or selector, as JSON-serialisable data. */
@@ -36,6 +48,7 @@ export async function recordOperatorAction(
   entry: OperatorAuditEntry,
   at = new Date(),
 ): Promise<void> {
+  checkArea(entry.area);
   await manager.query(
     `INSERT INTO t_operator_audit (area, action, target, affected, reason, who, at)
      VALUES (${placeholders(manager, 7).join(', ')})`,
@@ -54,9 +67,10 @@ export async function recordOperatorAction(
 /** The latest `limit` actions of an area, newest first. */
 export async function readOperatorAudit(
   queryable: Queryable,
-  area: OperatorAuditArea,
+  area: string,
   limit = 100,
 ): Promise<OperatorAuditRecord[]> {
+  checkArea(area);
   const [areaValue, limitValue] = placeholders(queryable, 2);
   const rows = (await queryable.query(
     `SELECT id, area, action, target, affected, reason, who, at FROM t_operator_audit
@@ -65,7 +79,7 @@ export async function readOperatorAudit(
   )) as Array<Record<string, unknown>>;
   return rows.map((r) => ({
     id: String(r.id),
-    area: r.area as OperatorAuditArea,
+    area: String(r.area),
     action: String(r.action),
     target: parseTarget(String(r.target)),
     count: Number(r.affected),
@@ -88,6 +102,15 @@ function placeholders(queryable: Queryable, count: number): string[] {
   const type = owner.connection?.options?.type ?? owner.options?.type;
   const engine: SqlEngine = type === undefined ? 'mysql' : engineOf(type);
   return Array.from({ length: count }, (_, i) => (engine === 'postgres' ? `$${i + 1}` : '?'));
+}
+
+/** An area the table cannot keep would be cut or refused by the engine: say so first. */
+function checkArea(area: string): void {
+  if (area.length === 0 || area.length > AREA_MAX_LENGTH) {
+    throw new RangeError(
+      `operator audit: area must be 1 to ${AREA_MAX_LENGTH} characters, got ${JSON.stringify(area)}`,
+    );
+  }
 }
 
 function parseTarget(text: string): unknown {

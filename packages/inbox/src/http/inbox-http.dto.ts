@@ -1,4 +1,3 @@
-import { BadRequestException, ValidationPipe } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -16,31 +15,10 @@ import {
   Min,
   ValidateNested,
 } from 'class-validator';
-import { fieldErrorsOf, FieldError } from '@outbox-inbox/messaging';
 import { PageLimit } from '@outbox-inbox/messaging/http';
 import { DEAD_LETTER_CODES, DeadLetterCode } from '../inbox.errors';
 
 const AGGREGATE = /^([A-Z][A-Za-z0-9]{1,31}):([A-Za-z0-9_-]{1,64})$/;
-
-/** A 400 whose body names every failing field, as the services' global pipe answers. */
-export function invalidInboxRequest(
-  message: string,
-  fieldErrors: FieldError[],
-): BadRequestException {
-  return new BadRequestException({ statusCode: 400, error: 'Bad Request', message, fieldErrors });
-}
-
-/**
- * Validates the /inbox routes' input on its own, so the controller is safe in any app: unknown
- * fields, wrong types and out-of-range values are 400 with `fieldErrors`.
- */
-export const inboxInput = new ValidationPipe({
-  whitelist: true,
-  forbidNonWhitelisted: true,
-  forbidUnknownValues: true,
-  transform: true,
-  exceptionFactory: (errors) => invalidInboxRequest('invalid request', fieldErrorsOf(errors)),
-});
 
 /** Query of GET /inbox/deliveries: `?aggregate=Parcel:42&aggregate=Shipment:7`. */
 export class DeliveriesQuery {

@@ -16,15 +16,19 @@ import {
   ApiOperation,
 } from '@nestjs/swagger';
 import { OperatorAuditRecord } from '@outbox-inbox/database';
-import { DegradedRead, OperatorName, UNNAMED_OPERATOR } from '@outbox-inbox/messaging/http';
+import {
+  DegradedRead,
+  invalidRequest,
+  OperatorName,
+  UNNAMED_OPERATOR,
+  validInput,
+} from '@outbox-inbox/messaging/http';
 import { InboxError } from '../inbox.errors';
 import { InboxDeliveryRecord } from '../operations/inbox-deliveries';
 import {
   aggregatesOf,
   DeliveriesQuery,
   InboxAuditQuery,
-  inboxInput,
-  invalidInboxRequest,
   ReplayDeadLettersDto,
   SkipVersionDto,
 } from './inbox-http.dto';
@@ -63,7 +67,7 @@ export class InboxHttpController {
       'For each `aggregate=Type:id` (up to 20): the inbox rows of its events, oldest first, with outcome (applied, ignored, stale, parked) and source partition and offset.',
   })
   @DegradedRead()
-  deliveries(@Query(inboxInput) query: DeliveriesQuery): Promise<InboxDeliveryRecord[]> {
+  deliveries(@Query(validInput) query: DeliveriesQuery): Promise<InboxDeliveryRecord[]> {
     return this.operations.deliveriesOf(aggregatesOf(query));
   }
 
@@ -94,23 +98,21 @@ export class InboxHttpController {
   @HttpCode(200)
   @ApiOkResponse({ description: 'matched, replayed (or, on a dry run, would replay) and skipped' })
   async replay(
-    @Body(inboxInput) body: ReplayDeadLettersDto,
+    @Body(validInput) body: ReplayDeadLettersDto,
     @OperatorName() who: string,
   ): Promise<ReplayResult> {
     const { reason, ...request } = body;
     const { retryTopic } = this.dead;
     if (body.targetTopic !== undefined && body.targetTopic !== retryTopic) {
       const rule = targetTopicRule(retryTopic);
-      throw invalidInboxRequest(rule, [
-        { path: 'targetTopic', constraints: { isRetryTopic: rule } },
-      ]);
+      throw invalidRequest(rule, [{ path: 'targetTopic', constraints: { isRetryTopic: rule } }]);
     }
     let result: ReplayResult;
     try {
       result = await this.dead.replay(request, { who, reason });
     } catch (error) {
       if (error instanceof InboxError && error.code === 'INVALID_OPTIONS') {
-        throw invalidInboxRequest(error.message, [
+        throw invalidRequest(error.message, [
           { path: '(root)', constraints: { selector: error.message } },
         ]);
       }
@@ -131,7 +133,7 @@ export class InboxHttpController {
   @ApiOkResponse({ description: 'the skip recorded and the parked successors it drained' })
   @ApiConflictResponse({ description: 'the version is not the missing one (nothing changed)' })
   async skip(
-    @Body(inboxInput) body: SkipVersionDto,
+    @Body(validInput) body: SkipVersionDto,
     @OperatorName() who: string,
   ): Promise<SkipVersionResult> {
     try {
@@ -153,7 +155,7 @@ export class InboxHttpController {
     description:
       'Each replay (not dry runs) and gap skip taken through this API: when, the selector, how many messages or versions it affected, the reason given, and who (the name of the operator token used). `limit` records, newest first.',
   })
-  audit(@Query(inboxInput) query: InboxAuditQuery): Promise<OperatorAuditRecord[]> {
+  audit(@Query(validInput) query: InboxAuditQuery): Promise<OperatorAuditRecord[]> {
     return this.operations.auditLog(query.limit);
   }
 

@@ -1,9 +1,8 @@
-import { kafkaClient } from '@outbox-inbox/messaging';
-import { recordOperatorAction } from '@outbox-inbox/database';
+import { kafkaClient, TopicMessage, readWholeTopic } from '@outbox-inbox/messaging';
+import { OperatorActionAudit, recordOperatorAction } from '@outbox-inbox/database';
 import { Kafka, Partitioners } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { DeadLetterHeader } from '../dead-letter/dead-letter-headers';
-import { RawDeadLetter, readWholeTopic } from '../dead-letter/dead-letter-reader';
 import { ResolvedInboxOptions } from '../inbox.options';
 import {
   checkReplayRequest,
@@ -16,6 +15,9 @@ import {
   replayMessage,
 } from './replay-plan';
 import { ReplayRecords } from './replay-records';
+
+/** The dead-letter topic's reads join groups named as before the reader was generic (ACLs). */
+const DEAD_LETTER_READ = { groupPrefix: 'inbox-dlq-reader' };
 
 /** A dead-lettered message, with why and where it failed. */
 export interface DeadLetterMessage {
@@ -35,12 +37,6 @@ export interface DeadLetterMessage {
   valuePreview: string | null;
   /** When it was replayed last; null if never. */
   replayedAt: string | null;
-}
-
-/** Who asked for an operator action, and why: what the audit log records beside it. */
-export interface OperatorActionAudit {
-  who: string;
-  reason?: string | null;
 }
 
 /**
@@ -69,7 +65,7 @@ export class InboxDeadLetters {
 
   /** Every message of the dead-letter topic, with when it was last replayed. */
   async list(): Promise<DeadLetterMessage[]> {
-    const raw = await readWholeTopic(this.kafka, this.options.deadLetterTopic);
+    const raw = await readWholeTopic(this.kafka, this.options.deadLetterTopic, DEAD_LETTER_READ);
     const replayed = await this.records.times();
     return raw.map((m) => describe(m, replayed.get(deadLetterKey(m)) ?? null));
   }
@@ -79,7 +75,7 @@ export class InboxDeadLetters {
    * (unknown). `/inbox/dead-letters` answers with it while the database is unreachable.
    */
   async listFromTopic(): Promise<DeadLetterMessage[]> {
-    const raw = await readWholeTopic(this.kafka, this.options.deadLetterTopic);
+    const raw = await readWholeTopic(this.kafka, this.options.deadLetterTopic, DEAD_LETTER_READ);
     return raw.map((m) => describe(m, null));
   }
 
@@ -107,7 +103,7 @@ export class InboxDeadLetters {
   private async republish(request: ReplayRequest): Promise<ReplayResult> {
     const { retryTopic, topics, deadLetterTopic } = this.options;
     checkReplayRequest(request, retryTopic);
-    const deadLetters = await readWholeTopic(this.kafka, deadLetterTopic);
+    const deadLetters = await readWholeTopic(this.kafka, deadLetterTopic, DEAD_LETTER_READ);
     const plan = planReplay(deadLetters, await this.records.times(), request, {
       retryTopic,
       topics,
@@ -170,7 +166,7 @@ export class InboxDeadLetters {
   }
 }
 
-function describe(m: RawDeadLetter, replayedAt: string | null): DeadLetterMessage {
+function describe(m: TopicMessage, replayedAt: string | null): DeadLetterMessage {
   const h = m.headers;
   const num = (v: string | undefined) => (v === undefined ? null : Number(v));
   return {

@@ -1,5 +1,5 @@
 import { DeadLetterHeader } from '../dead-letter/dead-letter-headers';
-import { RawDeadLetter } from '../dead-letter/dead-letter-reader';
+import { TopicMessage } from '@outbox-inbox/messaging';
 import { InboxError } from '../inbox.errors';
 import {
   checkReplayRequest,
@@ -15,7 +15,7 @@ const scope = { retryTopic: 'c.retry', topics: ['parcels'] };
 function deadLetter(
   offset: number,
   { sourceTopic = 'parcels', eventType = 'ParcelShipped', errorCode = 'HANDLER_FAILED' } = {},
-): RawDeadLetter {
+): TopicMessage {
   return {
     partition: 0,
     offset: String(offset),
@@ -30,7 +30,7 @@ function deadLetter(
   };
 }
 
-const offsetsOf = (letters: RawDeadLetter[]) => letters.map((m) => Number(m.offset));
+const offsetsOf = (letters: TopicMessage[]) => letters.map((m) => Number(m.offset));
 const nothingReplayed = new Set<string>();
 
 describe('planReplay', () => {

@@ -1,6 +1,6 @@
 import { Message } from 'kafkajs';
 import { DeadLetterHeader, withoutInboxHeaders } from '../dead-letter/dead-letter-headers';
-import { RawDeadLetter } from '../dead-letter/dead-letter-reader';
+import { TopicMessage } from '@outbox-inbox/messaging';
 import { InboxError } from '../inbox.errors';
 
 /** Which dead-letter messages to replay; at least one selector is required. */
@@ -55,7 +55,7 @@ export interface ReplayScope {
 /** What a replay will publish, and the result of everything it leaves out. */
 export interface ReplayPlan {
   /** The dead letters to publish to the retry topic, in the order the topic holds them. */
-  toPublish: RawDeadLetter[];
+  toPublish: TopicMessage[];
   /** Matched and skipped as decided; `replayed` is empty until they are published. */
   result: ReplayResult;
 }
@@ -89,7 +89,7 @@ export function checkReplayRequest(request: ReplayRequest, retryTopic: string): 
  * source topic this consumer does not read (unless `targetTopic` says to replay them anyway).
  */
 export function planReplay(
-  deadLetters: RawDeadLetter[],
+  deadLetters: TopicMessage[],
   replayedBefore: { has(key: string): boolean },
   request: ReplayRequest,
   scope: ReplayScope,
@@ -146,7 +146,7 @@ export function dryRunResult(plan: ReplayPlan, retryTopic: string): ReplayResult
  * in one partition, in order) and value, its headers without the inbox's failure headers, and
  * where it was replayed from.
  */
-export function replayMessage(deadLetter: RawDeadLetter, deadLetterTopic: string): Message {
+export function replayMessage(deadLetter: TopicMessage, deadLetterTopic: string): Message {
   return {
     key: deadLetter.key,
     value: deadLetter.value,

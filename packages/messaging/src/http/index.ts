@@ -8,3 +8,5 @@ export { DegradedRead } from './degraded-read';
 export type { DegradedCause, DegradedReadBody, KnownState } from './degraded-read';
 /** The calling operator's name (`request.user.name`, set by the app's guard): the audit's "who". */
 export { OperatorName, UNNAMED_OPERATOR } from './operator-name.decorator';
+/** HTTP input validation: unknown fields rejected, 400 with every failing field by path. */
+export { invalidRequest, validInput } from './valid-input';

@@ -1,4 +1,3 @@
-import { BadRequestException, ValidationPipe } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
@@ -13,30 +12,11 @@ import {
   Max,
   Min,
 } from 'class-validator';
-import { fieldErrorsOf } from '@outbox-inbox/messaging';
 import { PageLimit } from '@outbox-inbox/messaging/http';
 
 const AGGREGATE_TYPE = /^[A-Z][A-Za-z0-9]{1,31}$/;
 const AGGREGATE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const ROW_ID = /^[1-9]\d{0,19}$/;
-
-/**
- * Validates the /outbox routes' input on its own, so the controller is safe in any app: unknown
- * fields, wrong types and out-of-range values are 400 with `fieldErrors`.
- */
-export const outboxInput = new ValidationPipe({
-  whitelist: true,
-  forbidNonWhitelisted: true,
-  forbidUnknownValues: true,
-  transform: true,
-  exceptionFactory: (errors) =>
-    new BadRequestException({
-      statusCode: 400,
-      error: 'Bad Request',
-      message: 'invalid request',
-      fieldErrors: fieldErrorsOf(errors),
-    }),
-});
 
 /** The fields a filter of DEAD rows may match: the same in the listing and in a requeue. */
 export class DeadRowMatch {

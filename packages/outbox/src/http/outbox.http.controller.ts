@@ -10,13 +10,12 @@ import {
 } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { OperatorAuditRecord } from '@outbox-inbox/database';
-import { DegradedRead, OperatorName } from '@outbox-inbox/messaging/http';
+import { DegradedRead, OperatorName, validInput } from '@outbox-inbox/messaging/http';
 import { OutboxError } from '../outbox.errors';
 import {
   AggregateParams,
   AuditQuery,
   ListDeadQuery,
-  outboxInput,
   PruneOutboxDto,
   RequeueDeadDto,
 } from './outbox-http.dto';
@@ -53,7 +52,7 @@ export class OutboxHttpController {
   })
   @ApiOkResponse({ description: 'DEAD rows, oldest first' })
   @DegradedRead()
-  listDead(@Query(outboxInput) query: ListDeadQuery): Promise<DeadOutboxRow[]> {
+  listDead(@Query(validInput) query: ListDeadQuery): Promise<DeadOutboxRow[]> {
     const { limit, afterId, eventType, aggregateType, aggregateId } = query;
     return this.operations.listDead(limit, afterId, { eventType, aggregateType, aggregateId });
   }
@@ -65,7 +64,7 @@ export class OutboxHttpController {
     description:
       'Each requeue taken through this API: when, the filter, how many rows it requeued, the reason given, and who (the name of the operator token used). `limit` records, newest first.',
   })
-  audit(@Query(outboxInput) query: AuditQuery): Promise<OperatorAuditRecord[]> {
+  audit(@Query(validInput) query: AuditQuery): Promise<OperatorAuditRecord[]> {
     return this.operations.auditLog(query.limit);
   }
 
@@ -77,7 +76,7 @@ export class OutboxHttpController {
       'Every row still kept for the aggregate (no payload): status, attempts, last error and when it was sent. Rows pruned by retention are not listed.',
   })
   @DegradedRead()
-  ofAggregate(@Param(outboxInput) params: AggregateParams): Promise<AggregateOutboxRow[]> {
+  ofAggregate(@Param(validInput) params: AggregateParams): Promise<AggregateOutboxRow[]> {
     return this.operations.rowsOfAggregate(params.type, params.id);
   }
 
@@ -89,7 +88,7 @@ export class OutboxHttpController {
       'Deletes in chunks, each its own short transaction; NEW, SENDING and DEAD rows are never deleted. Answers how many rows were deleted.',
   })
   @HttpCode(200)
-  async prune(@Body(outboxInput) body: PruneOutboxDto): Promise<{ deleted: number }> {
+  async prune(@Body(validInput) body: PruneOutboxDto): Promise<{ deleted: number }> {
     return { deleted: await this.operations.pruneSent({ olderThanMs: body.olderThanMs }) };
   }
 
@@ -102,7 +101,7 @@ export class OutboxHttpController {
   })
   @HttpCode(200)
   async requeue(
-    @Body(outboxInput) body: RequeueDeadDto,
+    @Body(validInput) body: RequeueDeadDto,
     @OperatorName() who: string,
   ): Promise<{ requeued: number }> {
     const { reason, ...filter } = body;

@@ -1,4 +1,5 @@
 import {
+  OperatorActionAudit,
   OperatorAuditRecord,
   readOperatorAudit,
   recordOperatorAction,
@@ -43,12 +44,6 @@ export interface AggregateOutboxRow {
   updatedAt: string;
   sentAt: string | null;
   nextRetryAt: string;
-}
-
-/** Who asked for an operator action, and why: what the audit log records beside the action. */
-export interface OperatorActionAudit {
-  who: string;
-  reason?: string | null;
 }
 
 /** Retention settings for `pruneSent`. */

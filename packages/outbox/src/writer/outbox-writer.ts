@@ -1,6 +1,5 @@
 import {
   createEnvelope,
-  envelopeHeaders,
   EventDefinition,
   EventEnvelope,
   MessageTracing,
@@ -11,6 +10,7 @@ import { runStatements, Statement } from '@outbox-inbox/database';
 import { EntityManager } from 'typeorm';
 import { OutboxCommitNotifier } from './outbox-commit-notifier';
 import { OutboxError } from '../outbox.errors';
+import { outboxRowOf } from '../store/sql/outbox-row-of';
 import { outboxSqlOf } from '../store/sql/outbox-sql-of';
 
 /**
@@ -57,16 +57,7 @@ export class OutboxWriter {
     // The trace context of the writing request (its HTTP span), unless the caller names one.
     const trace = event.trace ?? this.tracing.capture();
     const envelope = createEnvelope(definition, { ...event, ...(trace && { trace }) });
-    const insert = outboxSqlOf(manager.connection).insert({
-      aggregateType: envelope.aggregateType,
-      aggregateId: envelope.aggregateId,
-      aggregateVersion: envelope.aggregateVersion,
-      eventType: envelope.eventType,
-      eventKey: envelope.eventKey,
-      eventId: envelope.eventId,
-      payload: JSON.stringify(envelope),
-      headers: JSON.stringify(envelopeHeaders(envelope)),
-    });
+    const insert = outboxSqlOf(manager.connection).insert(outboxRowOf(envelope));
     const notify = this.notifier?.statementsFor(runner) ?? [];
     const results = await runStatements(manager, [...alongside, insert, ...notify]);
     if (results[alongside.length] === true) {

@@ -2,6 +2,7 @@ import { affectedRows, isDuplicateKeyError } from '@outbox-inbox/database';
 import type { InboxQuery } from '../../inbox-query';
 import { InboxApplySql } from './inbox-apply-sql';
 import { parkedRowValues } from './parked-row-values';
+import { sharedApplySql } from './shared-apply-sql';
 
 const query = (sql: string, params: unknown[]): InboxQuery => ({ sql, params });
 
@@ -39,6 +40,7 @@ const NEXT_VERSION_SQL = `UPDATE t_inbox_version SET last_version = ?, updated_a
  */
 export const mysqlInboxApplySql: InboxApplySql = {
   engine: 'mysql',
+  ...sharedApplySql(() => '?'),
 
   arrival: (consumer, envelope, outcome) => ({
     sql: ARRIVAL_SQL,
@@ -93,20 +95,6 @@ export const mysqlInboxApplySql: InboxApplySql = {
     );
   },
 
-  setOutcome: (consumer, eventKey, outcome) =>
-    query(`UPDATE t_inbox SET outcome = ? WHERE consumer = ? AND event_key = ?`, [
-      outcome,
-      consumer,
-      eventKey,
-    ]),
-
-  lockVersion: (consumer, aggregateType, aggregateId) =>
-    query(
-      `SELECT last_version, parked_count FROM t_inbox_version
-       WHERE consumer = ? AND aggregate_type = ? AND aggregate_id = ? FOR UPDATE`,
-      [consumer, aggregateType, aggregateId],
-    ),
-
   insertVersion: (consumer, aggregateType, aggregateId, row) =>
     query(
       `INSERT INTO t_inbox_version
@@ -140,17 +128,6 @@ export const mysqlInboxApplySql: InboxApplySql = {
        ORDER BY p.parked_at LIMIT ?`,
       [consumer, limit],
     ),
-
-  lockParked: (consumer, aggregateType, aggregateId, version) =>
-    query(
-      `SELECT id, envelope, already_handled, source_topic, source_partition, source_offset
-       FROM t_inbox_parked
-       WHERE consumer = ? AND aggregate_type = ? AND aggregate_id = ? AND aggregate_version = ?
-       FOR UPDATE`,
-      [consumer, aggregateType, aggregateId, version],
-    ),
-
-  deleteParked: (id) => query(`DELETE FROM t_inbox_parked WHERE id = ?`, [id]),
 
   existingKeys: (consumer, keys) =>
     query(

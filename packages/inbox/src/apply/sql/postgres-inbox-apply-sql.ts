@@ -1,6 +1,7 @@
 import type { InboxQuery } from '../../inbox-query';
 import { InboxApplySql } from './inbox-apply-sql';
 import { parkedRowValues } from './parked-row-values';
+import { sharedApplySql } from './shared-apply-sql';
 import {
   postgresArrival,
   postgresDropPlaceholderGate,
@@ -23,6 +24,7 @@ const GATES = `unnest($2::varchar[], $3::varchar[], $4::integer[], $5::integer[]
  */
 export const postgresInboxApplySql: InboxApplySql = {
   engine: 'postgres',
+  ...sharedApplySql((position) => `$${position}`),
 
   arrival: postgresArrival,
   fastAdmission: (consumer, envelope, outcome) => [
@@ -46,20 +48,6 @@ export const postgresInboxApplySql: InboxApplySql = {
       ),
     ];
   },
-
-  setOutcome: (consumer, eventKey, outcome) =>
-    query(`UPDATE t_inbox SET outcome = $1 WHERE consumer = $2 AND event_key = $3`, [
-      outcome,
-      consumer,
-      eventKey,
-    ]),
-
-  lockVersion: (consumer, aggregateType, aggregateId) =>
-    query(
-      `SELECT last_version, parked_count FROM t_inbox_version
-       WHERE consumer = $1 AND aggregate_type = $2 AND aggregate_id = $3 FOR UPDATE`,
-      [consumer, aggregateType, aggregateId],
-    ),
 
   // A row another instance inserted meanwhile fails it (23505), which aborts the transaction;
   // the caller retries it whole and then sees the row.
@@ -98,18 +86,6 @@ export const postgresInboxApplySql: InboxApplySql = {
        ORDER BY p.parked_at, p.id LIMIT $2`,
       [consumer, limit],
     ),
-
-  lockParked: (consumer, aggregateType, aggregateId, version) =>
-    query(
-      `SELECT id, envelope, already_handled, source_topic, source_partition, source_offset
-       FROM t_inbox_parked
-       WHERE consumer = $1 AND aggregate_type = $2 AND aggregate_id = $3
-         AND aggregate_version = $4
-       FOR UPDATE`,
-      [consumer, aggregateType, aggregateId, version],
-    ),
-
-  deleteParked: (id) => query(`DELETE FROM t_inbox_parked WHERE id = $1`, [id]),
 
   existingKeys: (consumer, keys) =>
     query(`SELECT event_key FROM t_inbox WHERE consumer = $1 AND event_key = ANY($2::varchar[])`, [

@@ -1,5 +1,6 @@
 import { DeadRowFilter, deadRowConditions } from '../dead-row-filter';
 import { OutboxQuery, OutboxSql } from './outbox-sql';
+import { insertValues, sharedOutboxSql } from './shared-outbox-sql';
 
 const ROW_COLUMNS = `id, aggregate_type, aggregate_id, aggregate_version, event_type, event_key,
   payload, headers, retry_count`;
@@ -28,6 +29,7 @@ function deadRowsWhere(filter: DeadRowFilter): { condition: string; params: unkn
  */
 export const mysqlOutboxSql: OutboxSql = {
   engine: 'mysql',
+  ...sharedOutboxSql(() => '?'),
 
   // ON DUPLICATE KEY UPDATE instead of catching ER_DUP_ENTRY: a failed statement inside the
   // caller's transaction is avoidable noise, and INSERT IGNORE would also hide truncations.
@@ -37,27 +39,11 @@ export const mysqlOutboxSql: OutboxSql = {
         payload, headers, status, next_retry_at, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'NEW', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))
      ON DUPLICATE KEY UPDATE id = id`,
-    params: [
-      row.aggregateType,
-      row.aggregateId,
-      row.aggregateVersion,
-      row.eventType,
-      row.eventKey,
-      row.eventId,
-      row.payload,
-      row.headers,
-    ],
+    params: insertValues(row),
     // mysql2 reports a duplicate as 1 "found" row, so affected rows cannot tell the cases
     // apart; the insert id is the new row's, and 0 when the row existed already.
     read: (result) => Number((result as { insertId: number | string }).insertId) > 0,
   }),
-
-  atVersion: (aggregateType, aggregateId, aggregateVersion) =>
-    query(
-      `SELECT event_key, payload FROM t_outbox
-       WHERE aggregate_type = ? AND aggregate_id = ? AND aggregate_version = ?`,
-      [aggregateType, aggregateId, aggregateVersion],
-    ),
 
   /**
    * Reads only the ('NEW', next_retry_at <= now) range of idx_status_retry, in index order (no
@@ -199,20 +185,11 @@ export const mysqlOutboxSql: OutboxSql = {
       [us(olderThanMs), us(olderThanMs), chunkSize],
     ),
 
-  countByStatus: () =>
-    query(
-      `SELECT status, COUNT(*) AS n FROM t_outbox
-       WHERE status IN ('NEW', 'SENDING', 'DEAD') GROUP BY status`,
-    ),
-
   oldestUnsentAge: () =>
     query(
       `SELECT TIMESTAMPDIFF(MICROSECOND, MIN(created_at), UTC_TIMESTAMP(3)) DIV 1000 AS age_ms
        FROM t_outbox WHERE status IN ('NEW', 'SENDING')`,
     ),
-
-  retryingRows: () =>
-    query(`SELECT COUNT(*) AS n FROM t_outbox WHERE status = 'NEW' AND retry_count > 0`),
 
   aggregatesBlockedByDead: () =>
     query(
@@ -232,13 +209,4 @@ export const mysqlOutboxSql: OutboxSql = {
       [afterId, ...params, limit],
     );
   },
-
-  rowsOfAggregate: (aggregateType, aggregateId) =>
-    query(
-      `SELECT id, event_key, event_type, aggregate_version, status, retry_count, last_error,
-         created_at, updated_at, sent_at, next_retry_at
-       FROM t_outbox WHERE aggregate_type = ? AND aggregate_id = ?
-       ORDER BY aggregate_version, id`,
-      [aggregateType, aggregateId],
-    ),
 };

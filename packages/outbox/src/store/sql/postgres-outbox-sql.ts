@@ -1,5 +1,6 @@
 import { DeadRowFilter, deadRowConditions } from '../dead-row-filter';
 import { OutboxQuery, OutboxSql } from './outbox-sql';
+import { insertValues, sharedOutboxSql } from './shared-outbox-sql';
 
 const ROW_COLUMNS = `id, aggregate_type, aggregate_id, aggregate_version, event_type, event_key,
   payload, headers, retry_count`;
@@ -46,6 +47,7 @@ const query = (sql: string, params: unknown[] = []): OutboxQuery => ({ sql, para
  */
 export const postgresOutboxSql: OutboxSql = {
   engine: 'postgres',
+  ...sharedOutboxSql((position) => `$${position}`),
 
   // A failed statement aborts a PostgreSQL transaction (25P02), so a duplicate must not fail:
   // ON CONFLICT DO NOTHING, on either unique key, and RETURNING tells a new row from none.
@@ -55,25 +57,9 @@ export const postgresOutboxSql: OutboxSql = {
         payload, headers, status, next_retry_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'NEW', ${NOW}, ${NOW}, ${NOW})
      ON CONFLICT DO NOTHING RETURNING id`,
-    params: [
-      row.aggregateType,
-      row.aggregateId,
-      row.aggregateVersion,
-      row.eventType,
-      row.eventKey,
-      row.eventId,
-      row.payload,
-      row.headers,
-    ],
+    params: insertValues(row),
     read: (result) => Array.isArray(result) && result.length > 0,
   }),
-
-  atVersion: (aggregateType, aggregateId, aggregateVersion) =>
-    query(
-      `SELECT event_key, payload FROM t_outbox
-       WHERE aggregate_type = $1 AND aggregate_id = $2 AND aggregate_version = $3`,
-      [aggregateType, aggregateId, aggregateVersion],
-    ),
 
   /**
    * A range of idx_outbox_status_retry (status, next_retry_at, id), in index order: PostgreSQL
@@ -243,20 +229,11 @@ export const postgresOutboxSql: OutboxSql = {
       [olderThanMs, chunkSize],
     ),
 
-  countByStatus: () =>
-    query(
-      `SELECT status, COUNT(*) AS n FROM t_outbox
-       WHERE status IN ('NEW', 'SENDING', 'DEAD') GROUP BY status`,
-    ),
-
   oldestUnsentAge: () =>
     query(
       `SELECT floor(extract(epoch FROM ${NOW} - MIN(created_at)) * 1000)::bigint AS age_ms
        FROM t_outbox WHERE status IN ('NEW', 'SENDING')`,
     ),
-
-  retryingRows: () =>
-    query(`SELECT COUNT(*) AS n FROM t_outbox WHERE status = 'NEW' AND retry_count > 0`),
 
   aggregatesBlockedByDead: () =>
     query(
@@ -280,13 +257,4 @@ export const postgresOutboxSql: OutboxSql = {
       values.params,
     );
   },
-
-  rowsOfAggregate: (aggregateType, aggregateId) =>
-    query(
-      `SELECT id, event_key, event_type, aggregate_version, status, retry_count, last_error,
-         created_at, updated_at, sent_at, next_retry_at
-       FROM t_outbox WHERE aggregate_type = $1 AND aggregate_id = $2
-       ORDER BY aggregate_version, id`,
-      [aggregateType, aggregateId],
-    ),
 };

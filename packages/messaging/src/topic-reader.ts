@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { readHeaders } from '@outbox-inbox/messaging';
-import { Admin, Kafka, KafkaMessage, Partitioners } from 'kafkajs';
-import { eventIdentity } from './event-identity';
+import { Admin, Kafka, KafkaMessage } from 'kafkajs';
+import { readHeaders } from './kafka-headers';
+
+/** One message of a topic, as it was read. */
+export interface TopicMessage {
+  partition: number;
+  offset: string;
+  /** The message's timestamp, milliseconds since the epoch, as a string (as kafkajs gives it). */
+  timestamp: string;
+  key: Buffer | null;
+  value: Buffer | null;
+  headers: Record<string, string>;
+}
 
 /** Where a partition's retained messages begin and end (high = the next offset). */
 export interface PartitionRange {
@@ -10,19 +20,15 @@ export interface PartitionRange {
   high: bigint;
 }
 
-/** One message as the checker reads it: its position, time and headers. */
-export interface TopicMessage {
-  partition: number;
-  offset: bigint;
-  timestamp: Date;
-  /**
-   * The message's headers, with the event's identity (type, key, aggregate and version) taken
-   * from its envelope as the consumers take it (`eventIdentity`), headers or not.
-   */
-  headers: Record<string, string>;
+/** How streamTopic reads. */
+export interface StreamTopicOptions {
+  /** The throwaway group's name begins with this (default `topic-reader`). */
+  groupPrefix?: string;
+  /** Give up after this long, in ms (default: never). */
+  timeoutMs?: number;
 }
 
-/** The partitions of each topic that exists (a missing topic has none). */
+/** The partitions of each topic that exists, by partition (a missing topic has none). */
 export async function topicRanges(
   admin: Admin,
   topics: string[],
@@ -45,22 +51,6 @@ export async function topicRanges(
   return ranges;
 }
 
-/** A group's committed offsets (the next offset it will read), keyed `topic:partition`. */
-export async function committedOffsets(
-  admin: Admin,
-  groupId: string,
-  topics: string[],
-): Promise<Map<string, bigint>> {
-  const existing = new Set(await admin.listTopics());
-  const present = topics.filter((t) => existing.has(t));
-  const committed = new Map<string, bigint>();
-  if (present.length === 0) return committed;
-  for (const { topic, partitions } of await admin.fetchOffsets({ groupId, topics: present }))
-    for (const { partition, offset } of partitions)
-      if (Number(offset) >= 0) committed.set(`${topic}:${partition}`, BigInt(offset));
-  return committed;
-}
-
 /**
  * Streams a topic's messages from each partition's low watermark up to `ranges`' high ones,
  * batch by batch and in offset order within a partition, awaiting `onBatch` before the next
@@ -72,20 +62,29 @@ export async function streamTopic(
   topic: string,
   ranges: PartitionRange[],
   onBatch: (partition: number, messages: TopicMessage[]) => Promise<void>,
+  options: StreamTopicOptions = {},
 ): Promise<void> {
   const pending = new Map<number, bigint>();
   for (const r of ranges) if (r.high > r.low) pending.set(r.partition, r.high);
   if (pending.size === 0) return;
   const consumer = kafka.consumer({
-    groupId: `invariant-checker-${randomUUID()}`,
+    groupId: `${options.groupPrefix ?? 'topic-reader'}-${randomUUID()}`,
     allowAutoTopicCreation: false,
+    // Short fetch polls: kafkajs waits for the poll in flight before it can disconnect.
     maxWaitTimeInMs: 100,
     maxBytesPerPartition: 1_048_576,
   });
+  let timer: NodeJS.Timeout | undefined;
   try {
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
     await new Promise<void>((resolve, reject) => {
+      if (options.timeoutMs !== undefined) {
+        timer = setTimeout(
+          () => reject(new Error(`reading ${topic} timed out`)),
+          options.timeoutMs,
+        );
+      }
       consumer
         .run({
           autoCommit: false,
@@ -95,7 +94,7 @@ export async function streamTopic(
             try {
               const messages = batch.messages
                 .filter((m) => BigInt(m.offset) < high)
-                .map((m) => toTopicMessage(batch.partition, m));
+                .map((m) => topicMessage(batch.partition, m));
               if (messages.length > 0) await onBatch(batch.partition, messages);
             } catch (error) {
               reject(error as Error);
@@ -109,29 +108,55 @@ export async function streamTopic(
         .catch(reject);
     });
   } finally {
+    clearTimeout(timer);
     await consumer.disconnect();
   }
 }
 
-function toTopicMessage(partition: number, m: KafkaMessage): TopicMessage {
-  return {
-    partition,
-    offset: BigInt(m.offset),
-    timestamp: new Date(Number(m.timestamp)),
-    headers: eventIdentity(m.value, readHeaders(m.headers)),
-  };
+/**
+ * Reads a whole topic, up to the end it had when the read began, in partition and offset
+ * order, within 30 s unless `options` say otherwise. Memory holds the whole topic: for a long
+ * one, streamTopic.
+ */
+export async function readWholeTopic(
+  kafka: Kafka,
+  topic: string,
+  options: StreamTopicOptions = {},
+): Promise<TopicMessage[]> {
+  const admin = kafka.admin();
+  await admin.connect();
+  let ranges: PartitionRange[];
+  try {
+    ranges = (await admin.fetchTopicOffsets(topic)).map((o) => ({
+      partition: o.partition,
+      low: BigInt(o.low),
+      high: BigInt(o.high),
+    }));
+  } finally {
+    await admin.disconnect();
+  }
+  const messages: TopicMessage[] = [];
+  await streamTopic(
+    kafka,
+    topic,
+    ranges,
+    async (_partition, batch) => {
+      messages.push(...batch);
+    },
+    { timeoutMs: 30_000, ...options },
+  );
+  return messages.sort(
+    (a, b) => a.partition - b.partition || Number(BigInt(a.offset) - BigInt(b.offset)),
+  );
 }
 
-const partitioner = Partitioners.DefaultPartitioner();
-
-/** The partition the relay's producer (kafkajs' default partitioner) puts a key in. */
-export function partitionOfKey(topic: string, key: string, partitions: number): number {
-  const partitionMetadata = Array.from({ length: partitions }, (_, partitionId) => ({
-    partitionId,
-    leader: 0,
-    partitionErrorCode: 0,
-    replicas: [0],
-    isr: [0],
-  }));
-  return partitioner({ topic, partitionMetadata, message: { key, value: null } });
+function topicMessage(partition: number, m: KafkaMessage): TopicMessage {
+  return {
+    partition,
+    offset: m.offset,
+    timestamp: m.timestamp,
+    key: m.key,
+    value: m.value,
+    headers: readHeaders(m.headers),
+  };
 }
