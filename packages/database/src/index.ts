@@ -24,7 +24,7 @@ export type { DataSourceRef } from './data-source-ref';
 /** A compare-and-set UPDATE as a statement: writes only while the expected version holds. */
 export { compareAndSet } from './compare-and-set';
 export type { CompareAndSet } from './compare-and-set';
-/** Several statements in one round trip, each with its own result. */
+/** Several statements in one round trip where the DataSource allows it, each with its own result. */
 export { allowsMultipleStatements, runStatements } from './statements';
 export type { Queryable, Statement } from './statements';
 /** The operator audit log: who did what, when, to how many, and why. */
@@ -44,6 +44,7 @@ export { collateKeyColumns, KeyColumnsByteForByte } from './key-columns';
 export type { KeyColumns } from './key-columns';
 /** The engines the packages run on, and what each needs to know of its engine. */
 export type {
+  ClaimStyle,
   DataSourceConfig,
   NotificationListener,
   SqlDialect,

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { sqlDialectOf } from './dialect-of';
 
 /** One SQL statement, its values, and how to read its own result. */
 export interface Statement<T = void> {
@@ -17,14 +18,15 @@ export interface Queryable {
 }
 
 /**
- * Runs `statements` in order in the caller's transaction and reads each one's result. On MySQL
- * they travel as one query, so they cost one round trip instead of one each (the connection
- * needs `multipleStatements`, which mysqlDataSourceOptions turns on; every value still travels
- * as an escaped placeholder). On PostgreSQL, whose extended protocol takes one statement per
- * query, they run one by one. Either way the server runs them in order and stops at the first
- * that fails, whose error the call rejects with, as it would have one by one. Then each result
- * is read in order; a `read` that throws ends the call with its error (the caller's
- * transaction then rolls back, as it would have before the later statements ran).
+ * Runs `statements` in order in the caller's transaction and reads each one's result. Where the
+ * DataSource's dialect says one query may carry several statements (a MySQL pool with
+ * `multipleStatements`, which mysqlDataSourceOptions turns on; every value still travels as an
+ * escaped placeholder), they travel as one query and cost one round trip instead of one each.
+ * Elsewhere (a MySQL pool without the flag, PostgreSQL, a Queryable whose DataSource is
+ * unknown) they run one query each. Either way the server runs them in order and stops at the
+ * first that fails, whose error the call rejects with. Then each result is read in order; a
+ * `read` that throws ends the call with its error (the caller's transaction then rolls back, as
+ * it would have before the later statements ran).
  */
 export async function runStatements<T extends unknown[]>(
   manager: Queryable,
@@ -32,14 +34,15 @@ export async function runStatements<T extends unknown[]>(
 ): Promise<T> {
   const list = statements as Statement<unknown>[];
   if (list.length === 0) return [] as unknown as T;
-  const results = onPostgres(manager)
-    ? await sendOneByOne(manager, list)
-    : await sendAsOneQuery(manager, list);
+  const results =
+    list.length > 1 && inOneQuery(manager)
+      ? await sendAsOneQuery(manager, list)
+      : await sendOneByOne(manager, list);
   return list.map((statement, i) => statement.read(results[i])) as T;
 }
 
 /** The statements' raw results, sent as one multi-statement query. */
-export async function sendAsOneQuery(
+async function sendAsOneQuery(
   manager: Queryable,
   list: Statement<unknown>[],
 ): Promise<unknown[]> {
@@ -52,7 +55,7 @@ export async function sendAsOneQuery(
 }
 
 /** The statements' raw results, sent one query each, stopping at the first that fails. */
-export async function sendOneByOne(
+async function sendOneByOne(
   manager: Queryable,
   list: Statement<unknown>[],
 ): Promise<unknown[]> {
@@ -61,17 +64,13 @@ export async function sendOneByOne(
   return results;
 }
 
-/** True for an EntityManager or QueryRunner of a PostgreSQL DataSource. */
-function onPostgres(manager: Queryable): boolean {
-  const owner = manager as { connection?: { options?: { type?: string } } };
-  return owner.connection?.options?.type === 'postgres';
+/** True when the DataSource of an EntityManager or QueryRunner lets one query carry several. */
+function inOneQuery(manager: Queryable): boolean {
+  const connection = (manager as { connection?: Pick<DataSource, 'options'> }).connection;
+  return connection?.options !== undefined && allowsMultipleStatements(connection);
 }
 
-/** True when `dataSource`'s pool lets one query carry several statements. */
-export function allowsMultipleStatements(dataSource: DataSource): boolean {
-  const options = dataSource.options as {
-    multipleStatements?: boolean;
-    extra?: { multipleStatements?: boolean };
-  };
-  return (options.extra?.multipleStatements ?? options.multipleStatements) === true;
+/** True when `dataSource`'s dialect lets one query carry several statements (see SqlDialect). */
+export function allowsMultipleStatements(dataSource: Pick<DataSource, 'options'>): boolean {
+  return sqlDialectOf(dataSource).severalStatementsPerQuery(dataSource);
 }
