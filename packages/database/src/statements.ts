@@ -42,10 +42,7 @@ export async function runStatements<T extends unknown[]>(
 }
 
 /** The statements' raw results, sent as one multi-statement query. */
-async function sendAsOneQuery(
-  manager: Queryable,
-  list: Statement<unknown>[],
-): Promise<unknown[]> {
+async function sendAsOneQuery(manager: Queryable, list: Statement<unknown>[]): Promise<unknown[]> {
   const raw = await manager.query(
     list.map((s) => s.sql).join(';\n'),
     list.flatMap((s) => s.params),
@@ -55,10 +52,7 @@ async function sendAsOneQuery(
 }
 
 /** The statements' raw results, sent one query each, stopping at the first that fails. */
-async function sendOneByOne(
-  manager: Queryable,
-  list: Statement<unknown>[],
-): Promise<unknown[]> {
+async function sendOneByOne(manager: Queryable, list: Statement<unknown>[]): Promise<unknown[]> {
   const results: unknown[] = [];
   for (const statement of list) results.push(await manager.query(statement.sql, statement.params));
   return results;

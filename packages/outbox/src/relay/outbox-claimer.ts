@@ -109,10 +109,7 @@ export class OutboxClaimer implements OutboxClaims {
     // Rows past the byte budget go back: one claim is one produce request, which must stay
     // under the broker's batch limit. Each is unsent and outside the claim to the order check.
     const left = leased.rows.slice(taken.length);
-    const earlier = [
-      ...leased.earlier,
-      ...left.map((r) => ({ ...r, dueInMs: 0, dead: false })),
-    ];
+    const earlier = [...leased.earlier, ...left.map((r) => ({ ...r, dueInMs: 0, dead: false }))];
     const plan = planBatch(taken, earlier, this.options);
     await this.state.backToNew(
       this.dataSource,
