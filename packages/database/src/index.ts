@@ -44,7 +44,6 @@ export { collateKeyColumns, KeyColumnsByteForByte } from './key-columns';
 export type { KeyColumns } from './key-columns';
 /** The engines the packages run on, and what each needs to know of its engine. */
 export type {
-  ClaimStyle,
   DataSourceConfig,
   NotificationListener,
   SqlDialect,

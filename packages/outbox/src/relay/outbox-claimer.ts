@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ClaimStyle, sqlDialectOf } from '@outbox-inbox/database';
+import { SqlDialect, sqlDialectOf } from '@outbox-inbox/database';
 import { DataSource, EntityManager } from 'typeorm';
 import { rowsToAsk, takeWithinBytes } from './batch-bytes';
 import { EarlierUnsent, planBatch } from './batch-order';
@@ -68,7 +68,7 @@ export class OutboxClaimer implements OutboxClaims {
   private readonly leases = new Map<string, number>();
   private readonly sql: OutboxSql;
   private readonly state: OutboxState;
-  private readonly claimStyle: ClaimStyle;
+  private readonly claimStyle: SqlDialect['claimStyle'];
 
   constructor(
     private readonly dataSource: DataSource,
