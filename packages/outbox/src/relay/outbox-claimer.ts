@@ -68,7 +68,7 @@ export class OutboxClaimer implements OutboxClaims {
   private readonly leases = new Map<string, number>();
   private readonly sql: OutboxSql;
   private readonly state: OutboxState;
-  private readonly claimStyle: SqlDialect['claimStyle'];
+  private style?: SqlDialect['claimStyle'];
 
   constructor(
     private readonly dataSource: DataSource,
@@ -78,10 +78,20 @@ export class OutboxClaimer implements OutboxClaims {
     this.expiredCheckMs = Math.min(EXPIRED_CHECK_MS, options.leaseMs / 4);
     this.sql = outboxSqlOf(dataSource);
     this.state = new OutboxState(dataSource);
-    this.claimStyle = sqlDialectOf(dataSource).claimStyle;
-    if (this.claimStyle === 'one-statement' && !this.sql.claimAndLeaseDueNew) {
-      throw new Error(`OutboxSql of ${this.sql.engine} has no claimAndLeaseDueNew`);
+  }
+
+  /**
+   * How this engine takes a lease, asked of its dialect on the first claim: wiring the claimer
+   * loads no driver (the dialect's module does; the DataSource loads it when it opens).
+   */
+  private get claimStyle(): SqlDialect['claimStyle'] {
+    if (!this.style) {
+      this.style = sqlDialectOf(this.dataSource).claimStyle;
+      if (this.style === 'one-statement' && !this.sql.claimAndLeaseDueNew) {
+        throw new Error(`OutboxSql of ${this.sql.engine} has no claimAndLeaseDueNew`);
+      }
     }
+    return this.style;
   }
 
   async claim(): Promise<Claim | null> {
