@@ -2,7 +2,8 @@ import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { mysqlDataSourceOptions } from './mysql/mysql-data-source';
 import { runTransaction } from './run-transaction';
-import { allowsMultipleStatements, runStatements, Statement } from './statements';
+import { allowsMultipleStatements, runStatements } from './run-statements';
+import type { Statement } from './statements';
 
 const insert = (name: string): Statement<number> => ({
   sql: 'INSERT INTO t_item (name) VALUES (?)',
