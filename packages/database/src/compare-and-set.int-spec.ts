@@ -5,7 +5,7 @@ import { openMysqlDataSource } from './mysql/mysql-data-source';
 import { openPostgresDataSource } from './postgres/postgres-data-source';
 import { runTransaction } from './run-transaction';
 import { SqlEngine } from './sql-dialect';
-import { runStatements } from './statements';
+import { runStatements } from './run-statements';
 
 class LostRace extends Error {}
 

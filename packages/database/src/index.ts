@@ -24,8 +24,8 @@ export type { DataSourceRef } from './data-source-ref';
 /** A compare-and-set UPDATE as a statement: writes only while the expected version holds. */
 export { compareAndSet } from './compare-and-set';
 export type { CompareAndSet } from './compare-and-set';
-/** Several statements in one round trip, each with its own result. */
-export { allowsMultipleStatements, runStatements } from './statements';
+/** Several statements in one round trip where the DataSource allows it, each with its own result. */
+export { allowsMultipleStatements, runStatements } from './run-statements';
 export type { Queryable, Statement } from './statements';
 /** The operator audit log: who did what, when, to how many, and why. */
 export { readOperatorAudit, recordOperatorAction } from './operator-audit/operator-audit';

@@ -1,5 +1,5 @@
 import type { DataSource, DataSourceOptions, EntitySchema, MixedList } from 'typeorm';
-import type { Queryable, Statement } from './statements';
+import type { Statement } from './statements';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type EntityList = MixedList<Function | string | EntitySchema>;
@@ -30,10 +30,19 @@ export interface DataSourceConfig {
 }
 
 /**
+ * How rows are claimed (locked skipping locked rows, marked taken, read back): in 'one-statement'
+ * where an UPDATE can lock its rows in a subquery and answer them (PostgreSQL's data-modifying
+ * CTE with RETURNING), in a 'transaction' of several statements where it cannot (MySQL and
+ * MariaDB have no UPDATE … RETURNING: lock and read, then update, then commit).
+ */
+export type ClaimStyle = 'one-statement' | 'transaction';
+
+/**
  * Everything the packages need to know of their engine, in one place: how to open a
- * DataSource, create its database, run several statements in the caller's transaction, count
- * what a write changed, and classify errors. Each engine's dialect lives under its own subpath
- * and loads its own driver; `sqlDialectOf` loads the one a DataSource needs.
+ * DataSource, create its database, whether several statements travel in one query, how rows
+ * are claimed, count what a write changed, and classify errors. Each engine's dialect lives
+ * under its own subpath and loads its own driver; `sqlDialectOf` loads the one a DataSource
+ * needs.
  */
 export interface SqlDialect {
   readonly engine: SqlEngine;
@@ -42,11 +51,13 @@ export interface SqlDialect {
   /** Creates the database named in `url` when it does not exist yet. */
   ensureDatabase(url: string): Promise<void>;
   /**
-   * Runs `statements` in order in the caller's transaction, stopping at the first that fails:
-   * in one round trip where the engine allows it (MySQL's multi-statement mode), one by one
-   * where it does not (PostgreSQL's extended protocol takes one statement per query).
+   * True when one query on `dataSource` may carry several statements with their values, so
+   * `runStatements` sends them in one round trip; false sends them one query each. Asked of the
+   * DataSource's own options, never assumed from the engine.
    */
-  runStatements(queryable: Queryable, statements: Statement<unknown>[]): Promise<unknown[]>;
+  severalStatementsPerQuery(dataSource: Pick<DataSource, 'options'>): boolean;
+  /** How rows are claimed on this engine: in one statement, or in a transaction of several. */
+  readonly claimStyle: ClaimStyle;
   /** How many rows a write changed, from what the driver answered. */
   affectedRows(result: unknown): number;
   /** True when the transaction did not take effect and may be retried whole. */

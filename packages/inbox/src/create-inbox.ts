@@ -1,4 +1,3 @@
-import { allowsMultipleStatements } from '@outbox-inbox/database';
 import { kafkaClient } from '@outbox-inbox/messaging';
 import { checkInboxOnStart } from './start-check/inbox-start-check';
 import { Logger } from '@nestjs/common';
@@ -138,7 +137,7 @@ export function inboxStoresOf(
 ): { store: InboxStore; batchStore: InboxBatchStore } {
   const sql = inboxApplySqlOf(dataSource);
   return {
-    store: new SqlInboxStore(consumer, sql, allowsMultipleStatements(dataSource)),
+    store: new SqlInboxStore(consumer, sql),
     batchStore: new SqlInboxBatchStore(consumer, sql),
   };
 }

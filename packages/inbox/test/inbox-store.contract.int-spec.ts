@@ -1,6 +1,6 @@
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { startTestEnvironment, TcpProxy, TestEnvironment } from '@app/test-kit';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, DataSourceOptions, EntityManager } from 'typeorm';
 import { InboxMigrations } from '../src';
 import { SqlInboxBatchStore } from '../src/apply/sql-inbox-batch-store';
 import { SqlInboxStore } from '../src/apply/sql-inbox-store';
@@ -20,21 +20,22 @@ afterAll(async () => {
 async function openInboxDatabase(multipleStatements: boolean): Promise<SqlInboxDatabase> {
   const database = await env.createDatabase('inbox_contract');
   const { proxy, url } = await TcpProxy.inFrontOf(database.url);
-  const dataSource = new DataSource(
-    mysqlDataSourceOptions({
+  const dataSource = new DataSource({
+    ...mysqlDataSourceOptions({
       url,
       migrations: InboxMigrations,
       poolSize: 6,
       lockWaitTimeoutS: 5,
     }),
-  );
+    multipleStatements,
+  } as DataSourceOptions);
   await dataSource.initialize();
   await dataSource.runMigrations({ transaction: 'each' });
   return new SqlInboxDatabase(
     dataSource,
     {
       // With multipleStatements, the inbox row and the gate statement travel in one round trip.
-      store: (consumer) => new SqlInboxStore(consumer, mysqlInboxApplySql, multipleStatements),
+      store: (consumer) => new SqlInboxStore(consumer, mysqlInboxApplySql),
       batchStore: (consumer) => new SqlInboxBatchStore(consumer, mysqlInboxApplySql),
       lockWaitsSql: `SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX t
         JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id

@@ -1,5 +1,5 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { allowsMultipleStatements } from '../statements';
+import { allowsMultipleStatements } from '../run-statements';
 import { mysqlDataSourceOptions } from './mysql-data-source';
 
 describe('mysqlDataSourceOptions', () => {

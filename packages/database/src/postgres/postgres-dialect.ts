@@ -1,5 +1,4 @@
 import type { SqlDialect } from '../sql-dialect';
-import { sendOneByOne } from '../statements';
 import { ensurePostgresDatabase } from './ensure-postgres-database';
 import { postgresDataSourceOptions } from './postgres-data-source';
 import { postgresAffectedRows } from './postgres-affected-rows';
@@ -8,12 +7,18 @@ import { PostgresNotificationListener } from './notification-listener';
 
 export { postgresAffectedRows };
 
-/** PostgreSQL, on node-postgres. */
+/**
+ * PostgreSQL, on node-postgres. A query with values goes through the extended protocol, which
+ * takes one statement per query (only a query without any value may carry several, and the
+ * packages' statements carry values): several statements run one query each. A data-modifying
+ * CTE locks, updates and answers rows in one statement, so rows are claimed in one.
+ */
 export const postgresDialect: SqlDialect = {
   engine: 'postgres',
   dataSourceOptions: postgresDataSourceOptions,
   ensureDatabase: ensurePostgresDatabase,
-  runStatements: sendOneByOne,
+  severalStatementsPerQuery: () => false,
+  claimStyle: 'one-statement',
   affectedRows: postgresAffectedRows,
   isTransient: isTransientPostgresError,
   isDuplicateKey: isPostgresDuplicateKey,

@@ -20,15 +20,9 @@ import { FastAdmission, InboxApplySql } from './sql/inbox-apply-sql';
  * handler's effect commit or roll back together.
  */
 export class SqlInboxStore implements InboxStore {
-  /**
-   * @param multipleStatements the pool lets one query carry several statements (mysql2
-   *   `multipleStatements`, on in `mysqlDataSourceOptions`): an event whose admission takes
-   *   more than one statement then costs one round trip less.
-   */
   constructor(
     private readonly consumer: string,
     private readonly sql: InboxApplySql,
-    private readonly multipleStatements = false,
   ) {}
 
   /**
@@ -62,17 +56,11 @@ export class SqlInboxStore implements InboxStore {
 
   /**
    * Runs `statements` in order, stopping at the first that fails, and reads the last one's
-   * result: in one query where the pool allows it (runStatements; the server stops there too),
-   * else one query each.
+   * result: in one query where the DataSource's dialect allows it (a MySQL pool with
+   * `multipleStatements`; the server stops there too), else one query each (runStatements).
    */
   private async runInOrder<T>(manager: EntityManager, statements: Statement<T>[]): Promise<T> {
-    if (this.multipleStatements && statements.length > 1) {
-      return (await runStatements<T[]>(manager, statements)).at(-1) as T;
-    }
-    const results: unknown[] = [];
-    for (const s of statements) results.push(await manager.query(s.sql, s.params));
-    const answers = statements.map((statement, i) => statement.read(results[i]));
-    return answers[answers.length - 1];
+    return (await runStatements<T[]>(manager, statements)).at(-1) as T;
   }
 
   /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SqlDialect, sqlDialectOf } from '@outbox-inbox/database';
 import { DataSource, EntityManager } from 'typeorm';
 import { rowsToAsk, takeWithinBytes } from './batch-bytes';
 import { EarlierUnsent, planBatch } from './batch-order';
@@ -7,7 +8,7 @@ import { OutboxRelayOptions } from './outbox-relay.options';
 import { OutboxStatus } from '../store/outbox-status';
 import { OutboxState, SqlRunner } from '../store/outbox-state';
 import { Claim, OutboxClaims } from '../store/outbox-store.port';
-import { OutboxQuery, OutboxSql } from '../store/sql/outbox-sql';
+import { OutboxLease, OutboxQuery, OutboxSql } from '../store/sql/outbox-sql';
 import { outboxSqlOf } from '../store/sql/outbox-sql-of';
 
 export type { Claim } from '../store/outbox-store.port';
@@ -15,7 +16,7 @@ export type { Claim } from '../store/outbox-store.port';
 /** Longest time between two looks for expired leases while full batches keep coming. */
 export const EXPIRED_CHECK_MS = 1_000;
 
-/** A row of the one-statement claim: the claim's columns, when it was due, what precedes it. */
+/** A row of the one-statement lease: the claim's columns, when it was due, what precedes it. */
 interface LeasedRecord extends ClaimedRowRecord {
   due_at: Date | string;
   earlier: Array<Pick<EarlierRecord, 'aggregate_version' | 'status' | 'due_in_ms'>> | null;
@@ -39,14 +40,24 @@ export type ClaimOptions = Pick<
   | 'deadBlockedRecheckMs'
 >;
 
+/** What a claim's lease step leased (in the claim's order) and the unsent rows before them. */
+interface Leased {
+  rows: ClaimedRow[];
+  earlier: EarlierUnsent[];
+}
+
 /**
- * Claims a batch in one short READ COMMITTED transaction: lock due candidates with
- * FOR UPDATE SKIP LOCKED, hold back any whose aggregate still has an earlier unsent version
- * outside the batch (so N+1 never overtakes N, across relays too), and lease the rest with a
- * token unique to this claim. On MySQL/MariaDB or PostgreSQL: the statements are the
- * DataSource's engine's (OutboxSql). Where the engine has claimAndLeaseDueNew (PostgreSQL),
- * claims between two looks for expired leases lock, lease and check the order in one
- * statement, and hand back what the check holds under the claim's token.
+ * Claims a batch with one algorithm on every engine: lease due candidates (locked with
+ * FOR UPDATE SKIP LOCKED) under a token unique to this claim, together with the unsent rows of
+ * their aggregates below them outside the claim; then keep what fits the byte budget and would
+ * not overtake an earlier unsent version (so N+1 never overtakes N, across relays too), and hand
+ * the rest back under the claim's token. The rows stay leased until then, so no other claim
+ * takes them meanwhile, and a relay that dies in between leaves them to the lease's expiry.
+ *
+ * How the lease is taken is the engine's (its dialect's `claimStyle`, its OutboxSql's
+ * statements): one statement in autocommit where the engine has one (PostgreSQL:
+ * `claimAndLeaseDueNew`), else a short READ COMMITTED transaction that locks, reads what precedes
+ * the candidates and leases them. The look for expired leases always takes the transaction.
  */
 export class OutboxClaimer implements OutboxClaims {
   private expiredCheckedAt = 0;
@@ -57,6 +68,7 @@ export class OutboxClaimer implements OutboxClaims {
   private readonly leases = new Map<string, number>();
   private readonly sql: OutboxSql;
   private readonly state: OutboxState;
+  private style?: SqlDialect['claimStyle'];
 
   constructor(
     private readonly dataSource: DataSource,
@@ -68,25 +80,57 @@ export class OutboxClaimer implements OutboxClaims {
     this.state = new OutboxState(dataSource);
   }
 
+  /**
+   * How this engine takes a lease, asked of its dialect on the first claim: wiring the claimer
+   * loads no driver (the dialect's module does; the DataSource loads it when it opens).
+   */
+  private get claimStyle(): SqlDialect['claimStyle'] {
+    if (!this.style) {
+      this.style = sqlDialectOf(this.dataSource).claimStyle;
+      if (this.style === 'one-statement' && !this.sql.claimAndLeaseDueNew) {
+        throw new Error(`OutboxSql of ${this.sql.engine} has no claimAndLeaseDueNew`);
+      }
+    }
+    return this.style;
+  }
+
   async claim(): Promise<Claim | null> {
     // Expired leases are rare (a relay died or stalled), and the SENDING range is full of
     // entries that purge has not removed yet: looking costs more than the rest of the claim,
     // and a round trip each time under light load, when claims hold one or two rows. Look at
-    // most every expiredCheckMs (at most a quarter of the lease), first, in a transaction;
-    // between looks, where the engine can, claim and lease in one statement.
+    // most every expiredCheckMs (at most a quarter of the lease), first, in the transaction.
     const startedAt = Date.now();
     const lookNow = startedAt - this.expiredCheckedAt >= this.expiredCheckMs;
     if (lookNow) this.expiredCheckedAt = startedAt;
-    const claim =
-      !lookNow && this.sql.claimAndLeaseDueNew
-        ? await this.claimInOneStatement()
-        : await this.claimInTransaction(lookNow);
-    const now = Date.now();
-    for (const [token, leasedAt] of this.leases) {
-      if (leasedAt + this.options.leaseMs < now) this.leases.delete(token);
-    }
-    if (claim) this.leases.set(claim.token, claim.leasedAt);
-    return claim;
+    const batch = rowsToAsk(this.options, this.bytesPerRow);
+    const lease = { owner: this.owner, token: randomUUID(), leaseMs: this.options.leaseMs };
+    const leasedAt = Date.now();
+    const leased =
+      lookNow || this.claimStyle === 'transaction'
+        ? await this.leaseInTransaction(batch, lease, lookNow)
+        : await this.leaseInOneStatement(batch, lease);
+    this.forgetExpiredLeases();
+    if (leased.rows.length === 0) return null;
+    // Until the hand-back below is done, shutdown must release these rows too.
+    this.leases.set(lease.token, leasedAt);
+
+    const { taken, leftOut, bytes } = takeWithinBytes(leased.rows, this.options.maxBatchBytes);
+    this.bytesPerRow = bytes / taken.length;
+    // Rows past the byte budget go back: one claim is one produce request, which must stay
+    // under the broker's batch limit. Each is unsent and outside the claim to the order check.
+    const left = leased.rows.slice(taken.length);
+    const earlier = [...leased.earlier, ...left.map((r) => ({ ...r, dueInMs: 0, dead: false }))];
+    const plan = planBatch(taken, earlier, this.options);
+    await this.state.backToNew(
+      this.dataSource,
+      left.map((r) => r.id),
+      0,
+      lease.token,
+    );
+    await this.hold(plan.held, lease.token);
+    if (plan.sendable.length === 0) return null;
+    const full = plan.sendable.length >= batch || leftOut > 0;
+    return { token: lease.token, leasedAt, rows: plan.sendable, full };
   }
 
   /**
@@ -101,9 +145,19 @@ export class OutboxClaimer implements OutboxClaims {
       .map(([token]) => token);
   }
 
-  private claimInTransaction(lookNow: boolean): Promise<Claim | null> {
+  private forgetExpiredLeases(): void {
+    const now = Date.now();
+    for (const [token, leasedAt] of this.leases) {
+      if (leasedAt + this.options.leaseMs < now) this.leases.delete(token);
+    }
+  }
+
+  /**
+   * The lease in a READ COMMITTED transaction: lock expired leases (when `lookNow`) and due NEW
+   * rows, read the unsent rows before them, lease them all, commit.
+   */
+  private leaseInTransaction(batch: number, lease: OutboxLease, lookNow: boolean): Promise<Leased> {
     return this.dataSource.transaction('READ COMMITTED', async (manager) => {
-      const batch = rowsToAsk(this.options, this.bytesPerRow);
       const expired = lookNow
         ? await this.read<ClaimedRowRecord>(manager, this.sql.claimExpired(batch))
         : [];
@@ -111,83 +165,39 @@ export class OutboxClaimer implements OutboxClaims {
         expired.length < batch
           ? await this.read<ClaimedRowRecord>(manager, this.sql.claimDueNew(batch - expired.length))
           : [];
-      // Rows past the byte budget stay as they are (only locked until this commits): one claim
-      // is one produce request, which must stay under the broker's batch limit.
-      const {
-        taken: candidates,
-        leftOut,
-        bytes,
-      } = takeWithinBytes([...expired, ...due].map(toClaimedRow), this.options.maxBatchBytes);
-      if (candidates.length === 0) return null;
-      this.bytesPerRow = bytes / candidates.length;
-
-      const plan = planBatch(
-        candidates,
-        await this.earlierUnsent(manager, candidates),
-        this.options,
-      );
-      await this.hold(manager, plan.held);
-      if (plan.sendable.length === 0) return null;
-      const token = randomUUID();
-      const leasedAt = Date.now();
+      const rows = [...expired, ...due].map(toClaimedRow);
+      if (rows.length === 0) return { rows, earlier: [] };
+      const earlier = await this.earlierUnsent(manager, rows);
       await this.state.lease(
         manager,
-        plan.sendable.map((r) => r.id),
-        { owner: this.owner, token, leaseMs: this.options.leaseMs },
+        rows.map((r) => r.id),
+        lease,
       );
-      const full = plan.sendable.length >= batch || leftOut > 0;
-      return { token, leasedAt, rows: plan.sendable, full };
+      return { rows, earlier };
     });
   }
 
   /**
-   * Due NEW rows leased by one statement in autocommit (claimAndLeaseDueNew), which also
-   * answers what precedes each. What the transaction would have left alone (rows past the
-   * byte budget) or put back (rows held behind an earlier version) is handed back under the
-   * claim's token afterwards: the rows are leased until then, so no other claim takes them
-   * meanwhile, and a relay that dies in between leaves them to the lease's expiry.
+   * The lease in one statement in autocommit (claimAndLeaseDueNew), which also answers what
+   * precedes each row. Its rows come unordered: sorted here into the claim's order.
    */
-  private async claimInOneStatement(): Promise<Claim | null> {
-    const batch = rowsToAsk(this.options, this.bytesPerRow);
-    const token = randomUUID();
-    const leasedAt = Date.now();
-    const lease = { owner: this.owner, token, leaseMs: this.options.leaseMs };
+  private async leaseInOneStatement(batch: number, lease: OutboxLease): Promise<Leased> {
     const records = await this.read<LeasedRecord>(
       this.dataSource,
       this.sql.claimAndLeaseDueNew!(batch, lease, this.blockingStatuses()),
     );
-    if (records.length === 0) return null;
-    // Until the hand-back below is done, shutdown must release these rows too.
-    this.leases.set(token, leasedAt);
     records.sort(byDueThenId);
     const rows = records.map(toClaimedRow);
-    const { taken, leftOut, bytes } = takeWithinBytes(rows, this.options.maxBatchBytes);
-    this.bytesPerRow = bytes / taken.length;
-    const left = rows.slice(taken.length);
-    // A row left out is unsent and outside the claim, as it is to the transaction's check.
-    const earlier: EarlierUnsent[] = left.map((r) => ({ ...r, dueInMs: 0, dead: false }));
-    for (const [i, record] of records.slice(0, taken.length).entries()) {
-      for (const e of record.earlier ?? []) {
-        earlier.push({
-          aggregateType: taken[i].aggregateType,
-          aggregateId: taken[i].aggregateId,
-          aggregateVersion: Number(e.aggregate_version),
-          dueInMs: Number(e.due_in_ms ?? 0),
-          dead: e.status === 'DEAD',
-        });
-      }
-    }
-    const plan = planBatch(taken, earlier, this.options);
-    await this.state.backToNew(
-      this.dataSource,
-      left.map((r) => r.id),
-      0,
-      token,
+    const earlier = records.flatMap((record, i) =>
+      (record.earlier ?? []).map((e) => ({
+        aggregateType: rows[i].aggregateType,
+        aggregateId: rows[i].aggregateId,
+        aggregateVersion: Number(e.aggregate_version),
+        dueInMs: Number(e.due_in_ms ?? 0),
+        dead: e.status === 'DEAD',
+      })),
     );
-    await this.hold(this.dataSource, plan.held, token);
-    if (plan.sendable.length === 0) return null;
-    const full = plan.sendable.length >= batch || leftOut > 0;
-    return { token, leasedAt, rows: plan.sendable, full };
+    return { rows, earlier };
   }
 
   /** NEW and SENDING rows hold later versions back; DEAD ones too with deadPolicy 'block'. */
@@ -226,21 +236,17 @@ export class OutboxClaimer implements OutboxClaims {
       .filter((r) => refs.has(aggregateRef(r)));
   }
 
-  /**
-   * Puts held rows back as NEW, due again when their blocker may have cleared: rows the
-   * claim's transaction has locked, or, given `token`, rows leased under it.
-   */
+  /** Puts held rows leased under `token` back as NEW, due again when their blocker may have cleared. */
   private async hold(
-    db: SqlRunner,
     held: Array<{ row: ClaimedRow; retryInMs: number }>,
-    token?: string,
+    token: string,
   ): Promise<void> {
     const byDelay = new Map<number, string[]>();
     for (const { row, retryInMs } of held) {
       byDelay.set(retryInMs, [...(byDelay.get(retryInMs) ?? []), row.id]);
     }
     for (const [retryInMs, ids] of byDelay) {
-      await this.state.backToNew(db, ids, retryInMs, token);
+      await this.state.backToNew(this.dataSource, ids, retryInMs, token);
     }
   }
 

@@ -65,8 +65,9 @@ export interface OutboxSql {
    * was due, the claim's order with `id`: the rows come unordered) and `earlier`, the JSON list
    * (`aggregate_version`, `status`, `due_in_ms`, as `earlierUnsent`) of the rows of a version-2+
    * row's aggregate below its version, in `statuses`, that were not due in this claim; null
-   * for a version 1 or when there are none. Undefined where an UPDATE cannot answer its rows
-   * (MySQL, MariaDB): there the claimer locks, reads and leases in a transaction.
+   * for a version 1 or when there are none. Present exactly where the engine's dialect claims
+   * in 'one-statement' (PostgreSQL); where an UPDATE cannot answer its rows (MySQL, MariaDB:
+   * 'transaction'), the claimer locks, reads and leases in a transaction instead.
    */
   claimAndLeaseDueNew?(limit: number, lease: OutboxLease, statuses: OutboxStatus[]): OutboxQuery;
   /** SENDING rows whose lease expired, like `claimDueNew`. */

@@ -1,8 +1,9 @@
 import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
-import { DataSource } from 'typeorm';
-import { openMysqlDataSource } from './mysql/mysql-data-source';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { mysqlDataSourceOptions } from './mysql/mysql-data-source';
 import { runTransaction } from './run-transaction';
-import { runStatements, Statement } from './statements';
+import { allowsMultipleStatements, runStatements } from './run-statements';
+import type { Statement } from './statements';
 
 const insert = (name: string): Statement<number> => ({
   sql: 'INSERT INTO t_item (name) VALUES (?)',
@@ -15,7 +16,10 @@ const names: Statement<string[]> = {
   read: (rows) => (rows as Array<{ name: string }>).map((r) => r.name),
 };
 
-describe('runStatements', () => {
+describe.each([
+  ['in one query (multipleStatements)', true],
+  ['one query each (a pool without multipleStatements)', false],
+])('runStatements %s', (_mode, multipleStatements) => {
   let env: TestEnvironment;
   let dataSource: DataSource;
   const committed = async () => (await runStatements(dataSource.manager, [names]))[0].join(',');
@@ -23,7 +27,12 @@ describe('runStatements', () => {
   beforeAll(async () => {
     env = await startTestEnvironment();
     const { url } = await env.createDatabase('statements');
-    dataSource = await openMysqlDataSource({ url, poolSize: 2 });
+    dataSource = new DataSource({
+      ...mysqlDataSourceOptions({ url, poolSize: 2 }),
+      multipleStatements,
+    } as DataSourceOptions);
+    await dataSource.initialize();
+    expect(allowsMultipleStatements(dataSource)).toBe(multipleStatements);
     await dataSource.query(
       'CREATE TABLE t_item (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(20) NOT NULL UNIQUE)',
     );
