@@ -1,4 +1,5 @@
 import type { DataSource, DataSourceOptions } from 'typeorm';
+import { loadedDialect } from './dialect-registry';
 import { nodeRequire } from './node-require';
 import type { SqlDialect, SqlEngine } from './sql-dialect';
 
@@ -15,9 +16,12 @@ export function engineOf(type: DataSourceOptions['type'] | string): SqlEngine {
  * The dialect of `dataSource`'s engine. Each dialect is loaded from its own folder (its
  * subpath in the published package) the first time it is asked for, so the package's entry
  * loads neither driver: an app on PostgreSQL never needs mysql2 installed, nor the reverse.
+ * A dialect whose subpath the app already imported is taken as it registered itself.
  */
 export function sqlDialectOf(dataSource: Pick<DataSource, 'options'>): SqlDialect {
   const engine = engineOf(dataSource.options.type);
+  const loaded = loadedDialect(engine);
+  if (loaded) return loaded;
   return engine === 'mysql'
     ? (nodeRequire('./mysql') as typeof import('./mysql')).mysqlDialect
     : (nodeRequire('./postgres') as typeof import('./postgres')).postgresDialect;

@@ -1,3 +1,4 @@
+import { registerDialect } from '../dialect-registry';
 import { affectedRows } from '../affected-rows';
 import type { SqlDialect } from '../sql-dialect';
 import { ensureDatabase } from './ensure-database';
@@ -20,3 +21,5 @@ export const mysqlDialect: SqlDialect = {
   isTransient: isTransientMysqlError,
   isDuplicateKey: isMysqlDuplicateKey,
 };
+
+registerDialect(mysqlDialect);

@@ -1,3 +1,4 @@
+import { registerDialect } from '../dialect-registry';
 import type { SqlDialect } from '../sql-dialect';
 import { ensurePostgresDatabase } from './ensure-postgres-database';
 import { postgresDataSourceOptions } from './postgres-data-source';
@@ -32,3 +33,5 @@ export const postgresDialect: SqlDialect = {
       PostgresNotificationListener.on(dataSource, channel, onNotify, options),
   },
 };
+
+registerDialect(postgresDialect);
