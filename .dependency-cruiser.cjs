@@ -190,7 +190,7 @@ module.exports = {
     {
       name: 'lib-tests-are-private',
       comment:
-        "A library's test/ folder serves its own tests; shared kits live in libs/test-kit " +
+        "A library's test/ folder serves its own tests; shared kits live in packages/test-kit " +
         '(bench, apps and other libraries take them from there).',
       severity: 'error',
       from: { pathNot: '^((?:libs|packages)/[^/]+)/' },
@@ -208,7 +208,7 @@ module.exports = {
       comment:
         'The messaging kernel, the outbox and the inbox are generic: they know no business ' +
         'event catalogue (the registry and the topic mapping are options), directly or through ' +
-        'another module. Their tests too: they use the neutral Parcel events of libs/test-kit.',
+        'another module. Their tests too: they use the neutral Parcel events of packages/test-kit.',
       severity: 'error',
       from: { path: '^packages/(messaging|outbox|inbox)/' },
       to: { path: '^libs/trading-events/', reachable: true },
@@ -216,11 +216,11 @@ module.exports = {
     {
       name: 'generic-test-kit-imports-no-catalogue',
       comment:
-        "libs/test-kit is the kit of the generic libraries' tests: it loads no business " +
+        "packages/test-kit is the kit of the generic libraries' tests: it loads no business " +
         'catalogue, directly or through the trading kit (libs/trading-test-kit), so those tests ' +
         'never load the trading events.',
       severity: 'error',
-      from: { path: '^libs/test-kit/' },
+      from: { path: '^packages/test-kit/' },
       to: { path: '^libs/(trading-events|trading-test-kit)/' },
     },
     {

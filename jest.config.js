@@ -20,10 +20,11 @@ const esmOnly = ['@nestjs/terminus', '@nestjs/config'];
 const swcEsm = ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }];
 
 const moduleNameMapper = {
-  '^@app/(trading-events|config|service-bootstrap|test-kit|trading-test-kit|coupon-client|trading-checker|observability)$':
+  '^@app/(trading-events|config|service-bootstrap|trading-test-kit|coupon-client|trading-checker|observability)$':
     '<rootDir>/libs/$1/src',
-  // The libraries published as packages (packages/<name>/package.json), by their package names.
-  '^@outbox-inbox/(messaging|database|outbox|inbox)$': '<rootDir>/packages/$1/src',
+  // The packages of packages/<name>/package.json, by their package names: the four published
+  // ones and the private test kit of their tests.
+  '^@outbox-inbox/(messaging|database|outbox|inbox|test-kit)$': '<rootDir>/packages/$1/src',
   // Their subpaths: the operator routes (`/http`), the contract suites (`/testing`), and the
   // terminus indicators and prom-client metrics (`/health`, `/metrics`).
   '^@outbox-inbox/(messaging|outbox|inbox)/(http|testing|health|metrics)$':

@@ -15,7 +15,7 @@ import { AccountingMigrations } from '../apps/accounting-service/src/migrations'
 import { CouponMigrations } from '../apps/coupon-provider/src/migrations';
 import { FulfillmentMigrations } from '../apps/fulfillment-service/src/migrations';
 import { OrderMigrations } from '../apps/order-service/src/migrations';
-import { startTestEnvironment } from '@app/test-kit';
+import { startTestEnvironment } from '@outbox-inbox/test-kit';
 import { seedDeployment } from '@app/trading-test-kit';
 import { createConnection } from 'mysql2/promise';
 import { progress } from './lib/progress';

@@ -8,7 +8,7 @@
 import 'reflect-metadata';
 import { InboxMigrations } from '@outbox-inbox/inbox';
 import { openPostgresDataSource } from '@outbox-inbox/database/postgres';
-import { createPostgresTestDatabase, startTestEnvironment } from '@app/test-kit';
+import { createPostgresTestDatabase, startTestEnvironment } from '@outbox-inbox/test-kit';
 import {
   CONCURRENCY,
   EVENTS,

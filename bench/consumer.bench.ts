@@ -13,7 +13,7 @@
 import 'reflect-metadata';
 import { InboxMigrations } from '@outbox-inbox/inbox';
 import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
-import { startTestEnvironment } from '@app/test-kit';
+import { startTestEnvironment } from '@outbox-inbox/test-kit';
 import {
   CONCURRENCY,
   EVENTS,

@@ -5,7 +5,7 @@
  * are measured against (bench:http, bench:consumer): no Nest, no TypeORM, just mysql2.
  */
 import 'reflect-metadata';
-import { startTestEnvironment } from '@app/test-kit';
+import { startTestEnvironment } from '@outbox-inbox/test-kit';
 import { OrderMigrations } from '../apps/order-service/src/migrations';
 import {
   BenchDatabase,

@@ -13,7 +13,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
-import { freeLoopbackPort, waitFor } from '@app/test-kit';
+import { freeLoopbackPort, waitFor } from '@outbox-inbox/test-kit';
 import { createConnection, createPool, Pool } from 'mysql2/promise';
 import { Accounts } from '../apps/accounting-service/src/ledger/domain/chart-of-accounts';
 import { AccountingMigrations } from '../apps/accounting-service/src/migrations';

@@ -8,7 +8,7 @@
  * are measured in the same rounds, to say what bounds the rate.
  */
 import 'reflect-metadata';
-import { startTestEnvironment } from '@app/test-kit';
+import { startTestEnvironment } from '@outbox-inbox/test-kit';
 import { createPool, Pool } from 'mysql2/promise';
 import { OrderMigrations } from '../apps/order-service/src/migrations';
 import { compareBareEndpoints } from './http/bare-comparison';

@@ -10,7 +10,7 @@
  * exits 0 with no figures; when no cluster can be started it reports polling only.
  */
 import 'reflect-metadata';
-import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
+import { startTestEnvironment, TestEnvironment } from '@outbox-inbox/test-kit';
 import { alternatingRounds, SeriesRun } from './lib/alternating-rounds';
 import {
   LogicalPostgresCluster,

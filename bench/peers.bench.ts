@@ -8,7 +8,7 @@
  * the peer's packages cannot be loaded, the bench says so and exits 0 (skipped).
  */
 import 'reflect-metadata';
-import { openOutboxDatabase, startTestEnvironment } from '@app/test-kit';
+import { openOutboxDatabase, startTestEnvironment } from '@outbox-inbox/test-kit';
 import { purged } from './lib/purged';
 import { percentile, writeResults } from './lib/results';
 import {

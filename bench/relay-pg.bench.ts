@@ -7,7 +7,7 @@
  * MariaDB parts. Every figure is the median of BENCH_ROUNDS (default 5) alternating rounds.
  */
 import 'reflect-metadata';
-import { startTestEnvironment } from '@app/test-kit';
+import { startTestEnvironment } from '@outbox-inbox/test-kit';
 import { alternatingRounds } from './lib/alternating-rounds';
 import { postgresSettings } from './lib/postgres-settings';
 import { ratioResult, writeResults } from './lib/results';

@@ -9,7 +9,11 @@
 import 'reflect-metadata';
 import net from 'node:net';
 import { OrderCreatedV1 } from '@app/trading-events';
-import { createPostgresTestDatabase, createTestDatabase, openOutboxDatabase } from '@app/test-kit';
+import {
+  createPostgresTestDatabase,
+  createTestDatabase,
+  openOutboxDatabase,
+} from '@outbox-inbox/test-kit';
 import { orderCreated } from '@app/trading-test-kit';
 import { createOutboxRelay, OutboxWriter } from '@outbox-inbox/outbox';
 import { InMemoryOutboxPublisher } from '@outbox-inbox/outbox/testing';

@@ -9,7 +9,11 @@
  * every figure is the median of BENCH_ROUNDS (default 5) alternating rounds.
  */
 import 'reflect-metadata';
-import { insertSentHistory, openOutboxDatabase, startTestEnvironment } from '@app/test-kit';
+import {
+  insertSentHistory,
+  openOutboxDatabase,
+  startTestEnvironment,
+} from '@outbox-inbox/test-kit';
 import { BenchResult, percentile, ratioResult, writeResults } from './lib/results';
 import { TopicReplication, topicReplication } from './lib/topics';
 import { minimalRelayRate, naiveRelayRate, rawProduceRate } from './relay/baselines';

@@ -16,7 +16,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KafkaBroker, kafkaChoice, resolveInfrastructure, startKafka } from '@app/test-kit';
+import {
+  KafkaBroker,
+  kafkaChoice,
+  resolveInfrastructure,
+  startKafka,
+} from '@outbox-inbox/test-kit';
 import { brokerConsoleRows, brokerMarkdownTable, BrokerRun } from './lib/broker-table';
 import { BenchEnvironment, describeEnvironment } from './lib/environment';
 import { markdownTable } from './lib/markdown';

@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ApacheKafkaCluster } from '@app/test-kit';
+import { ApacheKafkaCluster } from '@outbox-inbox/test-kit';
 
 const DIR = process.env.KAFKA_CLUSTER_DIR ?? join(__dirname, '../tools/apache-kafka/cluster');
 const STATE = join(DIR, 'cluster.json');

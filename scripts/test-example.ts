@@ -19,7 +19,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
+import { startTestEnvironment, TestEnvironment } from '@outbox-inbox/test-kit';
 import { EXAMPLE_LANES, ExampleLane } from './example/example-lanes';
 import { startLocalRegistry } from './example/local-registry';
 import { PackageSource, registrySource } from './example/package-source';

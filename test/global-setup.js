@@ -1,4 +1,4 @@
-// Once per `npm test` (the integration project), by the KAFKA switch (libs/test-kit/src/kafka):
+// Once per `npm test` (the integration project), by the KAFKA switch (packages/test-kit/src/kafka):
 // - KAFKA_BROKERS set: that cluster, nothing is started;
 // - KAFKA=apache: one Apache Kafka cluster of KAFKA_NODES (1 or 3) nodes on free loopback ports
 //   for the whole run, exported to every worker as KAFKA_BROKERS, with KAFKA_CLUSTER_STATE
@@ -25,7 +25,7 @@ function dockerReachable() {
 }
 
 async function startApacheKafka() {
-  const { ApacheKafkaCluster } = require('../libs/test-kit/src/apache-kafka');
+  const { ApacheKafkaCluster } = require('../packages/test-kit/src/apache-kafka');
   const nodes = Number(process.env.KAFKA_NODES || 1);
   process.stderr.write(`\nstarting an Apache Kafka cluster of ${nodes} node(s) for this run…\n`);
   const cluster = await ApacheKafkaCluster.start({

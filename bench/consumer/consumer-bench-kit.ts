@@ -13,7 +13,7 @@ import {
   resolveInboxOptions,
 } from '@outbox-inbox/inbox';
 import { InboxHooksModule } from '@outbox-inbox/inbox/testing';
-import { TestEnvironment, toMessage } from '@app/test-kit';
+import { TestEnvironment, toMessage } from '@outbox-inbox/test-kit';
 import { orderEvent } from '@app/trading-test-kit';
 import { Controller, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { InboxMigrations } from '@outbox-inbox/inbox';
-import { TestEnvironment } from '@app/test-kit';
+import { TestEnvironment } from '@outbox-inbox/test-kit';
 import { createPool, Pool } from 'mysql2/promise';
 import { BENCH_TABLES, OwnedOrder } from './statement-shapes';
 

@@ -1,7 +1,7 @@
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { Infrastructure, pinnedApacheKafkaVersion } from '@app/test-kit';
+import { Infrastructure, pinnedApacheKafkaVersion } from '@outbox-inbox/test-kit';
 import { createConnection } from 'mysql2/promise';
 import { PostgresSettings, sharedPostgresSettings } from './postgres-settings';
 import { withBenchAdmin } from './topics';

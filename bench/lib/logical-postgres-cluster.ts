@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freeLoopbackPort } from '@app/test-kit';
+import { freeLoopbackPort } from '@outbox-inbox/test-kit';
 
 /** A PostgreSQL cluster of the bench's own, with wal_level=logical. */
 export interface LogicalPostgresCluster {

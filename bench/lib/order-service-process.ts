@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { freeLoopbackPort, TestEnvironment } from '@app/test-kit';
+import { freeLoopbackPort, TestEnvironment } from '@outbox-inbox/test-kit';
 import { migrate, serviceMain, ServiceProcess } from '../../scripts/stack/service-process';
 import { cpuProfileEnv } from './cpu-profile-env';
 import { createNamedTopics } from './topics';

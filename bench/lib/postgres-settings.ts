@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { postgresServerUrl } from '@app/test-kit';
+import { postgresServerUrl } from '@outbox-inbox/test-kit';
 
 /** What a PostgreSQL figure depends on: the server's version and durability settings. */
 export interface PostgresSettings {

@@ -1,4 +1,4 @@
-import { Infrastructure } from '@app/test-kit';
+import { Infrastructure } from '@outbox-inbox/test-kit';
 import { Admin, ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
 
 /** Runs `work` with a connected kafkajs admin of the resolved broker, disconnected after. */

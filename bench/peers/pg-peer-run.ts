@@ -1,4 +1,4 @@
-import { createPostgresTestDatabase } from '@app/test-kit';
+import { createPostgresTestDatabase } from '@outbox-inbox/test-kit';
 import { Producer } from 'kafkajs';
 import { benchProducer, quietKafka } from '../relay/baselines';
 import { PostgresBench } from '../relay/postgres-bench';

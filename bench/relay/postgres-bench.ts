@@ -1,4 +1,8 @@
-import { createPostgresTestDatabase, openOutboxDatabase, TestEnvironment } from '@app/test-kit';
+import {
+  createPostgresTestDatabase,
+  openOutboxDatabase,
+  TestEnvironment,
+} from '@outbox-inbox/test-kit';
 import { Bench, EVENTS, writeEvents } from './relay-bench-kit';
 
 /** A relay bench on PostgreSQL, and how to remove its database. */

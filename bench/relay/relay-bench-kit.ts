@@ -1,5 +1,5 @@
 import { OrderCreatedV1 } from '@app/trading-events';
-import { TestEnvironment } from '@app/test-kit';
+import { TestEnvironment } from '@outbox-inbox/test-kit';
 import { orderCreated } from '@app/trading-test-kit';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';

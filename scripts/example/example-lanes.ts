@@ -3,7 +3,7 @@ import {
   createTestDatabase,
   TestDatabase,
   TestEnvironment,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 
 /** One lane of the example matrix: a directory of examples/ with its own manifest and lockfile. */
 export interface ExampleLane {

@@ -7,6 +7,7 @@ export interface Manifest {
   version: string;
   exports: Record<string, string>;
   dependencies?: Record<string, string>;
+  private?: boolean;
   [field: string]: unknown;
 }
 
@@ -42,8 +43,9 @@ function entryPointsOf(manifest: Manifest): EntryPoint[] {
 }
 
 /**
- * The packages of packages/*, each after the @outbox-inbox packages it depends on, so each
- * builds against the declarations of those before it.
+ * The adoptable packages of packages/*, each after the @outbox-inbox packages it depends on, so
+ * each builds against the declarations of those before it. A private package (the test kit of
+ * their tests) is never built, packed or published.
  */
 export function sourcePackages(root: string): SourcePackage[] {
   const all = readdirSync(join(root, 'packages'), { withFileTypes: true })
@@ -51,8 +53,10 @@ export function sourcePackages(root: string): SourcePackage[] {
     .map((entry) => {
       const dir = join(root, 'packages', entry.name);
       const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
-      return { dir, manifest, entries: entryPointsOf(manifest) };
-    });
+      return { dir, manifest };
+    })
+    .filter(({ manifest }) => manifest.private !== true)
+    .map(({ dir, manifest }) => ({ dir, manifest, entries: entryPointsOf(manifest) }));
   const ordered: SourcePackage[] = [];
   const visit = (pkg: SourcePackage, path: string[]) => {
     if (ordered.includes(pkg)) return;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { consumerChannels, topicForAggregate } from '@app/trading-events';
-import { KafkaBroker, KafkaMock, startKafka } from '@app/test-kit';
+import { KafkaBroker, KafkaMock, startKafka } from '@outbox-inbox/test-kit';
 import { migrate, portVariable, ServiceProcess, ServiceSpec } from './service-process';
 
 type ServiceName = ServiceSpec['name'];

@@ -1,4 +1,4 @@
-import { waitFor } from '@app/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 import { ServiceProcess } from '../../scripts/stack/service-process';
 import { BROKER_FAULT_ORDERS, useBrokerFaultBed } from './support/broker-fault-bed';
 

@@ -8,7 +8,7 @@ import {
   ParcelRegisteredV1,
   TestDatabase,
   waitFor,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { createOutboxRelay, OutboxWriter } from '@outbox-inbox/outbox';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';

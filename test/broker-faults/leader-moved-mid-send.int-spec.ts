@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ApacheKafkaCluster, waitFor } from '@app/test-kit';
+import { ApacheKafkaCluster, waitFor } from '@outbox-inbox/test-kit';
 import { KafkaOutboxPublisher, TopicBatch } from '@outbox-inbox/outbox';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { threeNodeCluster } from './support/broker-fault-bed';

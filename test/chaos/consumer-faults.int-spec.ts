@@ -1,5 +1,5 @@
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
-import { waitFor } from '@app/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { ServiceProcess } from '../../scripts/stack/service-process';
 import { stackTopics } from '../../scripts/stack/start-stack';

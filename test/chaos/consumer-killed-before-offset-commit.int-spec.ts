@@ -1,6 +1,6 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { consumerChannels } from '@app/trading-events';
-import { KafkaApiKey, KafkaErrorCode, waitFor } from '@app/test-kit';
+import { KafkaApiKey, KafkaErrorCode, waitFor } from '@outbox-inbox/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { caughtUp } from '../support/kafka-offsets';
 import { TradingStack } from '../support/trading-stack';

@@ -1,5 +1,5 @@
 import { Connection, createConnection } from 'mysql2/promise';
-import { waitFor } from '@app/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { MYSQL_URL, PayingOrder, TradingStack } from '../support/trading-stack';
 import {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
-import { KAFKA_STARTUP_MS, TcpProxy, waitFor } from '@app/test-kit';
+import { KAFKA_STARTUP_MS, TcpProxy, waitFor } from '@outbox-inbox/test-kit';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { requestJson } from '../../scripts/demo/http-json';
 import { sampleValue } from '../e2e/prometheus-text';

@@ -1,4 +1,4 @@
-import { waitFor } from '@app/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { ServiceProcess } from '../../scripts/stack/service-process';
 import { TradingStack } from '../support/trading-stack';

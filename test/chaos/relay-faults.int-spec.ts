@@ -1,7 +1,7 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { createConnection } from 'mysql2/promise';
 import { readWholeTopic } from '@outbox-inbox/messaging';
-import { waitFor } from '@app/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 import { MYSQL_URL, TradingStack } from '../support/trading-stack';
 
 /**

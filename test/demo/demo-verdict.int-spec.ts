@@ -1,4 +1,4 @@
-import { freeLoopbackPort } from '@app/test-kit';
+import { freeLoopbackPort } from '@outbox-inbox/test-kit';
 import { createServer, Server } from 'node:net';
 import { runScript } from '../support/run-script';
 import { MYSQL_URL, TradingStack } from '../support/trading-stack';

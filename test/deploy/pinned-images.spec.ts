@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { pinnedApacheKafkaVersion } from '@app/test-kit';
+import { pinnedApacheKafkaVersion } from '@outbox-inbox/test-kit';
 
 /**
  * Compose and testcontainers run what CI tests: the Apache Kafka release tools/apache-kafka

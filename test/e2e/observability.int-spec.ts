@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { createConnection } from 'mysql2/promise';
-import { freeLoopbackPort, KAFKA_STARTUP_MS, waitFor } from '@app/test-kit';
+import { freeLoopbackPort, KAFKA_STARTUP_MS, waitFor } from '@outbox-inbox/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { portVariable, ServiceProcess } from '../../scripts/stack/service-process';
 import { Stack } from '../../scripts/stack/start-stack';

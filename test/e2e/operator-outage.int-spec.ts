@@ -1,4 +1,4 @@
-import { TcpProxy, waitFor } from '@app/test-kit';
+import { TcpProxy, waitFor } from '@outbox-inbox/test-kit';
 import { MYSQL_URL, PayingOrder, ServiceName, TradingStack } from '../support/trading-stack';
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { freeLoopbackPort, waitFor } from '@app/test-kit';
+import { freeLoopbackPort, waitFor } from '@outbox-inbox/test-kit';
 import { mapConcurrently } from '../../scripts/demo/http-json';
 import { ServiceProcess } from '../../scripts/stack/service-process';
 import { DatabaseSnapshot, DatabaseSnapshots } from '../support/db-snapshot';

@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { Page } from 'playwright-core';
 import { topicForAggregate } from '@app/trading-events';
-import { waitFor } from '@app/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { launchChromium } from '../support/chromium';
 import { TEST_LOG_DIR } from '../support/test-log';

@@ -3,7 +3,7 @@ import { createConnection } from 'mysql2/promise';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { Page } from 'playwright-core';
 import { topicForAggregate } from '@app/trading-events';
-import { waitFor } from '@app/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
 import { Stack } from '../../scripts/stack/start-stack';

@@ -7,7 +7,7 @@ import {
   kafkaChoice,
   produceWithConsoleProducer,
   waitFor,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { TradingStack } from '../support/trading-stack';
 
 /**

@@ -1,5 +1,5 @@
 import { checkInvariants } from '@app/trading-checker';
-import { waitFor } from '@app/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { runScript } from '../support/run-script';
 import { MYSQL_URL, ServiceName, TradingStack } from '../support/trading-stack';

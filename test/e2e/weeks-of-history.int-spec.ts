@@ -1,5 +1,5 @@
 import { InvariantReport } from '@app/trading-checker';
-import { waitFor } from '@app/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 import { DeploymentHistory } from '../support/deployment-history';
 import { requestJson } from '../../scripts/demo/http-json';
 import { TradingStack } from '../support/trading-stack';

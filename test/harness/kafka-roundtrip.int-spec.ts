@@ -1,4 +1,9 @@
-import { KAFKA_STARTUP_MS, startTestEnvironment, TestEnvironment, waitFor } from '@app/test-kit';
+import {
+  KAFKA_STARTUP_MS,
+  startTestEnvironment,
+  TestEnvironment,
+  waitFor,
+} from '@outbox-inbox/test-kit';
 import { Kafka, Partitioners } from 'kafkajs';
 
 async function committedTotal(kafka: Kafka, groupId: string, topic: string): Promise<number> {

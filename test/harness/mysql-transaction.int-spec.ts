@@ -1,6 +1,6 @@
 import { runTransaction } from '@outbox-inbox/database';
 import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/test-kit';
+import { startTestEnvironment, TestEnvironment, waitFor } from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 
 describe('MySQL harness', () => {

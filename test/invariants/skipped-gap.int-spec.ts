@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { checkInvariants, invariantTargets, InvariantTargets } from '@app/trading-checker';
 import { EventHeader } from '@outbox-inbox/messaging';
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/test-kit';
+import { startTestEnvironment, TestEnvironment, waitFor } from '@outbox-inbox/test-kit';
 import { seedDeployment } from '@app/trading-test-kit';
 import { createConnection } from 'mysql2/promise';
 import { AccountingMigrations } from '../../apps/accounting-service/src/migrations';

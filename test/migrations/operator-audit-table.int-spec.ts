@@ -6,7 +6,7 @@ import {
 import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { InboxMigrations } from '@outbox-inbox/inbox';
 import { OutboxMigrations } from '@outbox-inbox/outbox';
-import { createTestDatabase, TestDatabase } from '@app/test-kit';
+import { createTestDatabase, TestDatabase } from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { MYSQL_URL } from '../support/trading-stack';
 

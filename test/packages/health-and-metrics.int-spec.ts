@@ -10,7 +10,7 @@ import {
   startTestEnvironment,
   TestEnvironment,
   waitFor,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { runTransaction } from '@outbox-inbox/database';
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import {

@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { serviceConfig } from '@app/config';
 import { serviceRoot } from '@app/service-bootstrap';
-import { TEST_OPS_API_TOKEN, TestEnvironment } from '@app/test-kit';
+import { TEST_OPS_API_TOKEN, TestEnvironment } from '@outbox-inbox/test-kit';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { CouponProviderConfig } from '../../apps/coupon-provider/src/coupon-provider.config';

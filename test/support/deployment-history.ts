@@ -1,6 +1,6 @@
 import { createEnvelope, envelopeHeaders } from '@outbox-inbox/messaging';
 import { OrderCancelledV1 } from '@app/trading-events';
-import { waitFor } from '@app/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { createConnection } from 'mysql2/promise';
 import { MYSQL_URL, ServiceDatabase, TradingStack } from './trading-stack';

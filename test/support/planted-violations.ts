@@ -1,6 +1,6 @@
 import { createEnvelope, envelopeHeaders } from '@outbox-inbox/messaging';
 import { OrderCreatedV1 } from '@app/trading-events';
-import { waitFor } from '@app/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { TradingStack } from './trading-stack';
 

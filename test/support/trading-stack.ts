@@ -8,7 +8,7 @@ import {
   invariantTargets,
   InvariantTargets,
 } from '@app/trading-checker';
-import { freeLoopbackPort, waitFor } from '@app/test-kit';
+import { freeLoopbackPort, waitFor } from '@outbox-inbox/test-kit';
 import { mapConcurrently, requestJson } from '../../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
 import { portVariable, serviceMain, ServiceProcess } from '../../scripts/stack/service-process';

@@ -1,4 +1,4 @@
-import { TEST_OPS_API_TOKEN } from '@app/test-kit';
+import { TEST_OPS_API_TOKEN } from '@outbox-inbox/test-kit';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { serviceConfig } from '@app/config';

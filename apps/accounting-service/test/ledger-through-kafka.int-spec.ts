@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { consumerChannels } from '@app/trading-events';
-import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/test-kit';
+import {
+  startTestEnvironment,
+  TEST_OPS_API_TOKEN,
+  TestEnvironment,
+  waitFor,
+} from '@outbox-inbox/test-kit';
 import { Partitioners, Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {

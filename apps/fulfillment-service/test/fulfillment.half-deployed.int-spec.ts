@@ -3,7 +3,12 @@ import { NestFactory } from '@nestjs/core';
 import { randomBytes } from 'node:crypto';
 import { serviceConfig } from '@app/config';
 import { serviceRoot } from '@app/service-bootstrap';
-import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/test-kit';
+import {
+  startTestEnvironment,
+  TEST_OPS_API_TOKEN,
+  TestEnvironment,
+  waitFor,
+} from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { FulfillmentServiceConfig } from '../src/fulfillment-service.config';
 import { FulfillmentServiceModule } from '../src/fulfillment-service.module';

@@ -16,7 +16,12 @@ import {
   OrderPaymentStartedV1,
 } from '@app/trading-events';
 import { CouponProviderClient } from '@app/coupon-client';
-import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/test-kit';
+import {
+  startTestEnvironment,
+  TEST_OPS_API_TOKEN,
+  TestEnvironment,
+  waitFor,
+} from '@outbox-inbox/test-kit';
 import { Partitioners, Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {

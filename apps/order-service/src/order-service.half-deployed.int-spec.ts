@@ -11,7 +11,7 @@ import {
   TestDatabase,
   TestEnvironment,
   waitFor,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { OrderMigrations } from './migrations';
 import { OrderServiceConfig } from './order-service.config';

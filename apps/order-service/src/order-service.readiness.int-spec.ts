@@ -6,7 +6,12 @@ import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { OutboxCommitNotifier, createOutboxRelay, OutboxRelay } from '@outbox-inbox/outbox';
 import { InMemoryOutboxPublisher } from '@outbox-inbox/outbox/testing';
 import { topicForAggregate } from '@app/trading-events';
-import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/test-kit';
+import {
+  startTestEnvironment,
+  TEST_OPS_API_TOKEN,
+  TestEnvironment,
+  waitFor,
+} from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { OrderMigrations } from './migrations';
 import { OrderServiceConfig } from './order-service.config';

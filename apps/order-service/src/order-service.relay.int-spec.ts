@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EventEnvelope } from '@outbox-inbox/messaging';
-import { startTestEnvironment, TestEnvironment, waitFor } from '@app/test-kit';
+import { startTestEnvironment, TestEnvironment, waitFor } from '@outbox-inbox/test-kit';
 import {
   request,
   RunningOrderService,

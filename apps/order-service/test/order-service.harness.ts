@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { serviceConfig } from '@app/config';
 import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { serviceRoot } from '@app/service-bootstrap';
-import { TEST_OPS_API_TOKEN, TestEnvironment } from '@app/test-kit';
+import { TEST_OPS_API_TOKEN, TestEnvironment } from '@outbox-inbox/test-kit';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { OrderMigrations } from '../src/migrations';

@@ -1,5 +1,5 @@
 // The trading chain's test kit: its events as Kafka messages and a seeded long-lived
-// deployment, for the tests and benchmarks of the chain. The generic kit is @app/test-kit.
+// deployment, for the tests and benchmarks of the chain. The generic kit is @outbox-inbox/test-kit.
 /** Trading events and their Kafka messages. */
 export { orderCreated, orderEvent } from './trading-messages';
 /** A long-lived trading deployment written straight into its tables and topics, at rest. */

@@ -3,7 +3,7 @@ import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { InvariantTargets } from '@app/trading-checker';
 import { Kafka, Partitioners } from 'kafkajs';
 import { createConnection } from 'mysql2/promise';
-import { waitFor } from '@app/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 
 const CHUNK = 50_000;
 

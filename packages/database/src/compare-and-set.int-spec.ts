@@ -1,4 +1,8 @@
-import { createPostgresTestDatabase, createTestDatabase, TestDatabase } from '@app/test-kit';
+import {
+  createPostgresTestDatabase,
+  createTestDatabase,
+  TestDatabase,
+} from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { compareAndSet } from './compare-and-set';
 import { openMysqlDataSource } from './mysql/mysql-data-source';

@@ -4,7 +4,7 @@ import {
   createTestDatabase,
   DatabaseUser,
   TestDatabase,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { deploymentFaultOf } from './deployment-fault';
 import { openMysqlDataSource } from './mysql/mysql-data-source';

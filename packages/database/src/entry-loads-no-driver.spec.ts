@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { driversLoadedBy } from '@app/test-kit';
+import { driversLoadedBy } from '@outbox-inbox/test-kit';
 
 // An adopter on PostgreSQL installs pg and not mysql2, and the reverse: the package's entry
 // must load neither driver, only the subpath of the engine a DataSource names does.

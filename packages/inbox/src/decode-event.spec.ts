@@ -1,5 +1,5 @@
 import { createEnvelope, EventRegistry, EventValidationError } from '@outbox-inbox/messaging';
-import { ParcelShippedV1 } from '@app/test-kit';
+import { ParcelShippedV1 } from '@outbox-inbox/test-kit';
 import { decodeEvent, isNewerSchema, isUnknownType } from './decode-event';
 import { InboxError } from './inbox.errors';
 

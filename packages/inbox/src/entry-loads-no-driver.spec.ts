@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { driversLoadedBy } from '@app/test-kit';
+import { driversLoadedBy } from '@outbox-inbox/test-kit';
 
 // An adopter on PostgreSQL installs pg and not mysql2, and the reverse: the inbox's entry
 // loads neither driver, and neither does building an inbox for a DataSource of either engine

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readMarkdownTable } from '@app/test-kit';
+import { readMarkdownTable } from '@outbox-inbox/test-kit';
 import { DEAD_LETTER_CODES, INBOX_ERROR_CODES } from './inbox.errors';
 
 describe('the inbox error codes', () => {

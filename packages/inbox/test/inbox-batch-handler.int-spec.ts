@@ -1,5 +1,5 @@
 import { InboxError } from '@outbox-inbox/inbox';
-import { parcelEvent, toMessage, waitFor } from '@app/test-kit';
+import { parcelEvent, toMessage, waitFor } from '@outbox-inbox/test-kit';
 import { BatchTestConsumer, MixedKindsConsumer } from './fixtures/batch-test-consumer.controller';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';
 import { startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';

@@ -1,4 +1,4 @@
-import { parcelEvent, toMessage, waitFor } from '@app/test-kit';
+import { parcelEvent, toMessage, waitFor } from '@outbox-inbox/test-kit';
 import { crashAfterCommitCases, effects } from './fixtures/crash-after-commit';
 import { committedTotal } from './fixtures/kafka-reads';
 import { startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';

@@ -1,5 +1,5 @@
-import { KafkaApiKey, parcelEvent, toMessage } from '@app/test-kit';
-import { waitFor } from '@app/test-kit';
+import { KafkaApiKey, parcelEvent, toMessage } from '@outbox-inbox/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 import { topicSize } from './fixtures/kafka-reads';
 import { useInboxTestBed } from './fixtures/inbox-test-app';
 

@@ -1,4 +1,4 @@
-import { parcelEvent, toMessage, waitFor } from '@app/test-kit';
+import { parcelEvent, toMessage, waitFor } from '@outbox-inbox/test-kit';
 import { committedTotal } from './fixtures/kafka-reads';
 import { useInboxTestBed } from './fixtures/inbox-test-app';
 

@@ -1,5 +1,5 @@
 import { AddressInfo } from 'node:net';
-import { parcelEvent, toMessage, waitFor } from '@app/test-kit';
+import { parcelEvent, toMessage, waitFor } from '@outbox-inbox/test-kit';
 import { runScript } from '../../../test/support/run-script';
 import { useInboxTestBed } from './fixtures/inbox-test-app';
 

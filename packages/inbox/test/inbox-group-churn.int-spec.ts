@@ -1,4 +1,4 @@
-import { parcelEvent, toMessage, waitFor } from '@app/test-kit';
+import { parcelEvent, toMessage, waitFor } from '@outbox-inbox/test-kit';
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { committedTotal } from './fixtures/kafka-reads';
 import { InboxTestApp, startInboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';

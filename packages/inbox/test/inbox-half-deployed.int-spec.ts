@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { createDatabaseUser, parcelEvent, toMessage, waitFor } from '@app/test-kit';
+import { createDatabaseUser, parcelEvent, toMessage, waitFor } from '@outbox-inbox/test-kit';
 import { InboxMigrations, probeInboxSchema } from '../src';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';
 import { InboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';

@@ -1,5 +1,5 @@
 import { MessageTracing, openTelemetryTracing } from '@outbox-inbox/messaging';
-import { parcelEvent, toMessage, waitFor } from '@app/test-kit';
+import { parcelEvent, toMessage, waitFor } from '@outbox-inbox/test-kit';
 import { InboxMessageScope } from '../src';
 import { useInboxTestBed } from './fixtures/inbox-test-app';
 

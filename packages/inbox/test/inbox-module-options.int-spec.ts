@@ -2,7 +2,7 @@ import { DynamicModule, INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
-import { parcelEvent, parcelEventRegistry, toMessage, waitFor } from '@app/test-kit';
+import { parcelEvent, parcelEventRegistry, toMessage, waitFor } from '@outbox-inbox/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {

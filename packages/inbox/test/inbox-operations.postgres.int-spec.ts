@@ -6,7 +6,7 @@ import {
   parcelEventRegistry,
   TestDatabase,
   waitFor,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { InboxMigrations, InboxOperations, resolveInboxOptions } from '../src';
 import { SqlInboxStore } from '../src/apply/sql-inbox-store';

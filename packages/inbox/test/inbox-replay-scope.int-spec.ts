@@ -1,5 +1,5 @@
 import { ReplayResult } from '@outbox-inbox/inbox';
-import { parcelEvent, toMessage, waitFor } from '@app/test-kit';
+import { parcelEvent, toMessage, waitFor } from '@outbox-inbox/test-kit';
 import { runScript } from '../../../test/support/run-script';
 import { committedTotal, topicSize } from './fixtures/kafka-reads';
 import { InboxTestApp, useInboxTestBed } from './fixtures/inbox-test-app';

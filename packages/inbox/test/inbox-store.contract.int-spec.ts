@@ -1,5 +1,5 @@
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
-import { startTestEnvironment, TcpProxy, TestEnvironment } from '@app/test-kit';
+import { startTestEnvironment, TcpProxy, TestEnvironment } from '@outbox-inbox/test-kit';
 import { DataSource, DataSourceOptions, EntityManager } from 'typeorm';
 import { InboxMigrations } from '../src';
 import { SqlInboxBatchStore } from '../src/apply/sql-inbox-batch-store';

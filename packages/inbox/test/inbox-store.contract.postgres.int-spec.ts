@@ -1,5 +1,5 @@
 import { openPostgresDataSource } from '@outbox-inbox/database/postgres';
-import { createPostgresTestDatabase, TcpProxy } from '@app/test-kit';
+import { createPostgresTestDatabase, TcpProxy } from '@outbox-inbox/test-kit';
 import { EntityManager } from 'typeorm';
 import { InboxMigrations } from '../src';
 import { SqlInboxBatchStore } from '../src/apply/sql-inbox-batch-store';

@@ -9,7 +9,7 @@ import {
   parcelEvent,
   parcelEventRegistry,
   TestDatabase,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { InboxModule, InboxTransport } from '../src';
 import { InboxTestHarness } from '../src/testing';

@@ -3,7 +3,7 @@ import {
   parcelEventRegistry,
   ParcelRegisteredV1,
   ParcelShippedV1,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { Controller, INestApplication, Inject, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';

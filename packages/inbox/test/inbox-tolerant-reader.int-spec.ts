@@ -1,5 +1,5 @@
 import { defineEvent, EventEnvelope, eventKeyOf } from '@outbox-inbox/messaging';
-import { parcelEvent, parcelEventRegistry, toMessage, waitFor } from '@app/test-kit';
+import { parcelEvent, parcelEventRegistry, toMessage, waitFor } from '@outbox-inbox/test-kit';
 import { IsInt, IsString } from 'class-validator';
 import { topicSize } from './fixtures/kafka-reads';
 import { useInboxTestBed } from './fixtures/inbox-test-app';

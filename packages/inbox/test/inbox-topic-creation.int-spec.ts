@@ -1,4 +1,4 @@
-import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
+import { startTestEnvironment, TestEnvironment } from '@outbox-inbox/test-kit';
 import { InboxError } from '../src';
 import { ensureTopics } from '../src/transport/ensure-topics';
 

@@ -1,6 +1,6 @@
 import { createEnvelope, validateEnvelope } from './create-envelope';
 import { EventValidationError } from './validation';
-import { ParcelShippedV1 } from '@app/test-kit';
+import { ParcelShippedV1 } from '@outbox-inbox/test-kit';
 
 const payload = {
   parcelId: '42',

@@ -10,7 +10,7 @@ import {
 } from 'class-validator';
 import { EventEnvelope, TraceContext } from './envelope';
 import { PayloadClass } from './event-definition';
-import { ParcelShippedV1 } from '@app/test-kit';
+import { ParcelShippedV1 } from '@outbox-inbox/test-kit';
 import { compileValidCheck } from './valid-check';
 import { validatePlain } from './validation';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readMarkdownTable } from '@app/test-kit';
+import { readMarkdownTable } from '@outbox-inbox/test-kit';
 import { OUTBOX_ERROR_CODES } from './outbox.errors';
 
 describe('the outbox error codes', () => {

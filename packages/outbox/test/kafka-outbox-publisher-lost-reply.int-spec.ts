@@ -1,4 +1,4 @@
-import { KAFKA_STARTUP_MS, KafkaBroker, startKafka, waitFor } from '@app/test-kit';
+import { KAFKA_STARTUP_MS, KafkaBroker, startKafka, waitFor } from '@outbox-inbox/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { KafkaOutboxPublisher } from '../src';
 import { TopicBatch } from '../src/publisher/outbox-publisher';

@@ -1,4 +1,4 @@
-import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
+import { startTestEnvironment, TestEnvironment } from '@outbox-inbox/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { KafkaOutboxPublisher } from '../src';
 import {

@@ -3,7 +3,7 @@ import {
   openOutboxDatabase,
   startTestEnvironment,
   TestEnvironment,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { OutboxWriter } from '../src';
 import { mysqlOutboxSql } from '../src/store/sql/mysql-outbox-sql';

@@ -1,4 +1,8 @@
-import { createPostgresTestDatabase, openOutboxDatabase, TestDatabase } from '@app/test-kit';
+import {
+  createPostgresTestDatabase,
+  openOutboxDatabase,
+  TestDatabase,
+} from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { OutboxWriter } from '../src';
 import { postgresOutboxSql } from '../src/store/sql/postgres-outbox-sql';

@@ -1,4 +1,8 @@
-import { createPostgresTestDatabase, openOutboxDatabase, TestDatabase } from '@app/test-kit';
+import {
+  createPostgresTestDatabase,
+  openOutboxDatabase,
+  TestDatabase,
+} from '@outbox-inbox/test-kit';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { OutboxWriter } from '../src';

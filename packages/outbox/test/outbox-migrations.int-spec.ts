@@ -1,5 +1,5 @@
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
-import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
+import { startTestEnvironment, TestEnvironment } from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { CreateOutboxTable1764700000000 } from '../src/migrations/create-outbox-table.migration';
 import { OutboxMigrations } from '../src';

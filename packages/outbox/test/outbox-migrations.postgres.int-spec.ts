@@ -1,5 +1,5 @@
 import { postgresDataSourceOptions } from '@outbox-inbox/database/postgres';
-import { createPostgresTestDatabase, TestDatabase } from '@app/test-kit';
+import { createPostgresTestDatabase, TestDatabase } from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { OutboxMigrations } from '../src';
 

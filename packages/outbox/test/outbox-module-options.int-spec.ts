@@ -10,7 +10,7 @@ import {
   TEST_OPS_API_TOKEN,
   TestEnvironment,
   waitFor,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {

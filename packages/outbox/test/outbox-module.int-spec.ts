@@ -8,7 +8,7 @@ import {
   startTestEnvironment,
   TestEnvironment,
   waitFor,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { OutboxMigrations, OutboxModule, OutboxWriter } from '../src';

@@ -5,7 +5,7 @@ import {
   parcelRegistered,
   ParcelRegisteredV1,
   TestDatabase,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { OutboxMigrations, OutboxOperations, OutboxWriter } from '../src';
 import { OutboxClaimer } from '../src/relay/outbox-claimer';

@@ -6,7 +6,7 @@ import {
   startTestEnvironment,
   TestEnvironment,
   waitFor,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { IsString, MaxLength } from 'class-validator';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';

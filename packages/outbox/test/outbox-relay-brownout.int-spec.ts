@@ -1,5 +1,10 @@
 import { setTimeout as pause } from 'node:timers/promises';
-import { openOutboxDatabase, startTestEnvironment, TestEnvironment, waitFor } from '@app/test-kit';
+import {
+  openOutboxDatabase,
+  startTestEnvironment,
+  TestEnvironment,
+  waitFor,
+} from '@outbox-inbox/test-kit';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { KafkaOutboxPublisher, createOutboxRelay, OutboxWriter } from '../src';

@@ -1,4 +1,4 @@
-import { waitFor } from '@app/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 import { OutboxWriter } from '../src';
 import { InMemoryOutboxPublisher } from '../src/testing';
 import { consumeUntil, rowsOf, statusCounts, writeParcelEvents } from './outbox-test-kit';

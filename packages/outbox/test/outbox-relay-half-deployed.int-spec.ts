@@ -1,4 +1,4 @@
-import { createDatabaseUser, waitFor } from '@app/test-kit';
+import { createDatabaseUser, waitFor } from '@outbox-inbox/test-kit';
 import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { openPostgresDataSource } from '@outbox-inbox/database/postgres';
 import { OutboxMigrations, OutboxWriter, probeOutboxSchema } from '../src';

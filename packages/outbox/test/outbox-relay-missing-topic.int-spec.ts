@@ -1,5 +1,5 @@
 import { defineEvent } from '@outbox-inbox/messaging';
-import { KafkaApiKey, waitFor } from '@app/test-kit';
+import { KafkaApiKey, waitFor } from '@outbox-inbox/test-kit';
 import { IsString, MaxLength } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { OutboxRelay, OutboxWriter } from '../src';

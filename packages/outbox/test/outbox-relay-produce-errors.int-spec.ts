@@ -1,4 +1,4 @@
-import { KafkaApiKey, KafkaErrorCode, waitFor } from '@app/test-kit';
+import { KafkaApiKey, KafkaErrorCode, waitFor } from '@outbox-inbox/test-kit';
 import { OutboxWriter } from '../src';
 import { consumeUntil, statusCounts, writeParcelEvents } from './outbox-test-kit';
 import { useRelayTestBed } from './relay-test-bed';

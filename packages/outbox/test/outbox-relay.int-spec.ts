@@ -1,4 +1,4 @@
-import { parcelRegistered, ParcelRegisteredV1, waitFor } from '@app/test-kit';
+import { parcelRegistered, ParcelRegisteredV1, waitFor } from '@outbox-inbox/test-kit';
 import { logLevel } from 'kafkajs';
 import { KafkaOutboxPublisher, OutboxCommitNotifier, OutboxWriter } from '../src';
 import { rowBytes } from '../src/relay/batch-bytes';

@@ -1,4 +1,4 @@
-import { waitFor } from '@app/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { OutboxCommitNotifier, OutboxWriter } from '../src';
 import { DEFAULT_OUTBOX_CHANNEL } from '../src/relay/listen-notify-wake-up';

@@ -1,4 +1,4 @@
-import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
+import { startTestEnvironment, TestEnvironment } from '@outbox-inbox/test-kit';
 import { runOutboxStoreContract } from '../src/testing';
 import { SqlOutboxStore } from './sql-outbox-store';
 

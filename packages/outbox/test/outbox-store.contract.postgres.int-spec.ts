@@ -1,4 +1,4 @@
-import { createPostgresTestDatabase } from '@app/test-kit';
+import { createPostgresTestDatabase } from '@outbox-inbox/test-kit';
 import { runOutboxStoreContract } from '../src/testing';
 import { SqlOutboxStore } from './sql-outbox-store';
 

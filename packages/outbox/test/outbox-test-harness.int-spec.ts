@@ -9,7 +9,7 @@ import {
   parcelRegistered,
   ParcelRegisteredV1,
   TestDatabase,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { OutboxMigrations, OutboxModule, OutboxWriter } from '../src';
 import { OutboxTestHarness } from '../src/testing';

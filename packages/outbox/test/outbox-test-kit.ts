@@ -1,4 +1,4 @@
-import { parcelRegistered, ParcelRegisteredV1, waitFor } from '@app/test-kit';
+import { parcelRegistered, ParcelRegisteredV1, waitFor } from '@outbox-inbox/test-kit';
 import { Kafka } from 'kafkajs';
 import { DataSource, EntityManager } from 'typeorm';
 import { OutboxWriter } from '../src';

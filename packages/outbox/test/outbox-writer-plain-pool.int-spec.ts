@@ -4,7 +4,7 @@ import {
   ParcelRegisteredV1,
   startTestEnvironment,
   TestEnvironment,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { OutboxMigrations, OutboxWriter } from '../src';
 

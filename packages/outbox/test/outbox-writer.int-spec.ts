@@ -7,7 +7,7 @@ import {
   ParcelReturnedV1,
   startTestEnvironment,
   TestEnvironment,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { OutboxCommitNotifier, OutboxError, OutboxWriter } from '../src';
 

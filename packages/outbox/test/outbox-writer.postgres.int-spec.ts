@@ -6,7 +6,7 @@ import {
   ParcelRegisteredV1,
   ParcelReturnedV1,
   TestDatabase,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { OutboxError, OutboxWriter } from '../src';
 

@@ -6,7 +6,7 @@ import {
   startTestEnvironment,
   TestDatabase,
   TestEnvironment,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { createOutboxRelay, OutboxRelay, OutboxRelayConfig } from '../src';

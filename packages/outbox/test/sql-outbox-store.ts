@@ -1,6 +1,6 @@
 import { runTransaction } from '@outbox-inbox/database';
 import { defineEvent, EventDefinition } from '@outbox-inbox/messaging';
-import { openOutboxDatabase, TcpProxy, TestDatabase } from '@app/test-kit';
+import { openOutboxDatabase, TcpProxy, TestDatabase } from '@outbox-inbox/test-kit';
 import { IsString } from 'class-validator';
 import { DataSource, EntityManager } from 'typeorm';
 import { OutboxOperations, OutboxWriter } from '../src';

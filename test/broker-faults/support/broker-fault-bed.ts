@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
-import { ApacheKafkaCluster } from '@app/test-kit';
+import { ApacheKafkaCluster } from '@outbox-inbox/test-kit';
 import { InvariantReport } from '@app/trading-checker';
 import { StackOptions } from '../../../scripts/stack/start-stack';
 import { TradingStack } from '../../support/trading-stack';

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApacheKafkaCluster, waitFor } from '@app/test-kit';
+import { ApacheKafkaCluster, waitFor } from '@outbox-inbox/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 
 /**

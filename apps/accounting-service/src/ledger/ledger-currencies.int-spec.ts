@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { runTransaction } from '@outbox-inbox/database';
 import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
-import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
+import { startTestEnvironment, TestEnvironment } from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { orderPaid } from '../../test/ledger-fixtures';
 import { AccountingMigrations } from '../migrations';

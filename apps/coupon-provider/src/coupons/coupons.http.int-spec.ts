@@ -1,5 +1,10 @@
 import { CouponProviderClient, GrantRequest } from '@app/coupon-client';
-import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment, waitFor } from '@app/test-kit';
+import {
+  startTestEnvironment,
+  TEST_OPS_API_TOKEN,
+  TestEnvironment,
+  waitFor,
+} from '@outbox-inbox/test-kit';
 import {
   RunningCouponProvider,
   startCouponProvider,

@@ -4,7 +4,7 @@ import {
   Infrastructure,
   resolveInfrastructure,
   TestDatabase,
-} from '@app/test-kit';
+} from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { FulfillmentMigrations } from '../migrations';
 import { markGranted, markGrantFailed } from './domain/fulfillment';

@@ -1,4 +1,4 @@
-import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment } from '@app/test-kit';
+import { startTestEnvironment, TEST_OPS_API_TOKEN, TestEnvironment } from '@outbox-inbox/test-kit';
 import {
   request,
   RunningOrderService,

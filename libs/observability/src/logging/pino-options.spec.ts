@@ -3,7 +3,7 @@ import { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { waitFor } from '@app/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 import { Options, pinoHttp } from 'pino-http';
 import { CorrelatedMessageScope } from '../correlation/correlated-message-scope';
 import { runWithCorrelation } from '../correlation/correlation-context';

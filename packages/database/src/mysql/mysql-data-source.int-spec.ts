@@ -1,4 +1,4 @@
-import { startTestEnvironment, TestEnvironment } from '@app/test-kit';
+import { startTestEnvironment, TestEnvironment } from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { openMysqlDataSource } from './mysql-data-source';
 import { runTransaction } from '../run-transaction';

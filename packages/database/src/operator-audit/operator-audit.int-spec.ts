@@ -1,4 +1,8 @@
-import { createPostgresTestDatabase, createTestDatabase, TestDatabase } from '@app/test-kit';
+import {
+  createPostgresTestDatabase,
+  createTestDatabase,
+  TestDatabase,
+} from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { openMysqlDataSource } from '../mysql/mysql-data-source';
 import { openPostgresDataSource } from '../postgres/postgres-data-source';

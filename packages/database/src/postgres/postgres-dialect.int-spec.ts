@@ -1,4 +1,4 @@
-import { createPostgresTestDatabase, TestDatabase, waitFor } from '@app/test-kit';
+import { createPostgresTestDatabase, TestDatabase, waitFor } from '@outbox-inbox/test-kit';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { sqlDialectOf } from '../dialect-of';

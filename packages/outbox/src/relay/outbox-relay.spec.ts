@@ -1,5 +1,5 @@
 import { MessageTracing, openTelemetryTracing } from '@outbox-inbox/messaging';
-import { waitFor } from '@app/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 import { resolveRelayOptions } from './outbox-relay.options';
 import { OutboxRelay } from './outbox-relay';
 import { InMemoryOutboxPublisher, InMemoryOutboxStore } from '../testing';
