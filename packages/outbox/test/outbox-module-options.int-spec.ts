@@ -2,7 +2,6 @@ import { DynamicModule, Global, INestApplication, Module } from '@nestjs/common'
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
-import { OperatorAuthModule } from '@app/service-bootstrap';
 import {
   openOutboxDatabase,
   ParcelShippedV1,
@@ -24,6 +23,7 @@ import {
   OutboxWriter,
 } from '../src';
 import { OutboxHttpModule } from '../src/http';
+import { AppTokenGuardModule } from './app-token-guard';
 import { consumeUntil } from './outbox-test-kit';
 
 const PARCELS_DB = Symbol('PARCELS_DB');
@@ -259,10 +259,10 @@ describe('OutboxModule options', () => {
     expect((await fetch(`${await on.getUrl()}/outbox/stats`)).status).toBe(200);
   });
 
-  it("puts the routes behind the operator token of the app's OperatorAuthModule", async () => {
+  it("puts the routes behind the app's global guard (an operator token)", async () => {
     const { topic: _topic, ...rest } = await options('outbox.opt.auth');
     const started = await start([
-      OperatorAuthModule.forRoot({ token: TEST_OPS_API_TOKEN }),
+      AppTokenGuardModule.forRoot(TEST_OPS_API_TOKEN),
       TypeOrmModule.forRoot(mysqlDataSourceOptions({ url: outboxDbUrl })),
       OutboxModule.forRoot(rest),
       OutboxHttpModule.register(),
