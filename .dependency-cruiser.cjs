@@ -85,11 +85,25 @@ module.exports = {
       name: 'packages-import-only-packages',
       comment:
         'What a team adopts (packages/) ships alone: its sources import other packages and ' +
-        'their npm peers, never an in-house library, an app or a test kit. Their tests may ' +
-        'use the in-house test kit.',
+        'their npm peers, never an in-house library, an app or a test kit, the private ' +
+        "packages/test-kit included (it is their tests' kit, never published).",
       severity: 'error',
-      from: { path: '^packages/[^/]+/src/', pathNot: '\\.(int-)?spec\\.ts$' },
-      to: { path: '^(libs|apps|bench|test|scripts|examples|tools)/' },
+      from: { path: '^packages/([^/]+)/src/', pathNot: '\\.(int-)?spec\\.ts$' },
+      to: {
+        path: '^((libs|apps|bench|test|scripts|examples|tools)/|packages/test-kit/)',
+        pathNot: '^packages/$1/',
+      },
+    },
+    {
+      name: 'packages-stand-on-the-ground-floor',
+      comment:
+        'packages/ is the ground floor: nothing in it, its tests and specs included, imports an ' +
+        "in-house library or an app. What the packages' tests need lives in their own test " +
+        'support, their /testing subpaths or packages/test-kit; the libraries build on the ' +
+        'packages, so an import back up would make a circle between the floors.',
+      severity: 'error',
+      from: { path: '^packages/' },
+      to: { path: '^(libs|apps)/' },
     },
     {
       name: 'observability-reads-packages-through-ports',
@@ -212,16 +226,6 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/(messaging|outbox|inbox)/' },
       to: { path: '^libs/trading-events/', reachable: true },
-    },
-    {
-      name: 'generic-test-kit-imports-no-catalogue',
-      comment:
-        "packages/test-kit is the kit of the generic libraries' tests: it loads no business " +
-        'catalogue, directly or through the trading kit (libs/trading-test-kit), so those tests ' +
-        'never load the trading events.',
-      severity: 'error',
-      from: { path: '^packages/test-kit/' },
-      to: { path: '^libs/(trading-events|trading-test-kit)/' },
     },
     {
       name: 'not-to-unresolvable',
