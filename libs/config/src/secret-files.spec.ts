@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CommonEnv } from './common-env';
+import { CommonEnv, ServiceEnv } from './common-env';
 import { ConfigError } from './config.error';
 import { readSecretFiles, SECRET_VARIABLES } from './secret-files';
 import { validateEnv } from './validate-env';
@@ -104,5 +104,23 @@ describe('readSecretFiles', () => {
     expect(
       validateEnv(CommonEnv, { ...base, OPS_API_TOKENS_FILE: file('n', `${tokens}\n`) }),
     ).toMatchObject({ OPS_API_TOKENS: tokens });
+  });
+
+  it('reads in validateEnv only the files of secrets the schema declares', () => {
+    // The coupon provider (ServiceEnv) has no Kafka and no callback: their files are not its own.
+    const config = validateEnv(ServiceEnv, {
+      ...base,
+      OPS_API_TOKEN: token,
+      KAFKA_SASL_PASSWORD_FILE: join(dir, 'missing'),
+      PAY_CALLBACK_SECRET_FILE: join(dir, 'missing'),
+    });
+    expect(config.OPS_API_TOKEN).toBe(token);
+    expect(() =>
+      validateEnv(CommonEnv, {
+        ...base,
+        OPS_API_TOKEN: token,
+        KAFKA_SASL_PASSWORD_FILE: join(dir, 'missing'),
+      }),
+    ).toThrow(/KAFKA_SASL_PASSWORD_FILE: cannot read/);
   });
 });
