@@ -6,6 +6,7 @@
 // statements are its PostgreSQL ones (ON CONFLICT, statement_timestamp()). Medians of
 // BENCH_ROUNDS (default 5) alternating rounds; bench/results/consumer-pg.json.
 import 'reflect-metadata';
+import { kafkaSecurityFromEnv } from '@app/config';
 import { InboxMigrations } from '@outbox-inbox/inbox';
 import { openPostgresDataSource } from '@outbox-inbox/database/postgres';
 import { createPostgresTestDatabase, startTestEnvironment } from '@outbox-inbox/test-kit';
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
       const base = {
         databaseUrl: database.url,
         brokers: env.infra.kafkaBrokers,
+        ...kafkaSecurityFromEnv(),
         deadLetterTopic: await env.createTopic('bench.consumer.pg.dlq', 1),
         retryTopic: await env.createTopic('bench.consumer.pg.retry', 1),
       };

@@ -11,6 +11,7 @@
 // versions delivered in reverse). Run with `npm run bench:consumer`; results in
 // bench/results/consumer.json.
 import 'reflect-metadata';
+import { kafkaSecurityFromEnv } from '@app/config';
 import { InboxMigrations } from '@outbox-inbox/inbox';
 import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { startTestEnvironment } from '@outbox-inbox/test-kit';
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
     const base = {
       databaseUrl: database.url,
       brokers: env.infra.kafkaBrokers,
+      ...kafkaSecurityFromEnv(),
       deadLetterTopic,
       retryTopic,
     };

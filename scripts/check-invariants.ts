@@ -6,6 +6,7 @@
  * services and docker compose use them) and reports every broken promise with its ids.
  * Exit 0 when all hold, 1 on a violation, 2 on a usage or connection error.
  */
+import { kafkaSecurityFromEnv } from '@app/config';
 import { parseArgs } from 'node:util';
 import { checkInvariants, formatInvariantReport, invariantTargets } from '@app/trading-checker';
 
@@ -13,7 +14,9 @@ const USAGE = `usage: npm run check:invariants -- [--quiescent] [--json]
   --quiescent  the deployment is at rest: anything still in flight is a violation
   --json       print the report as JSON
 environment: MYSQL_URL (default mysql://root@127.0.0.1:3306), KAFKA_BROKERS (required),
-             DATABASE_PREFIX (default ''), TOPIC_PREFIX (default 'trading.')`;
+             DATABASE_PREFIX (default ''), TOPIC_PREFIX (default 'trading.'), and the Kafka
+             client's KAFKA_SASL_MECHANISM, KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD(_FILE),
+             KAFKA_SSL, KAFKA_SSL_CA_FILE`;
 
 async function main(): Promise<number> {
   let flags: { quiescent?: boolean; json?: boolean; help?: boolean };
@@ -41,6 +44,7 @@ async function main(): Promise<number> {
   const targets = invariantTargets({
     mysqlUrl: process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306',
     kafkaBrokers: brokers,
+    kafkaSecurity: kafkaSecurityFromEnv(),
     databasePrefix: process.env.DATABASE_PREFIX ?? '',
     topicPrefix: process.env.TOPIC_PREFIX ?? 'trading.',
   });

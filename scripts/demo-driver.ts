@@ -8,6 +8,7 @@
  * Settings come from the environment; the last line is the verdict, and the exit code matches.
  */
 import { parseArgs } from 'node:util';
+import { kafkaSecurityFromEnv, readSecretFiles } from '@app/config';
 import { DemoSettings, newRunId } from './demo/demo-settings';
 import { judgeExistingRun, runDemo } from './demo/driver';
 import { formatSummary } from './demo/summary';
@@ -17,6 +18,11 @@ import { DemoCheck, verdictLine } from './demo/verdict';
 const env = (name: string, fallback: string) => process.env[name] || fallback;
 
 function settingsFromEnv(): DemoSettings {
+  // The secrets may come from files too (PAY_CALLBACK_SECRET_FILE, OPS_API_TOKEN_FILE).
+  const secrets = readSecretFiles(process.env, ['PAY_CALLBACK_SECRET', 'OPS_API_TOKEN']) as Record<
+    string,
+    string | undefined
+  >;
   return {
     urls: {
       order: env('ORDER_SERVICE_URL', 'http://127.0.0.1:3000'),
@@ -24,12 +30,13 @@ function settingsFromEnv(): DemoSettings {
       accounting: env('ACCOUNTING_SERVICE_URL', 'http://127.0.0.1:3002'),
       coupon: env('COUPON_PROVIDER_URL', 'http://127.0.0.1:3003'),
     },
-    payCallbackSecret: env('PAY_CALLBACK_SECRET', 'local-demo-secret-0123456789'),
+    payCallbackSecret: secrets.PAY_CALLBACK_SECRET || 'local-demo-secret-0123456789',
     mysqlUrl: env('MYSQL_URL', 'mysql://root@127.0.0.1:3306').replace(/\/+$/, ''),
     kafkaBrokers: env('KAFKA_BROKERS', '127.0.0.1:9092').split(',').filter(Boolean),
+    kafkaSecurity: kafkaSecurityFromEnv(),
     databasePrefix: process.env.DATABASE_PREFIX ?? '',
     topicPrefix: process.env.TOPIC_PREFIX ?? 'trading.',
-    opsToken: process.env.OPS_API_TOKEN || undefined,
+    opsToken: secrets.OPS_API_TOKEN || undefined,
   };
 }
 

@@ -4,6 +4,7 @@
  * deployment named by MYSQL_URL, KAFKA_BROKERS, DATABASE_PREFIX and TOPIC_PREFIX, and prints
  * one JSON line: seconds, peak RSS in MB, and the report's counts.
  */
+import { kafkaSecurityFromEnv } from '@app/config';
 import { checkInvariants } from '@app/trading-checker';
 
 async function main(): Promise<void> {
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
   const report = await checkInvariants({
     mysqlUrl: process.env.MYSQL_URL!,
     kafkaBrokers: process.env.KAFKA_BROKERS!.split(','),
+    kafkaSecurity: kafkaSecurityFromEnv(),
     databasePrefix: process.env.DATABASE_PREFIX,
     topicPrefix: process.env.TOPIC_PREFIX,
     quiescent: true,

@@ -1,3 +1,4 @@
+import { kafkaSecurityFromEnv } from '@app/config';
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { OrderPaidV1, tradingEventRegistry } from '@app/trading-events';
 import { runTransaction } from '@outbox-inbox/database';
@@ -274,13 +275,14 @@ export async function bareKafkaRate(
   // Offsets are committed as often as an inbox with default options commits them.
   const { offsetCommitEvery } = resolveInboxOptions({
     consumer: run.consumer,
-    kafka: { brokers: run.brokers, clientId: run.consumer },
+    kafka: { brokers: run.brokers, clientId: run.consumer, ...kafkaSecurityFromEnv() },
     topics: [run.topic],
     registry: tradingEventRegistry(),
   });
   const kafka = new Kafka({
     clientId: run.consumer,
     brokers: run.brokers,
+    ...kafkaSecurityFromEnv(),
     logLevel: logLevel.NOTHING,
   });
   const consumer = kafka.consumer({ groupId: run.consumer, maxWaitTimeInMs: 100 });
@@ -351,6 +353,7 @@ export async function inboxRate(run: InboxRun): Promise<Rate> {
         batchSize: run.batchSize,
         kafka: {
           brokers: run.brokers,
+          ...kafkaSecurityFromEnv(),
           clientId: run.consumer,
           logLevel: logLevel.NOTHING,
           maxWaitTimeMs: 100,

@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     const body = Buffer.concat(chunks);
     // The order-service's own check (a plain function): the timestamp window and the HMAC.
     const verdict = verifyPayCallbackSignature({
-      secret,
+      secrets: [secret],
       timestamp: request.headers[PayCallbackHeader.timestamp],
       signature: request.headers[PayCallbackHeader.signature],
       rawBody: body,

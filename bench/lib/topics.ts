@@ -1,3 +1,4 @@
+import { kafkaSecurityFromEnv } from '@app/config';
 import { Infrastructure } from '@outbox-inbox/test-kit';
 import { Admin, ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
 
@@ -9,6 +10,7 @@ export async function withBenchAdmin<T>(
   const admin = new Kafka({
     clientId: 'bench',
     brokers: infra.kafkaBrokers,
+    ...kafkaSecurityFromEnv(),
     logLevel: logLevel.NOTHING,
   }).admin();
   await admin.connect();

@@ -4,6 +4,7 @@
 // publisher of its own, so the listener sends with kafkajs, configured as the project's
 // KafkaOutboxPublisher (acks all, one request in flight, Java-compatible
 // partitioner). Loaded with import() so that a missing package skips the bench.
+import { kafkaSecurityFromEnv } from '@app/config';
 import { dirname } from 'node:path';
 import { Injectable, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -93,6 +94,7 @@ export async function startPeer(
   const producer = new Kafka({
     clientId: 'bench-peer',
     brokers,
+    ...kafkaSecurityFromEnv(),
     logLevel: logLevel.NOTHING,
   }).producer({
     idempotent: false,

@@ -1,3 +1,4 @@
+import { kafkaSecurityFromEnv } from '@app/config';
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import { affectedRows } from '@outbox-inbox/database';
 import { DEFAULT_RELAY_OPTIONS, KafkaOutboxPublisher } from '@outbox-inbox/outbox';
@@ -102,6 +103,7 @@ export function quietKafka(bench: Bench): Kafka {
   return new Kafka({
     clientId: 'bench-raw',
     brokers: bench.env.infra.kafkaBrokers,
+    ...kafkaSecurityFromEnv(),
     logLevel: logLevel.NOTHING,
   });
 }
@@ -122,6 +124,7 @@ export async function minimalRelayRate(bench: Bench): Promise<number> {
   const publisher = new KafkaOutboxPublisher(
     {
       brokers: bench.env.infra.kafkaBrokers,
+      ...kafkaSecurityFromEnv(),
       clientId: 'bench-minimal',
       logLevel: logLevel.NOTHING,
     },

@@ -1,3 +1,4 @@
+import { kafkaSecurityFromEnv } from '@app/config';
 import { OrderCreatedV1 } from '@app/trading-events';
 import { TestEnvironment } from '@outbox-inbox/test-kit';
 import { orderCreated } from '@app/trading-test-kit';
@@ -100,6 +101,7 @@ export async function warmRelay(
     new KafkaOutboxPublisher(
       {
         brokers: bench.env.infra.kafkaBrokers,
+        ...kafkaSecurityFromEnv(),
         clientId: 'bench-relay',
         logLevel: logLevel.NOTHING,
       },

@@ -1,3 +1,4 @@
+import { kafkaSecurityFromEnv } from '@app/config';
 import { OrderCreatedV1 } from '@app/trading-events';
 import { logLevel } from 'kafkajs';
 import { KafkaOutboxPublisher, OutboxCommitNotifier, OutboxWriter } from '@outbox-inbox/outbox';
@@ -38,6 +39,7 @@ export async function steadyLatency(bench: Bench): Promise<SteadyLatency> {
   const kafkaPublisher = new KafkaOutboxPublisher(
     {
       brokers: bench.env.infra.kafkaBrokers,
+      ...kafkaSecurityFromEnv(),
       clientId: 'bench-latency',
       logLevel: logLevel.NOTHING,
     },

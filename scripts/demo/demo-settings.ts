@@ -1,3 +1,5 @@
+import type { KafkaSecurity } from '@app/trading-checker';
+
 /** Where the demo finds the running chain, and how it may reach it. */
 export interface DemoSettings {
   urls: { order: string; fulfillment: string; accounting: string; coupon: string };
@@ -5,6 +7,8 @@ export interface DemoSettings {
   /** MySQL/MariaDB server URL without a database, for the invariant checker. */
   mysqlUrl: string;
   kafkaBrokers: string[];
+  /** SASL and TLS of the demo's own Kafka clients (kafkaSecurityFromEnv); none when unset. */
+  kafkaSecurity?: KafkaSecurity;
   /** Prefix of the four databases and of the topics, consumer groups and dead-letter topics. */
   databasePrefix: string;
   topicPrefix: string;

@@ -78,6 +78,7 @@ export async function runDemo(settings: DemoSettings, options: DemoOptions): Pro
     settings.kafkaBrokers,
     topics['accounting-service'],
     redelivered,
+    settings.kafkaSecurity,
   );
   const copies = { republished, consumerTopics: topics };
   state = await settle(settings, traffic.orderIds, timeoutMs, say, (s) =>
@@ -116,6 +117,7 @@ function checkDeployment(settings: DemoSettings) {
     invariantTargets({
       mysqlUrl: settings.mysqlUrl,
       kafkaBrokers: settings.kafkaBrokers,
+      kafkaSecurity: settings.kafkaSecurity,
       databasePrefix: settings.databasePrefix,
       topicPrefix: settings.topicPrefix,
     }),

@@ -1,3 +1,4 @@
+import { kafkaSecurityFromEnv } from '@app/config';
 import { Kafka, logLevel } from 'kafkajs';
 import { createConnection } from 'mysql2/promise';
 
@@ -34,6 +35,7 @@ export async function removeEarlierRuns(
   const admin = new Kafka({
     clientId: 'demo',
     brokers: kafkaBrokers,
+    ...kafkaSecurityFromEnv(),
     logLevel: logLevel.NOTHING,
   }).admin();
   await admin.connect();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { IHeaders, Kafka, logLevel, Partitioners } from 'kafkajs';
+import { IHeaders, Kafka, KafkaConfig, logLevel, Partitioners } from 'kafkajs';
 
 interface Copy {
   topic: string;
@@ -13,13 +13,20 @@ interface Copy {
  * Redelivers events the way Kafka does after a consumer crash or a producer retry: reads
  * `topics` from the start up to their current end, and writes a byte-for-byte copy of every
  * message whose key is in `keys` back to the same partition. Returns the copies per topic.
+ * `security`: the client's SASL and TLS (kafkaSecurityFromEnv), none by default.
  */
 export async function republishCopies(
   brokers: string[],
   topics: string[],
   keys: ReadonlySet<string>,
+  security: Pick<KafkaConfig, 'ssl' | 'sasl'> = {},
 ): Promise<Record<string, number>> {
-  const kafka = new Kafka({ clientId: 'demo-redeliver', brokers, logLevel: logLevel.NOTHING });
+  const kafka = new Kafka({
+    clientId: 'demo-redeliver',
+    brokers,
+    ...security,
+    logLevel: logLevel.NOTHING,
+  });
   const copies = await readMatching(kafka, topics, keys);
   const producer = kafka.producer({
     createPartitioner: Partitioners.DefaultPartitioner,

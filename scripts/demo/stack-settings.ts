@@ -1,3 +1,4 @@
+import { kafkaSecurityFromEnv } from '@app/config';
 import type { Stack } from '../stack/start-stack';
 import { DemoSettings } from './demo-settings';
 
@@ -14,6 +15,8 @@ export function settingsOf(stack: Stack): DemoSettings {
     payCallbackSecret: stack.payCallbackSecret,
     mysqlUrl: stack.mysqlUrl,
     kafkaBrokers: stack.kafkaBrokers,
+    // The stack's services read the same variables from the environment they inherit.
+    kafkaSecurity: kafkaSecurityFromEnv(),
     databasePrefix: stack.databasePrefix,
     topicPrefix: stack.topicPrefix,
     opsToken: stack.opsApiToken,

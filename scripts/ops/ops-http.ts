@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { readSecretFiles } from '@app/config';
 
 /** An answer of a service's ops API. */
 export interface OpsResponse {
@@ -8,11 +9,13 @@ export interface OpsResponse {
 
 /**
  * Calls a service's ops API over HTTP; the body is JSON both ways. The operator token comes
- * from $OPS_API_TOKEN (never from the command line, where `ps` would show it).
+ * from $OPS_API_TOKEN or the file $OPS_API_TOKEN_FILE names (never from the command line,
+ * where `ps` would show it).
  */
 @Injectable()
 export class OpsHttp {
-  private readonly token = process.env.OPS_API_TOKEN;
+  private readonly token = readSecretFiles(process.env, ['OPS_API_TOKEN']).OPS_API_TOKEN as
+    string | undefined;
 
   async call(
     method: 'GET' | 'POST',

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readSecretFiles } from '@app/config';
 import { consumerChannels, topicForAggregate } from '@app/trading-events';
 import { KafkaBroker, KafkaMock, startKafka } from '@outbox-inbox/test-kit';
 import { migrate, portVariable, ServiceProcess, ServiceSpec } from './service-process';
@@ -94,10 +95,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     'mysql://root@127.0.0.1:3306'
   ).replace(/\/+$/, '');
   const topicPrefix = options.topicPrefix ?? process.env.TOPIC_PREFIX ?? 'trading.';
+  // Either secret may come from its file (PAY_CALLBACK_SECRET_FILE, OPS_API_TOKEN_FILE); the
+  // services are then given the value, and the inherited _FILE variable is blanked out.
+  const own = readSecretFiles(process.env, ['PAY_CALLBACK_SECRET', 'OPS_API_TOKEN']) as Record<
+    string,
+    string | undefined
+  >;
   const secret =
-    options.payCallbackSecret ?? process.env.PAY_CALLBACK_SECRET ?? 'local-demo-secret-0123456789';
+    options.payCallbackSecret ?? own.PAY_CALLBACK_SECRET ?? 'local-demo-secret-0123456789';
   const opsApiToken =
-    options.opsApiToken ?? process.env.OPS_API_TOKEN ?? randomBytes(24).toString('base64url');
+    options.opsApiToken ?? own.OPS_API_TOKEN ?? randomBytes(24).toString('base64url');
   const dbPrefix = options.databasePrefix ?? process.env.DATABASE_PREFIX ?? '';
   const ports = { ...DEFAULT_PORTS, ...portsFromEnv(), ...options.ports };
 
@@ -117,6 +124,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     OPS_API_TOKEN: opsApiToken,
+    OPS_API_TOKEN_FILE: '',
   };
   const db = (name: string) => `${mysqlUrl}/${dbPrefix}${name}`;
   const specs: ServiceSpec[] = [
@@ -139,6 +147,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         DATABASE_URL: db('order_service'),
         ORDER_SERVICE_PORT: String(ports['order-service']),
         PAY_CALLBACK_SECRET: secret,
+        PAY_CALLBACK_SECRET_FILE: '',
         FULFILLMENT_SERVICE_URL: `http://127.0.0.1:${ports['fulfillment-service']}`,
         ACCOUNTING_SERVICE_URL: `http://127.0.0.1:${ports['accounting-service']}`,
         COUPON_PROVIDER_URL: `http://127.0.0.1:${ports['coupon-provider']}`,

@@ -1,3 +1,4 @@
+import { kafkaClientSecurity } from '@app/config';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { consumerChannels, topicForAggregate, tradingEventRegistry } from '@app/trading-events';
@@ -57,6 +58,7 @@ export class AccountingServiceModule {
             kafka: {
               brokers: config.KAFKA_BROKERS,
               clientId: config.KAFKA_CLIENT_ID ?? 'accounting-service',
+              ...kafkaClientSecurity(config),
               logCreator: kafkajsLogCreator(),
               ...groupTimingFromEnv(config),
               ...groupTiming,

@@ -1,3 +1,4 @@
+import { kafkaClientSecurity } from '@app/config';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { consumerChannels, topicForAggregate, tradingEventRegistry } from '@app/trading-events';
@@ -50,6 +51,7 @@ export class FulfillmentServiceModule {
             kafka: {
               brokers: config.KAFKA_BROKERS,
               clientId: clientIdOf(config),
+              ...kafkaClientSecurity(config),
               logCreator: kafkajsLogCreator(),
             },
             topicFor: (aggregateType: string) =>
@@ -67,6 +69,7 @@ export class FulfillmentServiceModule {
               kafka: {
                 brokers: config.KAFKA_BROKERS,
                 clientId: clientIdOf(config),
+                ...kafkaClientSecurity(config),
                 logCreator: kafkajsLogCreator(),
                 ...groupTimingFromEnv(config),
               },

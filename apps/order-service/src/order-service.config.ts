@@ -11,10 +11,19 @@ export class OrderServiceConfig extends CommonEnv {
   @Max(65535)
   ORDER_SERVICE_PORT = 3000;
 
-  /** Shared secret of the payment provider's callback HMAC. Never logged or echoed. */
+  /** Shared secret of the payment provider's callback HMAC (or PAY_CALLBACK_SECRET_FILE). Never logged or echoed. */
   @IsString()
   @MinLength(16)
   PAY_CALLBACK_SECRET!: string;
+
+  /**
+   * The secret PAY_CALLBACK_SECRET replaces, during a rotation: callbacks signed with either are
+   * accepted until this one is removed. Never logged or echoed.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
+  PAY_CALLBACK_SECRET_PREVIOUS?: string;
 
   /** Base URL of the fulfillment-service, read by GET /orders/:id/timeline and /ops. */
   @IsOptional()

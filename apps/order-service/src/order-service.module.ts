@@ -1,3 +1,4 @@
+import { kafkaClientSecurity } from '@app/config';
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { topicForAggregate } from '@app/trading-events';
@@ -20,7 +21,7 @@ import { PayCallbackMetrics } from './payments/pay-callback.metrics';
 import { PayCallbackService } from './payments/pay-callback.service';
 import { PayCallbacksRepository } from './payments/pay-callbacks.repository';
 import { PayNotificationsRepository } from './payments/pay-notifications.repository';
-import { PAY_CALLBACK_SECRET, PaymentsHttpController } from './payments/payments.http.controller';
+import { PAY_CALLBACK_SECRETS, PaymentsHttpController } from './payments/payments.http.controller';
 
 /** Wiring choices that are not environment variables. */
 export interface OrderServiceModuleOptions {
@@ -55,6 +56,7 @@ export class OrderServiceModule {
             kafka: config.KAFKA_BROKERS && {
               brokers: config.KAFKA_BROKERS,
               clientId: config.KAFKA_CLIENT_ID ?? 'order-service',
+              ...kafkaClientSecurity(config),
               logCreator: kafkajsLogCreator(),
             },
             topicFor: (aggregateType: string) =>
@@ -71,9 +73,12 @@ export class OrderServiceModule {
       controllers: [OrdersHttpController, PaymentsHttpController],
       providers: [
         {
-          provide: PAY_CALLBACK_SECRET,
+          provide: PAY_CALLBACK_SECRETS,
           inject: [OrderServiceConfig],
-          useFactory: (config: OrderServiceConfig) => config.PAY_CALLBACK_SECRET,
+          useFactory: (config: OrderServiceConfig) =>
+            config.PAY_CALLBACK_SECRET_PREVIOUS === undefined
+              ? [config.PAY_CALLBACK_SECRET]
+              : [config.PAY_CALLBACK_SECRET, config.PAY_CALLBACK_SECRET_PREVIOUS],
         },
         OrdersRepository,
         OrderTransitionsRepository,

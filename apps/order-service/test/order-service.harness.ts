@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { serviceConfig } from '@app/config';
 import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { serviceRoot } from '@app/service-bootstrap';
-import { TEST_OPS_API_TOKEN, TestEnvironment } from '@outbox-inbox/test-kit';
+import { TEST_OPS_API_TOKEN, TestDatabase, TestEnvironment } from '@outbox-inbox/test-kit';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { OrderMigrations } from '../src/migrations';
@@ -19,6 +19,8 @@ export const TEST_PAY_SECRET = 'test-pay-callback-secret';
 export interface RunningOrderService {
   baseUrl: string;
   dataSource: DataSource;
+  /** Its database: pass it as `database` to start the service again on the same data. */
+  database: TestDatabase;
   close(): Promise<void>;
 }
 
@@ -27,12 +29,20 @@ export interface RunningOrderService {
  * against a fresh database with its migrations applied. The outbox relay stays off unless
  * asked for: most tests assert the outbox rows the requests wrote. `writerOnly` starts it as
  * a writer-only deployment does: OUTBOX_RELAY_ENABLED=false and no KAFKA_BROKERS.
+ * `database` restarts it on an earlier start's database (a restart with new settings);
+ * `variables` are set over the test's own (PAY_CALLBACK_SECRET and the like).
  */
 export async function startOrderService(
   env: TestEnvironment,
-  options: { outboxRelay?: boolean; topicPrefix?: string; writerOnly?: boolean } = {},
+  options: {
+    outboxRelay?: boolean;
+    topicPrefix?: string;
+    writerOnly?: boolean;
+    database?: TestDatabase;
+    variables?: Record<string, string>;
+  } = {},
 ): Promise<RunningOrderService> {
-  const database = await env.createDatabase('orders');
+  const database = options.database ?? (await env.createDatabase('orders'));
   const config = await serviceConfig(OrderServiceConfig, {
     DATABASE_URL: database.url,
     // writerOnly: as a deployment whose instances only take requests, with no Kafka settings.
@@ -43,6 +53,7 @@ export async function startOrderService(
     DB_POOL_SIZE: '20',
     OPS_API_TOKEN: TEST_OPS_API_TOKEN,
     ...(options.topicPrefix !== undefined && { TOPIC_PREFIX: options.topicPrefix }),
+    ...options.variables,
   });
   // Migrate first, as `main.js migrate` does before a deployment, so the relay finds its table.
   const migrator = await openMysqlDataSource({ url: database.url, migrations: OrderMigrations });
@@ -59,7 +70,12 @@ export async function startOrderService(
   await app.listen(0, '127.0.0.1');
   const dataSource = app.get(DataSource);
   const { port } = app.getHttpServer().address() as AddressInfo;
-  return { baseUrl: `http://127.0.0.1:${port}`, dataSource, close: () => app.close() };
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    dataSource,
+    database,
+    close: () => app.close(),
+  };
 }
 
 /** A response with its parsed JSON body (undefined when the body is not JSON). */

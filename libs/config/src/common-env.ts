@@ -12,6 +12,7 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
+import { withKafkaSecurity } from './kafka-security-env';
 
 /** One or more `name:token` pairs, comma-separated; a token of 24 or more characters. */
 const NAMED_TOKENS = /^[A-Za-z0-9._-]{1,64}:[^,\s]{24,}(,[A-Za-z0-9._-]{1,64}:[^,\s]{24,})*$/;
@@ -26,6 +27,14 @@ export class ServiceEnv {
     message: 'must be mysql://user:password@host:port/database',
   })
   DATABASE_URL!: string;
+
+  /**
+   * The database password, when DATABASE_URL carries none (or DATABASE_PASSWORD_FILE): joined
+   * into DATABASE_URL before validation (withDatabasePassword). A secret: never logged or echoed.
+   */
+  @IsOptional()
+  @IsString()
+  DATABASE_PASSWORD?: string;
 
   @IsOptional()
   @Type(() => Number)
@@ -88,8 +97,11 @@ export class ServiceEnv {
   OPS_API_INSECURE = false;
 }
 
-/** Variables every service on Kafka reads. Each service's own config class extends this one. */
-export class CommonEnv extends ServiceEnv {
+/**
+ * Variables every service on Kafka reads, its client's SASL and TLS settings among them. Each
+ * service's own config class extends this one.
+ */
+export class CommonEnv extends withKafkaSecurity(ServiceEnv) {
   /**
    * Comma-separated host:port list of Kafka bootstrap servers. Required where `needsKafka()`
    * says so; a writer-only process (OUTBOX_RELAY_ENABLED=false, no consumer) may leave it out.

@@ -1,6 +1,8 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { ConfigError } from './config.error';
+import { withDatabasePassword } from './database-password';
+import { readSecretFiles, SECRET_VARIABLES } from './secret-files';
 
 /** A class whose properties are named after environment variables. */
 export type EnvSchema<T> = new () => T;
@@ -11,6 +13,9 @@ export type EnvSchema<T> = new () => T;
  * Throws a ConfigError naming every missing or malformed variable; values are never echoed,
  * because some of them are secrets. An empty variable counts as unset.
  *
+ * Before the rules run, each secret the schema declares may come from the file `<NAME>_FILE`
+ * names (readSecretFiles), and DATABASE_PASSWORD joins DATABASE_URL (withDatabasePassword).
+ *
  * This is the `validate` that `serviceConfig` hands to `ConfigModule.forRoot`; tests call it
  * with an env of their own.
  */
@@ -19,8 +24,12 @@ export function validateEnv<T extends object>(
   env: Record<string, unknown> = process.env,
 ): T {
   const declared = Object.keys(new schema());
+  const secrets = SECRET_VARIABLES.filter(
+    (name) => declared.includes(name) || hasMetadata(schema, name),
+  );
+  const resolved = withDatabasePassword(readSecretFiles(env, secrets));
   const plain: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(env)) {
+  for (const [key, value] of Object.entries(resolved)) {
     if (value !== undefined && value !== '') plain[key] = value;
   }
   const config = plainToInstance(schema, plain, { excludeExtraneousValues: false });

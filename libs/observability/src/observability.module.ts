@@ -10,7 +10,7 @@ import {
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { HealthIndicatorService, TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
-import { CommonEnv, ServiceEnv } from '@app/config';
+import { CommonEnv, kafkaClientSecurity, ServiceEnv } from '@app/config';
 import type { InboxCounters, InboxStatsSource } from '@outbox-inbox/inbox';
 import { InboxHealthIndicator } from '@outbox-inbox/inbox/health';
 import { registerInboxMetrics } from '@outbox-inbox/inbox/metrics';
@@ -241,7 +241,11 @@ function observabilityFromEnv(
     service,
     logLevel: env.LOG_LEVEL,
     ...(env.KAFKA_BROKERS && {
-      kafka: { brokers: env.KAFKA_BROKERS, clientId: env.KAFKA_CLIENT_ID ?? service },
+      kafka: {
+        brokers: env.KAFKA_BROKERS,
+        clientId: env.KAFKA_CLIENT_ID ?? service,
+        ...kafkaClientSecurity(env),
+      },
     }),
     readiness: {
       ...(env.HEALTH_OUTBOX_MAX_AGE_MS && { outboxMaxAgeMs: env.HEALTH_OUTBOX_MAX_AGE_MS }),

@@ -40,6 +40,7 @@ export async function checkInvariants(
   const kafka = new Kafka({
     clientId: 'invariant-checker',
     brokers: targets.kafkaBrokers,
+    ...targets.kafkaSecurity,
     logLevel: logLevel.NOTHING,
   });
   const topics = [targets.topics.order, targets.topics.fulfillment];

@@ -1,6 +1,11 @@
 /** Where a deployment keeps its state, and how to build that from its settings. */
 export { invariantTargets } from './invariant-targets';
-export type { ConsumerTarget, DeploymentSettings, InvariantTargets } from './invariant-targets';
+export type {
+  ConsumerTarget,
+  DeploymentSettings,
+  InvariantTargets,
+  KafkaSecurity,
+} from './invariant-targets';
 /**
  * Reads a deployment (its targets, or its settings: mysqlUrl, kafkaBrokers, databasePrefix,
  * topicPrefix, quiescent) and checks every promise, streaming: memory does not grow with history.

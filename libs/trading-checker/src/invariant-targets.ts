@@ -1,4 +1,8 @@
+import type { KafkaConfig } from 'kafkajs';
 import { consumerChannels, topicForAggregate } from '@app/trading-events';
+
+/** The kafkajs `ssl` and `sasl` of the checker's client (kafkaSecurityFromEnv of @app/config). */
+export type KafkaSecurity = Pick<KafkaConfig, 'ssl' | 'sasl'>;
 
 /** One idempotent consumer the checker holds to account. */
 export interface ConsumerTarget {
@@ -20,6 +24,8 @@ export interface InvariantTargets {
   mysqlUrl: string;
   databases: { order: string; fulfillment: string; accounting: string; couponProvider: string };
   kafkaBrokers: string[];
+  /** SASL and TLS of the checker's Kafka client; none when unset. */
+  kafkaSecurity?: KafkaSecurity;
   topics: { order: string; fulfillment: string };
   consumers: ConsumerTarget[];
 }
@@ -28,6 +34,8 @@ export interface InvariantTargets {
 export interface DeploymentSettings {
   mysqlUrl: string;
   kafkaBrokers: string[];
+  /** SASL and TLS of the checker's Kafka client; none when unset. */
+  kafkaSecurity?: KafkaSecurity;
   /** Prefix of the four database names (tests give each stack its own). Default ''. */
   databasePrefix?: string;
   /** Prefix of the event topics. Default 'trading.'. */
@@ -51,6 +59,7 @@ export function invariantTargets(settings: DeploymentSettings): InvariantTargets
     mysqlUrl: settings.mysqlUrl.replace(/\/+$/, ''),
     databases,
     kafkaBrokers: settings.kafkaBrokers,
+    ...(settings.kafkaSecurity && { kafkaSecurity: settings.kafkaSecurity }),
     topics,
     consumers: [
       {

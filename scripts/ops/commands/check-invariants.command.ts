@@ -1,4 +1,5 @@
 import { checkInvariants, formatInvariantReport, invariantTargets } from '@app/trading-checker';
+import { kafkaSecurityFromEnv } from '@app/config';
 import { Command, Option } from 'nest-commander';
 import { EXIT, invalidArgument, UsageError } from '../ops-errors';
 import { OpsCommand } from './ops-command';
@@ -80,6 +81,7 @@ export class CheckInvariantsCommand extends OpsCommand {
     const targets = invariantTargets({
       mysqlUrl: options.mysqlUrl ?? 'mysql://root@127.0.0.1:3306',
       kafkaBrokers: options.kafkaBrokers,
+      kafkaSecurity: kafkaSecurityFromEnv(),
       databasePrefix: options.databasePrefix ?? '',
       topicPrefix: options.topicPrefix ?? 'trading.',
     });

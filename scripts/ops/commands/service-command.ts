@@ -87,7 +87,9 @@ export abstract class ServiceCommand<O extends ServiceOptions = ServiceOptions> 
     if (status >= 400) {
       process.stderr.write(`${method} ${url}: HTTP ${status}\n`);
       if (status === 401) {
-        process.stderr.write('set OPS_API_TOKEN to the operator token of the service\n');
+        process.stderr.write(
+          'set OPS_API_TOKEN (or OPS_API_TOKEN_FILE) to the operator token of the service\n',
+        );
       }
       process.exitCode = EXIT.failed;
     }

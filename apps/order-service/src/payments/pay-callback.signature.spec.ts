@@ -13,7 +13,7 @@ const now = 1_780_000_000;
 function verify(overrides: Partial<Parameters<typeof verifyPayCallbackSignature>[0]> = {}) {
   const timestamp = String(now);
   return verifyPayCallbackSignature({
-    secret,
+    secrets: [secret],
     timestamp,
     signature: signPayCallback(secret, timestamp, body),
     rawBody: body,
@@ -70,6 +70,22 @@ describe('pay callback signature', () => {
     for (const signature of [otherSecret, otherTime, truncated, 'zz', 'é'.repeat(64)]) {
       expect(verify({ signature })).toEqual({ ok: false, reason: 'BAD_SIGNATURE' });
     }
+  });
+
+  it('during a rotation, accepts a signature made with the current or the previous secret', () => {
+    const previous = 'the-previous-secret-16';
+    const byPrevious = signPayCallback(previous, String(now), body);
+    const byCurrent = signPayCallback(secret, String(now), body);
+    for (const signature of [byPrevious, byCurrent]) {
+      expect(verify({ secrets: [secret, previous], signature })).toEqual({
+        ok: true,
+        signedAt: now,
+      });
+    }
+    expect(verify({ secrets: [secret], signature: byPrevious })).toEqual({
+      ok: false,
+      reason: 'BAD_SIGNATURE',
+    });
   });
 
   it('names missing or malformed headers', () => {

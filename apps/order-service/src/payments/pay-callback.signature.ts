@@ -22,7 +22,12 @@ export type SignatureRejection =
 
 /** What verifyPayCallbackSignature needs; headers as received (possibly absent or repeated). */
 export interface SignedCallback {
-  secret: string;
+  /**
+   * The secrets in force: PAY_CALLBACK_SECRET, and during a rotation PAY_CALLBACK_SECRET_PREVIOUS
+   * too. A signature made with any of them verifies; one made with a secret no longer listed
+   * is a BAD_SIGNATURE like any other.
+   */
+  secrets: readonly string[];
   timestamp: string | string[] | undefined;
   signature: string | string[] | undefined;
   rawBody: Buffer;
@@ -45,7 +50,7 @@ export type SignatureVerdict =
   | { ok: false; reason: Exclude<SignatureRejection, 'STALE_TIMESTAMP'> };
 
 /**
- * Checks the HMAC over the exact bytes received, then the timestamp window, before anything
+ * Checks the HMAC over the exact bytes received (with each secret in force), then the timestamp window, before anything
  * parses them. The HMAC comes first so that a late callback is known to be the provider's
  * (its order can show it); a bad signature is tied to nothing. The comparison is constant-time
  * (after a length check, which reveals only the length of a hex digest, which is public).
@@ -56,11 +61,15 @@ export function verifyPayCallbackSignature(input: SignedCallback): SignatureVerd
   if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: 'MALFORMED_TIMESTAMP' };
   const signature = single(input.signature);
   if (signature === undefined) return { ok: false, reason: 'MISSING_SIGNATURE' };
-  const expected = Buffer.from(signPayCallback(input.secret, timestamp, input.rawBody), 'utf8');
   const received = Buffer.from(signature.toLowerCase(), 'utf8');
-  if (received.length !== expected.length || !timingSafeEqual(received, expected)) {
-    return { ok: false, reason: 'BAD_SIGNATURE' };
+  // Every secret is compared, so the time taken does not tell which one matched.
+  let verified = false;
+  for (const secret of input.secrets) {
+    const expected = Buffer.from(signPayCallback(secret, timestamp, input.rawBody), 'utf8');
+    const equal = received.length === expected.length && timingSafeEqual(received, expected);
+    verified = equal || verified;
   }
+  if (!verified) return { ok: false, reason: 'BAD_SIGNATURE' };
   const signedAt = Number(timestamp);
   const tolerance = input.toleranceSeconds ?? PAY_CALLBACK_TOLERANCE_SECONDS;
   if (Math.abs(input.nowSeconds - signedAt) > tolerance) {

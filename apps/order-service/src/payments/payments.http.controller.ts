@@ -33,8 +33,11 @@ import { PayCallbackMetrics } from './pay-callback.metrics';
 import { PayCallbackService } from './pay-callback.service';
 import { PayCallbackHeader, verifyPayCallbackSignature } from './pay-callback.signature';
 
-/** Injection token of the callback HMAC secret (PAY_CALLBACK_SECRET). */
-export const PAY_CALLBACK_SECRET = Symbol('PAY_CALLBACK_SECRET');
+/**
+ * Injection token of the callback HMAC secrets in force: PAY_CALLBACK_SECRET, then
+ * PAY_CALLBACK_SECRET_PREVIOUS while a rotation is under way.
+ */
+export const PAY_CALLBACK_SECRETS = Symbol('PAY_CALLBACK_SECRETS');
 
 /** The path whose body configureHttp keeps as raw bytes. */
 export const PAY_CALLBACK_PATH = '/payments/callback';
@@ -54,7 +57,7 @@ export class PaymentsHttpController {
   constructor(
     private readonly callbacks: PayCallbackService,
     private readonly metrics: PayCallbackMetrics,
-    @Inject(PAY_CALLBACK_SECRET) private readonly secret: string,
+    @Inject(PAY_CALLBACK_SECRETS) private readonly secrets: readonly string[],
   ) {}
 
   @Post('callback')
@@ -80,7 +83,7 @@ export class PaymentsHttpController {
   async callback(@Req() req: IncomingMessage & { body?: unknown }): Promise<PayCallbackAnswer> {
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const signature = verifyPayCallbackSignature({
-      secret: this.secret,
+      secrets: this.secrets,
       timestamp: req.headers[PayCallbackHeader.timestamp],
       signature: req.headers[PayCallbackHeader.signature],
       rawBody,

@@ -1,9 +1,11 @@
-import { Admin, Kafka, logLevel } from 'kafkajs';
+import { Admin, Kafka, KafkaConfig, logLevel } from 'kafkajs';
 
-/** How the readiness check reaches the Kafka cluster. */
+/** How the readiness check reaches the Kafka cluster, secured as the service's other clients. */
 export interface BrokerProbeOptions {
   brokers: string[];
   clientId: string;
+  ssl?: KafkaConfig['ssl'];
+  sasl?: KafkaConfig['sasl'];
 }
 
 /**
@@ -19,6 +21,8 @@ export class BrokerProbe {
     this.admin = new Kafka({
       clientId: `${options.clientId}-health`,
       brokers: options.brokers,
+      ...(options.ssl !== undefined && { ssl: options.ssl }),
+      ...(options.sasl !== undefined && { sasl: options.sasl }),
       logLevel: logLevel.NOTHING,
       connectionTimeout: timeoutMs,
       requestTimeout: timeoutMs,
