@@ -76,6 +76,8 @@ async function readInGroup(
   await consumer.subscribe({ topic, fromBeginning: true });
   const values: string[] = [];
   await new Promise<void>((resolve, reject) => {
+    // A refused join or fetch ends the consumer's run loop: kafkajs reports it as a crash.
+    consumer.on(consumer.events.CRASH, ({ payload }) => reject(payload.error));
     consumer
       .run({
         eachMessage: async ({ message }) => {

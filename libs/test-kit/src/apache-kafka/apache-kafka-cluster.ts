@@ -11,7 +11,12 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { Kafka, KafkaConfig, logLevel } from 'kafkajs';
-import { applyKafkaAccess, kafkaAccessPlan, readKafkaAccessFile } from '../kafka-access';
+import {
+  aclsInForce,
+  applyKafkaAccess,
+  kafkaAccessPlan,
+  readKafkaAccessFile,
+} from '../kafka-access';
 import { waitFor } from '../wait-for';
 import { ensureApacheKafkaInstalled, javaArgs } from './broker-install';
 import {
@@ -164,10 +169,17 @@ export class ApacheKafkaCluster {
    * any service starts (on a PLAINTEXT cluster, only the topics are of use).
    */
   async applyAccess(topicPrefix: string): Promise<void> {
-    const plan = kafkaAccessPlan(topicPrefix);
-    await this.withAdmin((admin) =>
-      applyKafkaAccess(admin, this.security ? plan : { ...plan, acls: [] }),
-    );
+    const full = kafkaAccessPlan(topicPrefix);
+    const plan = this.security ? full : { ...full, acls: [] };
+    await this.withAdmin((admin) => applyKafkaAccess(admin, plan));
+    // Each node's authorizer takes the ACLs from the metadata log in its own time.
+    const { nodes, brokers } = this.state;
+    for (const address of brokers.filter((_, i) => nodes[i].pid !== null))
+      await waitFor(() => this.withAdmin((admin) => aclsInForce(admin, plan), [address]), {
+        timeoutMs: 60_000,
+        intervalMs: 100,
+        description: `the ACLs in force on ${address}`,
+      });
   }
 
   /** Node ids, 1-based. */
