@@ -63,7 +63,10 @@ async function send(user: string, topic: string, value: string): Promise<void> {
   await producer.send({ topic, acks: -1, messages: [{ key: value, value }] });
 }
 
-/** Reads `topic` from the start in consumer group `groupId`, committing, until `count` arrive. */
+/**
+ * Reads `topic` from the start in consumer group `groupId`, committing, until `count` arrive;
+ * their values sorted (keys spread them over partitions).
+ */
 async function readInGroup(
   user: string,
   groupId: string,
@@ -75,6 +78,7 @@ async function readInGroup(
   await consumer.connect();
   await consumer.subscribe({ topic, fromBeginning: true });
   const values: string[] = [];
+  // Left at once, so the group's next member (the same test reading another topic) is alone.
   await new Promise<void>((resolve, reject) => {
     // A refused join or fetch ends the consumer's run loop: kafkajs reports it as a crash.
     consumer.on(consumer.events.CRASH, ({ payload }) => reject(payload.error));
@@ -86,8 +90,8 @@ async function readInGroup(
         },
       })
       .catch(reject);
-  });
-  return values;
+  }).finally(() => consumer.disconnect());
+  return values.sort();
 }
 
 interface ErrorChain {
@@ -191,10 +195,13 @@ describe('each principal is refused what it does not need', () => {
     );
   });
 
-  it('fulfillment-service may not join the accounting group', async () => {
+  it("fulfillment-service may not join accounting-service's group", async () => {
+    // The broker answers GROUP_AUTHORIZATION_FAILED to the coordinator lookup; kafkajs 2.2.4
+    // reports any failed lookup as the coordinator not found. accounting-service joined this
+    // very group above, so the coordinator is there: only the ACL refuses it.
     const user = 'fulfillment-service';
     expect(await refusal(() => readInGroup(user, accounting.groupId, topics.order, 1))).toContain(
-      'GROUP_AUTHORIZATION_FAILED',
+      'KafkaJSGroupCoordinatorNotFound',
     );
   });
 });
