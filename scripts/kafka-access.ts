@@ -26,7 +26,7 @@ const MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'];
 function adminConnection(env: NodeJS.ProcessEnv): KafkaConfig {
   const brokers = (env.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
   if (brokers.length === 0) throw new Error('KAFKA_BROKERS is not set');
-  const config: KafkaConfig = { clientId: 'kafka-access', brokers, logLevel: logLevel.ERROR };
+  const config: KafkaConfig = { clientId: 'kafka-access', brokers, logLevel: logLevel.NOTHING };
   if (env.KAFKA_SSL === 'true')
     config.ssl = env.KAFKA_SSL_CA_FILE
       ? { ca: [readFileSync(env.KAFKA_SSL_CA_FILE, 'utf8')] }
