@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { consumerChannels, topicForAggregate } from '@app/trading-events';
 import { ApacheKafkaCluster, KAFKA_STARTUP_MS } from '@app/test-kit';
 import { readWholeTopic } from '@outbox-inbox/messaging';
-import { Consumer, Kafka, logLevel } from 'kafkajs';
+import { Consumer, Kafka, logLevel, Partitioners } from 'kafkajs';
 
 /**
  * On a secured cluster (kafka:start --secure: SASL_SSL, SCRAM-SHA-512, nothing allowed without
@@ -57,7 +57,10 @@ function kafkaAs(user: string, password?: string): Kafka {
 }
 
 async function send(user: string, topic: string, value: string): Promise<void> {
-  const producer = kafkaAs(user).producer({ allowAutoTopicCreation: false });
+  const producer = kafkaAs(user).producer({
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+  });
   opened.push(producer);
   await producer.connect();
   await producer.send({ topic, acks: -1, messages: [{ key: value, value }] });
