@@ -2,17 +2,22 @@
  * A local Apache Kafka cluster (tools/apache-kafka), for running the stack, the demo or the
  * tests against by hand:
  *   npm run kafka:start -- --nodes 1|3    format storage, start the nodes, print the bootstrap list
+ *       [--secure [--topic-prefix P]]     SASL_SSL (SCRAM-SHA-512), TLS from the kit's CA, ACLs in
+ *                                         force; creates deploy/kafka/acls.json's topics and ACLs
+ *                                         for TOPIC_PREFIX P (default $TOPIC_PREFIX or 'trading.')
+ *                                         and prints each principal's environment
  *   npm run kafka:stop                    stop every node and remove the cluster's folder
  *   npm run kafka:node -- start|stop|kill|pause|resume N
  *                                         one node: start again with its storage, SIGTERM,
  *                                         SIGKILL, SIGSTOP, SIGCONT
  * The cluster lives in $KAFKA_CLUSTER_DIR (default tools/apache-kafka/cluster), whose
- * cluster.json holds the nodes' pids and ports.
+ * cluster.json holds the nodes' pids and ports (and, secured, the CA file and every SCRAM
+ * user's password).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ApacheKafkaCluster } from '@outbox-inbox/test-kit';
+import { ApacheKafkaCluster, CLUSTER_ADMIN, clusterClientEnv } from '@outbox-inbox/test-kit';
 
 const DIR = process.env.KAFKA_CLUSTER_DIR ?? join(__dirname, '../tools/apache-kafka/cluster');
 const STATE = join(DIR, 'cluster.json');
@@ -20,12 +25,20 @@ const NODE_ACTIONS = ['start', 'stop', 'kill', 'pause', 'resume'] as const;
 type NodeAction = (typeof NODE_ACTIONS)[number];
 
 async function start(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { nodes: { type: 'string', default: '1' } } });
+  const { values } = parseArgs({
+    args,
+    options: {
+      nodes: { type: 'string', default: '1' },
+      secure: { type: 'boolean', default: false },
+      'topic-prefix': { type: 'string', default: process.env.TOPIC_PREFIX ?? 'trading.' },
+    },
+  });
   const nodes = Number(values.nodes);
   if (existsSync(STATE) && ApacheKafkaCluster.attach(STATE).nodeIds.some(isRunning))
     throw new Error(`a cluster already runs in ${DIR}: npm run kafka:stop first`);
-  process.stdout.write(`starting ${nodes} Apache Kafka node(s) in ${DIR}…\n`);
-  const cluster = await ApacheKafkaCluster.start({ nodes, dir: DIR });
+  const secured = values.secure ? ' secured (SASL_SSL, SCRAM-SHA-512, ACLs)' : '';
+  process.stdout.write(`starting ${nodes} Apache Kafka node(s)${secured} in ${DIR}…\n`);
+  const cluster = await ApacheKafkaCluster.start({ nodes, dir: DIR, secure: values.secure });
   const brokers = cluster.brokers.join(',');
   for (const node of cluster.state.nodes)
     process.stdout.write(
@@ -33,6 +46,22 @@ async function start(args: string[]): Promise<void> {
         `controller 127.0.0.1:${node.ports.controller}, log ${node.log}\n`,
     );
   process.stdout.write(`bootstrap: ${brokers}\nexport KAFKA_BROKERS=${brokers}\n`);
+  if (values.secure) await printAccess(cluster, values['topic-prefix']);
+}
+
+/** Applies deploy/kafka/acls.json for the prefix, then prints each principal's environment. */
+async function printAccess(cluster: ApacheKafkaCluster, topicPrefix: string): Promise<void> {
+  await cluster.applyAccess(topicPrefix);
+  process.stdout.write(
+    `topics and ACLs of deploy/kafka/acls.json applied for TOPIC_PREFIX=${topicPrefix}\n`,
+  );
+  const security = cluster.security!;
+  for (const user of Object.keys(security.users)) {
+    const role = user === CLUSTER_ADMIN ? 'super user: the operator step and tests' : 'principal';
+    process.stdout.write(`\n# ${user} (${role})\n`);
+    for (const [name, value] of Object.entries(clusterClientEnv(security, user)))
+      process.stdout.write(`${name}=${value}\n`);
+  }
 }
 
 function isRunning(id: number): boolean {
@@ -65,7 +94,9 @@ const [command, ...rest] = process.argv.slice(2);
 const commands: Record<string, (args: string[]) => Promise<void>> = { start, stop, node };
 const run = commands[command];
 if (!run) {
-  process.stderr.write('usage: kafka.ts start [--nodes 1|3] | stop | node <action> N\n');
+  process.stderr.write(
+    'usage: kafka.ts start [--nodes 1|3] [--secure [--topic-prefix P]] | stop | node <action> N\n',
+  );
   process.exit(64);
 }
 run(rest).then(

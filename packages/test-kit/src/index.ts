@@ -49,17 +49,30 @@ export { insertSentHistory } from './sent-history';
 /** A local Apache Kafka cluster (tools/apache-kafka): start, node faults, placement, ISR. */
 export {
   ApacheKafkaCluster,
+  CLUSTER_ADMIN,
+  clusterClientEnv,
+  clusterClientSecurity,
   ensureApacheKafkaInstalled,
   pinnedApacheKafkaVersion,
   produceWithConsoleProducer,
 } from './apache-kafka';
 export type {
   ApacheKafkaClusterOptions,
+  ClusterSecurity,
   ClusterState,
   ConsoleRecord,
   NodeState,
   PartitionPlacement,
 } from './apache-kafka';
+/** deploy/kafka/acls.json: the chain's topics and each principal's PREFIXED ACLs, applied. */
+export {
+  applyKafkaAccess,
+  KAFKA_ACCESS_FILE,
+  kafkaAccessCommands,
+  kafkaAccessPlan,
+  readKafkaAccessFile,
+} from './kafka-access';
+export type { AccessRule, KafkaAccessFile, KafkaAccessPlan, PlannedAcl } from './kafka-access';
 /** The KAFKA switch and the broker it starts: mock, Apache Kafka, or KAFKA_BROKERS. */
 export { createTopics, KAFKA_STARTUP_MS, kafkaChoice, startKafka } from './kafka';
 export type { KafkaBroker, KafkaChoice, KafkaFaults, StartKafkaOptions } from './kafka';

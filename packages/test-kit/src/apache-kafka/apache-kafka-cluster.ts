@@ -10,9 +10,21 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, KafkaConfig, logLevel } from 'kafkajs';
+import {
+  aclsInForce,
+  applyKafkaAccess,
+  kafkaAccessPlan,
+  readKafkaAccessFile,
+} from '../kafka-access';
 import { waitFor } from '../wait-for';
 import { ensureApacheKafkaInstalled, javaArgs } from './broker-install';
+import {
+  CLUSTER_ADMIN,
+  clusterClientSecurity,
+  ClusterSecurity,
+  newClusterSecurity,
+} from './cluster-security';
 import { ClusterState, NodeState, readClusterState, writeClusterState } from './cluster-state';
 import { freeLoopbackPort } from '../free-loopback-port';
 import { NodePorts, nodeProperties } from './node-properties';
@@ -33,6 +45,15 @@ export interface ApacheKafkaClusterOptions {
   heap?: { max: string; initial: string };
   /** Give up waiting for the cluster after this long. Default 120 s (JVMs on two busy cores). */
   readyTimeoutMs?: number;
+  /**
+   * Secured as production: SASL_SSL with SCRAM-SHA-512, TLS from a CA made in `<dir>/tls`,
+   * ACLs in force with nothing allowed by default (node-security-properties.ts). The SCRAM
+   * users are the admin (the super user) and `users`, by default every principal of
+   * deploy/kafka/acls.json; their passwords are in the state file. Default false: PLAINTEXT.
+   */
+  secure?: boolean;
+  /** With `secure`: the SCRAM users besides the admin. Default: the access file's principals. */
+  users?: string[];
 }
 
 /** Where a partition is led and replicated, by node id. */
@@ -78,12 +99,18 @@ export class ApacheKafkaCluster {
     }
     // Kafka's cluster ids are 16 random bytes in URL-safe base64, as StorageTool random-uuid prints.
     const clusterId = randomBytes(16).toString('base64url');
+    const security = options.secure
+      ? newClusterSecurity(
+          join(options.dir, 'tls'),
+          options.users ?? Object.keys(readKafkaAccessFile().principals),
+        )
+      : undefined;
     const nodes: NodeState[] = ports.map((p, i) => {
       const id = i + 1;
       const nodeDir = join(options.dir, `node-${id}`);
       mkdirSync(nodeDir, { recursive: true });
       const config = join(nodeDir, 'server.properties');
-      writeFileSync(config, nodeProperties(id, ports, join(nodeDir, 'data')));
+      writeFileSync(config, nodeProperties(id, ports, join(nodeDir, 'data'), security));
       return { id, pid: null, ports: p, config, log: join(nodeDir, 'server.log') };
     });
     const state: ClusterState = {
@@ -91,10 +118,11 @@ export class ApacheKafkaCluster {
       clusterId,
       brokers: ports.map((p) => `127.0.0.1:${p.advertised}`),
       nodes,
+      ...(security && { security }),
     };
     const cluster = new ApacheKafkaCluster(join(options.dir, STATE_FILE), heap(options));
     writeClusterState(cluster.stateFile, state);
-    await Promise.all(nodes.map((n) => cluster.format(n, clusterId)));
+    await Promise.all(nodes.map((n) => cluster.format(n, clusterId, security)));
     try {
       for (const node of nodes) await cluster.startNode(node.id, { wait: false });
       await cluster.waitUntilRegistered(options.readyTimeoutMs ?? 120_000);
@@ -119,6 +147,39 @@ export class ApacheKafkaCluster {
   /** Bootstrap servers (the client listeners), `127.0.0.1:port` each. */
   get brokers(): string[] {
     return this.state.brokers;
+  }
+
+  /** How the cluster is secured (`secure`), with every SCRAM user's password; else undefined. */
+  get security(): ClusterSecurity | undefined {
+    return this.state.security;
+  }
+
+  /**
+   * kafkajs's `ssl` and `sasl` to connect as `username` (default the admin, the super user),
+   * with its password or the `password` given; `{}` on a PLAINTEXT cluster.
+   */
+  clientSecurity(username = CLUSTER_ADMIN, password?: string): Pick<KafkaConfig, 'ssl' | 'sasl'> {
+    const { security } = this.state;
+    return security ? clusterClientSecurity(security, username, password) : {};
+  }
+
+  /**
+   * Creates the topics of deploy/kafka/acls.json and its ACLs, for the deployment whose names
+   * begin with `topicPrefix`, as the admin: the operator step a secured cluster needs before
+   * any service starts (on a PLAINTEXT cluster, only the topics are of use).
+   */
+  async applyAccess(topicPrefix: string): Promise<void> {
+    const full = kafkaAccessPlan(topicPrefix);
+    const plan = this.security ? full : { ...full, acls: [] };
+    await this.withAdmin((admin) => applyKafkaAccess(admin, plan));
+    // Each node's authorizer takes the ACLs from the metadata log in its own time.
+    const { nodes, brokers } = this.state;
+    for (const address of brokers.filter((_, i) => nodes[i].pid !== null))
+      await waitFor(() => this.withAdmin((admin) => aclsInForce(admin, plan), [address]), {
+        timeoutMs: 60_000,
+        intervalMs: 100,
+        description: `the ACLs in force on ${address}`,
+      });
   }
 
   /** Node ids, 1-based. */
@@ -262,6 +323,7 @@ export class ApacheKafkaCluster {
     const kafka = new Kafka({
       clientId: 'apache-kafka-cluster',
       brokers,
+      ...this.clientSecurity(),
       logLevel: logLevel.NOTHING,
       connectionTimeout: 3_000,
       retry: { retries: 2, initialRetryTime: 100 },
@@ -292,9 +354,17 @@ export class ApacheKafkaCluster {
     );
   }
 
-  private async format(node: NodeState, clusterId: string): Promise<void> {
+  private async format(
+    node: NodeState,
+    clusterId: string,
+    security?: ClusterSecurity,
+  ): Promise<void> {
     const args = [...javaArgs('kafka.tools.StorageTool', { max: '256m', initial: '64m' })];
     args.push('format', '-t', clusterId, '-c', node.config);
+    // SCRAM credentials live in the cluster's metadata: written at format time, so the nodes
+    // can authenticate to each other before any admin could create them.
+    for (const [name, password] of Object.entries(security?.users ?? {}))
+      args.push('--add-scram', `SCRAM-SHA-512=[name=${name},password=${password}]`);
     const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));

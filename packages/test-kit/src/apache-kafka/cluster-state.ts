@@ -1,4 +1,5 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { ClusterSecurity } from './cluster-security';
 import { NodePorts } from './node-properties';
 
 /** One node as the state file records it. */
@@ -18,9 +19,11 @@ export interface ClusterState {
   /** The folder holding each node's config, storage and log. */
   dir: string;
   clusterId: string;
-  /** Bootstrap servers, `127.0.0.1:port` each: the client (PLAINTEXT) listeners. */
+  /** Bootstrap servers, `127.0.0.1:port` each: the client (PLAINTEXT or SASL_SSL) listeners. */
   brokers: string[];
   nodes: NodeState[];
+  /** Present when the cluster is secured: its CA file and every SCRAM user's password. */
+  security?: ClusterSecurity;
 }
 
 export function readClusterState(file: string): ClusterState {

@@ -4,3 +4,5 @@ export type { ClusterState, NodeState } from './cluster-state';
 export { ensureApacheKafkaInstalled, pinnedApacheKafkaVersion } from './broker-install';
 export { produceWithConsoleProducer } from './console-producer';
 export type { ConsoleRecord } from './console-producer';
+export { CLUSTER_ADMIN, clusterClientEnv, clusterClientSecurity } from './cluster-security';
+export type { ClusterSecurity } from './cluster-security';

@@ -1,3 +1,4 @@
+import { ClusterSecurity } from './cluster-security';
 import { NodePorts, nodeProperties } from './node-properties';
 
 const ports = (n: number): NodePorts[] =>
@@ -48,5 +49,34 @@ describe('nodeProperties', () => {
     );
     expect(node['inter.broker.listener.name']).toBe('INTERNAL');
     expect(node['auto.create.topics.enable']).toBe('false');
+  });
+
+  it('secured: SASL_SSL everywhere, SCRAM for clients and brokers, PLAIN for the quorum, PEM TLS, and nothing allowed without an ACL', () => {
+    const security: ClusterSecurity = {
+      mechanism: 'scram-sha-512',
+      caFile: '/tls/ca.pem',
+      keystoreFile: '/tls/node-keystore.pem',
+      users: { admin: 'secret', 'order-service': 'other' },
+    };
+    const node = settings(nodeProperties(1, ports(1), '/data', security));
+    expect(node).toMatchObject({
+      listeners: 'CLIENT://127.0.0.1:9000,INTERNAL://127.0.0.1:9200,CONTROLLER://127.0.0.1:9300',
+      'listener.security.protocol.map': 'CLIENT:SASL_SSL,INTERNAL:SASL_SSL,CONTROLLER:SASL_SSL',
+      'sasl.enabled.mechanisms': 'SCRAM-SHA-512',
+      'sasl.mechanism.inter.broker.protocol': 'SCRAM-SHA-512',
+      'sasl.mechanism.controller.protocol': 'PLAIN',
+      'listener.name.controller.sasl.enabled.mechanisms': 'PLAIN',
+      'ssl.keystore.type': 'PEM',
+      'ssl.keystore.location': '/tls/node-keystore.pem',
+      'ssl.truststore.location': '/tls/ca.pem',
+      'authorizer.class.name': 'org.apache.kafka.metadata.authorizer.StandardAuthorizer',
+      'allow.everyone.if.no.acl.found': 'false',
+      'super.users': 'User:admin',
+    });
+    // Only the admin's password is in a node's config; the services' are in the metadata.
+    expect(node['listener.name.internal.scram-sha-512.sasl.jaas.config']).toContain(
+      'username="admin" password="secret"',
+    );
+    expect(JSON.stringify(node)).not.toContain('other');
   });
 });

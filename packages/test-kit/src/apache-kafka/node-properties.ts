@@ -1,6 +1,9 @@
+import { ClusterSecurity } from './cluster-security';
+import { nodeSecurityProperties } from './node-security-properties';
+
 /** The ports of one node, all on 127.0.0.1. */
 export interface NodePorts {
-  /** Clients' listener (PLAINTEXT): what kafkajs bootstraps to. */
+  /** Clients' listener (PLAINTEXT, or CLIENT on SASL_SSL when secured): what kafkajs bootstraps to. */
   client: number;
   /** The port the client listener is advertised on: `client`, or a proxy in front of it. */
   advertised: number;
@@ -12,21 +15,32 @@ export interface NodePorts {
 
 /**
  * The server.properties of node `id` (1-based) in a cluster of `ports.length` combined
- * broker+controller nodes on loopback.
+ * broker+controller nodes on loopback; with `security`, every listener on SASL_SSL and ACLs
+ * in force (node-security-properties.ts).
  */
-export function nodeProperties(id: number, ports: NodePorts[], dataDir: string): string {
+export function nodeProperties(
+  id: number,
+  ports: NodePorts[],
+  dataDir: string,
+  security?: ClusterSecurity,
+): string {
   const own = ports[id - 1];
   const replicas = Math.min(ports.length, 3);
   // Two of three in sync: one broker may die and acks=all writes still succeed.
   const minInSync = replicas >= 3 ? 2 : 1;
+  const client = security ? 'CLIENT' : 'PLAINTEXT';
   const voters = ports.map((p, i) => `${i + 1}@127.0.0.1:${p.controller}`).join(',');
   return `${[
     'process.roles=broker,controller',
     `node.id=${id}`,
     `controller.quorum.voters=${voters}`,
-    `listeners=PLAINTEXT://127.0.0.1:${own.client},INTERNAL://127.0.0.1:${own.internal},CONTROLLER://127.0.0.1:${own.controller}`,
-    `advertised.listeners=PLAINTEXT://127.0.0.1:${own.advertised},INTERNAL://127.0.0.1:${own.internal}`,
-    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    `listeners=${client}://127.0.0.1:${own.client},INTERNAL://127.0.0.1:${own.internal},CONTROLLER://127.0.0.1:${own.controller}`,
+    `advertised.listeners=${client}://127.0.0.1:${own.advertised},INTERNAL://127.0.0.1:${own.internal}`,
+    ...(security
+      ? nodeSecurityProperties(security)
+      : [
+          'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT',
+        ]),
     'controller.listener.names=CONTROLLER',
     'inter.broker.listener.name=INTERNAL',
     `log.dirs=${dataDir}`,
