@@ -2,3 +2,4 @@ export { CommonEnv, ServiceEnv } from './common-env';
 export { ConfigError } from './config.error';
 export { serviceConfig } from './service-config';
 export { EnvSchema, validateEnv } from './validate-env';
+export { MigrateEnv, migrationUrl } from './migrate-env';
