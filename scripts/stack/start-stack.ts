@@ -5,7 +5,7 @@ import {
   createServiceDatabaseUsers,
   ServiceDatabaseName,
   ServiceDatabaseUsers,
-} from './service-database-users';
+} from '@app/trading-test-kit';
 import { migrate, portVariable, ServiceProcess, ServiceSpec } from './service-process';
 
 type ServiceName = ServiceSpec['name'];

@@ -13,7 +13,7 @@ import {
   createServiceDatabaseUsers,
   ServiceDatabaseName,
   ServiceDatabaseUsers,
-} from '../../scripts/stack/service-database-users';
+} from '@app/trading-test-kit';
 import { MYSQL_URL } from '../support/trading-stack';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type

@@ -8,6 +8,7 @@ export const SERVICE_USERS_SQL = join(
   __dirname,
   '..',
   '..',
+  '..',
   'deploy',
   'mysql',
   'service-users.sql',
@@ -109,4 +110,54 @@ async function runAsAdmin(serverUrl: string, sql: string): Promise<void> {
   } finally {
     await connection.end();
   }
+}
+
+/**
+ * The privileges service-users.sql grants `service`'s own user on its database, as written
+ * there ("SELECT, INSERT, UPDATE, DELETE").
+ */
+export function servicePrivileges(
+  service: ServiceDatabaseName,
+  template = readFileSync(SERVICE_USERS_SQL, 'utf8'),
+): string {
+  const grant = new RegExp(
+    `^GRANT ([A-Z, ]+) ON \`\\$\\{PREFIX\\}${service}\`\\.\\* TO '\\$\\{PREFIX\\}${service}'@'%';$`,
+    'm',
+  ).exec(template);
+  if (!grant) throw new Error(`service-users.sql grants ${service}'s user nothing`);
+  return grant[1];
+}
+
+/** A login made for one test, on one database. */
+export interface ServiceUser {
+  /** The database's URL as this user. */
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A user of its own on `databaseUrl`'s database (a test's, made by root) holding what
+ * service-users.sql gives `service`'s user and nothing more: for a test that starts one
+ * service in-process, which then runs as a deployment runs it. Drop it when the test ends.
+ */
+export async function createServiceUser(
+  databaseUrl: string,
+  service: ServiceDatabaseName,
+): Promise<ServiceUser> {
+  const url = new URL(databaseUrl);
+  const database = url.pathname.replace(/^\//, '');
+  const server = `${url.protocol}//${url.username}${url.password ? `:${url.password}` : ''}@${url.host}`;
+  const name = `u_${randomBytes(5).toString('hex')}`;
+  const password = randomBytes(18).toString('base64url');
+  await runAsAdmin(
+    server,
+    `CREATE USER '${name}'@'%' IDENTIFIED BY '${password}';
+     GRANT ${servicePrivileges(service)} ON \`${database}\`.* TO '${name}'@'%';`,
+  );
+  url.username = name;
+  url.password = password;
+  return {
+    url: url.toString(),
+    drop: () => runAsAdmin(server, `DROP USER IF EXISTS '${name}'@'%'`),
+  };
 }
