@@ -95,22 +95,34 @@ async function migrate(
   definition: Pick<ServiceDefinition<never>, 'name' | 'migrations'>,
   logger: Logger,
 ): Promise<void> {
-  const url = await orExitOnConfigError(definition.name, async () =>
-    migrationUrl(validateEnv(MigrateEnv)),
-  );
-  // A bare DataSource: no relay, consumer or HTTP server starts against a schema that is
-  // not there yet.
-  await ensureDatabase(url);
-  const dataSource = await openMysqlDataSource({
-    url,
-    migrations: definition.migrations,
-    poolSize: 1,
-  });
+  const env = await orExitOnConfigError(definition.name, async () => validateEnv(MigrateEnv));
+  const url = await orExitOnConfigError(definition.name, async () => migrationUrl(env));
   try {
-    const ran = await dataSource.runMigrations({ transaction: 'each' });
-    logger.log(`migrations applied: ${ran.map((m) => m.name).join(', ') || 'none pending'}`);
-  } finally {
-    await dataSource.destroy();
+    // A bare DataSource: no relay, consumer or HTTP server starts against a schema that is
+    // not there yet.
+    await ensureDatabase(url);
+    const dataSource = await openMysqlDataSource({
+      url,
+      migrations: definition.migrations,
+      poolSize: 1,
+    });
+    try {
+      const ran = await dataSource.runMigrations({ transaction: 'each' });
+      logger.log(`migrations applied: ${ran.map((m) => m.name).join(', ') || 'none pending'}`);
+    } finally {
+      await dataSource.destroy();
+    }
+  } catch (error) {
+    // The usual first mistake with least-privilege users: migrating as the service's own user.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && /ACCESS_DENIED/.test(code)) {
+      const who = env.DATABASE_MIGRATE_URL
+        ? "DATABASE_MIGRATE_URL's user needs every privilege on the database"
+        : "DATABASE_URL's user may not change the schema: set DATABASE_MIGRATE_URL to the schema owner";
+      process.stderr.write(`${definition.name}: migrate: ${code}: ${who}\n`);
+      process.exit(1);
+    }
+    throw error;
   }
 }
 
