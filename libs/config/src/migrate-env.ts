@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { IsIn, IsOptional, Matches, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
 import { ConfigError } from './config.error';
 
 const MYSQL_DATABASE_URL = /^mysql:\/\/[^/]+\/[A-Za-z0-9_]{1,64}$/;
@@ -23,6 +23,14 @@ export class MigrateEnv {
   @ValidateIf((env: MigrateEnv) => env.DATABASE_URL !== undefined)
   @Matches(MYSQL_DATABASE_URL, { message: 'must be mysql://user:password@host:port/database' })
   DATABASE_URL?: string;
+
+  /**
+   * DATABASE_URL's password, when the URL carries none: declared so that validateEnv reads it
+   * (and DATABASE_PASSWORD_FILE) for the migrate step as it does for the service.
+   */
+  @IsOptional()
+  @IsString()
+  DATABASE_PASSWORD?: string;
 
   @IsOptional()
   @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
