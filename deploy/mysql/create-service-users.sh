@@ -1,19 +1,31 @@
 #!/bin/bash
-# Runs once, when the MySQL container initialises its data directory (docker-entrypoint-initdb.d):
-# one database and one user per service, each user granted its own database only, and a
-# read-only user for the invariant checker and the demo's verdict. Passwords come from .env.
+# Runs once, when the MariaDB container initialises its data directory (docker-entrypoint-initdb.d):
+# the databases and users of deploy/mysql/service-users.sql (mounted at /etc/trading), the same
+# file the stack and the tests apply, with no name prefix and the passwords from .env; then the
+# read-only user of the invariant checker and the demo's verdict.
 set -euo pipefail
-sql=""
-for pair in order_service:ORDER_DB_PASSWORD fulfillment_service:FULFILLMENT_DB_PASSWORD \
-  accounting_service:ACCOUNTING_DB_PASSWORD coupon_provider:COUPON_DB_PASSWORD; do
-  db="${pair%%:*}"
-  variable="${pair##*:}"
+# Its comments go: they name the placeholders.
+sql="$(grep -v '^--' /etc/trading/service-users.sql)"
+sql="${sql//'${PREFIX}'/}"
+for variable in MIGRATOR_DB_PASSWORD ORDER_DB_PASSWORD FULFILLMENT_DB_PASSWORD \
+  ACCOUNTING_DB_PASSWORD COUPON_DB_PASSWORD; do
   password="${!variable:?$variable is not set (see .env.example)}"
-  sql+="CREATE DATABASE IF NOT EXISTS \`$db\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci;
-CREATE USER IF NOT EXISTS '$db'@'%' IDENTIFIED BY '$password';
-GRANT ALL PRIVILEGES ON \`$db\`.* TO '$db'@'%';
-CREATE USER IF NOT EXISTS 'checker'@'%' IDENTIFIED BY '$CHECKER_DB_PASSWORD';
-GRANT SELECT ON \`$db\`.* TO 'checker'@'%';
-"
+  # Inside a quoted SQL string: a backslash and a quote are escaped, as mysql2's escape() does.
+  password="${password//\\/\\\\}"
+  password="${password//\'/\\\'}"
+  sql="${sql//"\${$variable}"/"$password"}"
+done
+if [[ "$sql" =~ \$\{[A-Z_]+\} ]]; then
+  echo "service-users.sql: ${BASH_REMATCH[0]} has no value" >&2
+  exit 1
+fi
+checker="${CHECKER_DB_PASSWORD:?CHECKER_DB_PASSWORD is not set (see .env.example)}"
+checker="${checker//\\/\\\\}"
+checker="${checker//\'/\\\'}"
+sql+="
+CREATE USER IF NOT EXISTS 'checker'@'%' IDENTIFIED BY '$checker';"
+for db in order_service fulfillment_service accounting_service coupon_provider; do
+  sql+="
+GRANT SELECT ON \`$db\`.* TO 'checker'@'%';"
 done
 mysql --protocol=socket -uroot -p"$MYSQL_ROOT_PASSWORD" <<<"$sql"

@@ -3,11 +3,14 @@ import { Kafka, logLevel } from 'kafkajs';
 import { createConnection } from 'mysql2/promise';
 
 const DATABASES = ['order_service', 'fulfillment_service', 'accounting_service', 'coupon_provider'];
+/** The users deploy/mysql/service-users.sql makes under a run's prefix, beside its databases. */
+const USERS = [...DATABASES, 'migrator'];
 
 /**
  * The demo owns the names under `<prefix>demo_<run>_` and `<topic prefix>demo.<run>.`: before a
  * run it drops the databases (and, on a real broker, the topics) that earlier runs left, so a
- * run's data can be looked at until the next run starts, and nothing piles up.
+ * run's data can be looked at until the next run starts, and nothing piles up; and the database
+ * users a run that did not stop cleanly left (a stack drops its own when it stops).
  */
 export async function removeEarlierRuns(
   databasePrefix: string,
@@ -26,6 +29,12 @@ export async function removeEarlierRuns(
       const name = Object.values(row)[0];
       const match = ownDatabase.exec(name);
       if (match && match[1] !== currentRun) await connection.query(`DROP DATABASE \`${name}\``);
+    }
+    const ownUser = new RegExp(`^${escape(databasePrefix)}demo_(r[0-9a-z]+)_(${USERS.join('|')})$`);
+    const [users] = await connection.query("SELECT User AS name FROM mysql.user WHERE Host = '%'");
+    for (const { name } of users as Array<{ name: string }>) {
+      const match = ownUser.exec(name);
+      if (match && match[1] !== currentRun) await connection.query(`DROP USER '${name}'@'%'`);
     }
   } finally {
     await connection.end();

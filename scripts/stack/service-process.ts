@@ -35,14 +35,18 @@ export function portVariable(name: ServiceSpec['name']): string {
   return `${name.toUpperCase().replace(/-/g, '_')}_PORT`;
 }
 
-/** Runs `main.js migrate` to completion; rejects with its output when it fails. */
-export function migrate(spec: ServiceSpec): Promise<void> {
+/**
+ * Runs `main.js migrate` to completion, with `env` on top of the service's own (the stack gives
+ * DATABASE_MIGRATE_URL there, so that the service never holds the owner's URL); rejects with its
+ * output when it fails.
+ */
+export function migrate(spec: ServiceSpec, env: Record<string, string> = {}): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
       [...SERVICE_NODE_FLAGS, serviceMain(spec.name), 'migrate'],
       {
-        env: { ...process.env, ...spec.env },
+        env: { ...process.env, ...spec.env, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );

@@ -2,6 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { readSecretFiles } from '@app/config';
 import { consumerChannels, topicForAggregate } from '@app/trading-events';
 import { KafkaBroker, KafkaMock, startKafka } from '@outbox-inbox/test-kit';
+import {
+  createServiceDatabaseUsers,
+  ServiceDatabaseName,
+  ServiceDatabaseUsers,
+} from '@app/trading-test-kit';
 import { migrate, portVariable, ServiceProcess, ServiceSpec } from './service-process';
 
 type ServiceName = ServiceSpec['name'];
@@ -25,8 +30,13 @@ export interface StackOptions {
   kafkaMockOnly?: boolean;
   /** How long each service may take to answer /health after it starts. Default 60 s. */
   startTimeoutMs?: number;
-  /** Prefix of the four database names, so that tests get their own. Default $DATABASE_PREFIX or ''. */
+  /**
+   * Prefix of the four database names and of their users, so that tests get their own. Default
+   * $DATABASE_PREFIX or ''.
+   */
   databasePrefix?: string;
+  /** `host:port` a service reaches the database server through (a TcpProxy), per service. */
+  databaseVia?: Partial<Record<ServiceName, string>>;
   /** Prefix of the topics, consumer groups and dead-letter topics. Default $TOPIC_PREFIX or 'trading.'. */
   topicPrefix?: string;
   ports?: Partial<Record<ServiceName, number>>;
@@ -46,6 +56,8 @@ export interface Stack {
   services: Record<ServiceName, ServiceProcess>;
   mysqlUrl: string;
   databasePrefix: string;
+  /** The schema owner and each service's own user (deploy/mysql/service-users.sql). */
+  databaseUsers: ServiceDatabaseUsers;
   kafkaBrokers: string[];
   /** Present when Kafka is the mock: its request-error pushes (mock-only faults). */
   kafkaMock?: KafkaMock;
@@ -55,6 +67,7 @@ export interface Stack {
   payCallbackSecret: string;
   /** The operator token: `Authorization: Bearer <opsApiToken>` on operator routes. */
   opsApiToken: string;
+  /** Stops the services and Kafka, and drops the database users (the databases stay). */
   stop(): Promise<void>;
 }
 
@@ -83,9 +96,10 @@ export function stackTopics(prefix: string): Record<string, number> {
 }
 
 /**
- * Runs migrations and starts coupon-provider, order, fulfillment and accounting services as
- * real processes from `dist/` (the same commands the Docker images run), and waits until each
- * answers /health.
+ * Makes the databases and their users (deploy/mysql/service-users.sql, as compose does), runs
+ * the migrations as the schema owner and starts coupon-provider, order, fulfillment and
+ * accounting services, each as its own least-privilege user, as real processes from `dist/`
+ * (the same commands the Docker images run), and waits until each answers /health.
  */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
@@ -108,6 +122,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dbPrefix = options.databasePrefix ?? process.env.DATABASE_PREFIX ?? '';
   const ports = { ...DEFAULT_PORTS, ...portsFromEnv(), ...options.ports };
 
+  const databaseUsers = await createServiceDatabaseUsers(mysqlUrl, dbPrefix);
   const kafka = await startKafka({
     topics: stackTopics(topicPrefix),
     faults: options.kafkaFaults,
@@ -115,6 +130,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     env: options.kafkaBrokers
       ? { ...process.env, KAFKA_BROKERS: options.kafkaBrokers.join(',') }
       : process.env,
+  }).catch(async (error: unknown) => {
+    await databaseUsers.drop();
+    throw error;
   });
   const kafkaBrokers = kafka.brokers;
 
@@ -126,14 +144,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     OPS_API_TOKEN: opsApiToken,
     OPS_API_TOKEN_FILE: '',
   };
-  const db = (name: string) => `${mysqlUrl}/${dbPrefix}${name}`;
+  const databaseOf = (name: ServiceName) => name.replace(/-/g, '_') as ServiceDatabaseName;
+  const db = (name: ServiceName) =>
+    databaseUsers.serviceUrl(databaseOf(name), options.databaseVia?.[name]);
   const specs: ServiceSpec[] = [
     {
       name: 'coupon-provider',
       port: ports['coupon-provider'],
       env: {
         ...common,
-        DATABASE_URL: db('coupon_provider'),
+        DATABASE_URL: db('coupon-provider'),
         COUPON_PROVIDER_PORT: String(ports['coupon-provider']),
         // Tests and the demo drop replies and fail grants through PUT /faults.
         COUPON_FAULTS_ENABLED: 'true',
@@ -144,7 +164,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       port: ports['order-service'],
       env: {
         ...common,
-        DATABASE_URL: db('order_service'),
+        DATABASE_URL: db('order-service'),
         ORDER_SERVICE_PORT: String(ports['order-service']),
         PAY_CALLBACK_SECRET: secret,
         PAY_CALLBACK_SECRET_FILE: '',
@@ -158,7 +178,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       port: ports['fulfillment-service'],
       env: {
         ...common,
-        DATABASE_URL: db('fulfillment_service'),
+        DATABASE_URL: db('fulfillment-service'),
         FULFILLMENT_SERVICE_PORT: String(ports['fulfillment-service']),
         COUPON_PROVIDER_URL: `http://127.0.0.1:${ports['coupon-provider']}`,
       },
@@ -168,7 +188,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       port: ports['accounting-service'],
       env: {
         ...common,
-        DATABASE_URL: db('accounting_service'),
+        DATABASE_URL: db('accounting-service'),
         ACCOUNTING_SERVICE_PORT: String(ports['accounting-service']),
       },
     },
@@ -179,7 +199,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   const services = {} as Record<ServiceName, ServiceProcess>;
   try {
-    for (const spec of specs) await migrate(spec);
+    // The owner's URL goes to the migrate step alone: a service never holds DDL rights.
+    for (const spec of specs)
+      await migrate(spec, {
+        DATABASE_MIGRATE_URL: databaseUsers.migrateUrl(databaseOf(spec.name)),
+      });
     for (const spec of specs) {
       services[spec.name] = new ServiceProcess(spec, log);
       services[spec.name].start();
@@ -188,6 +212,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   } catch (error) {
     await Promise.all(Object.values(services).map((s) => s.stop()));
     await kafka.stop();
+    await databaseUsers.drop();
     throw error;
   }
 
@@ -198,12 +223,14 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     kafka,
     mysqlUrl,
     databasePrefix: dbPrefix,
+    databaseUsers,
     topicPrefix,
     payCallbackSecret: secret,
     opsApiToken,
     async stop() {
       await Promise.all(Object.values(services).map((s) => s.stop()));
       await kafka.stop();
+      await databaseUsers.drop();
     },
   };
 }

@@ -13,6 +13,7 @@ interface Service {
   ports?: string[];
   environment?: Record<string, string | number>;
   command?: string[];
+  depends_on?: Record<string, { condition: string }>;
   volumes?: string[];
   healthcheck?: { timeout?: string; start_period?: string };
 }
@@ -46,6 +47,7 @@ describe('docker-compose.yml', () => {
         'CHECKER_DB_PASSWORD',
         'COUPON_DB_PASSWORD',
         'FULFILLMENT_DB_PASSWORD',
+        'MIGRATOR_DB_PASSWORD',
         'MYSQL_ROOT_PASSWORD',
         'OPS_API_TOKEN',
         'ORDER_DB_PASSWORD',
@@ -66,11 +68,57 @@ describe('docker-compose.yml', () => {
       expect(url).toBe(`mysql://${database}:\${${passwordVariable(name)}}@mysql:3306/${database}`);
     }
     const init = read('deploy/mysql/create-service-users.sh');
-    expect(init).toMatch(/GRANT ALL PRIVILEGES ON \\`\$db\\`\.\* TO '\$db'@'%'/);
     expect(init).toMatch(/GRANT SELECT ON \\`\$db\\`\.\* TO 'checker'@'%'/);
     expect(services.mysql.volumes).toContain(
       './deploy/mysql/create-service-users.sh:/docker-entrypoint-initdb.d/10-service-users.sh:ro',
     );
+  });
+
+  it('makes its users from deploy/mysql/service-users.sql, the file the stack and the tests apply', () => {
+    expect(services.mysql.volumes).toContain(
+      './deploy/mysql/service-users.sql:/etc/trading/service-users.sql:ro',
+    );
+    const init = read('deploy/mysql/create-service-users.sh');
+    expect(init).toContain('/etc/trading/service-users.sql');
+    // Every placeholder of the file is filled by the script from the MariaDB service's
+    // environment (or is the prefix, empty in compose).
+    const sql = read('deploy/mysql/service-users.sql');
+    const statements = sql
+      .split('\n')
+      .filter((line) => !line.startsWith('--'))
+      .join('\n');
+    const placeholders = new Set([...statements.matchAll(/\$\{([A-Z_]+)\}/g)].map((m) => m[1]));
+    placeholders.delete('PREFIX');
+    for (const variable of placeholders) {
+      expect(init).toContain(variable);
+      expect(services.mysql.environment).toHaveProperty(variable);
+    }
+    // No service user holds more than rows: no ALL, no DDL, no GRANT OPTION.
+    for (const grant of statements.match(/^GRANT .*$/gm) ?? []) {
+      if (/TO '\$\{PREFIX\}migrator'/.test(grant)) continue;
+      expect(grant).toMatch(
+        /^GRANT (SELECT|INSERT|UPDATE|DELETE)(, (SELECT|INSERT|UPDATE|DELETE))* ON /,
+      );
+    }
+    expect(statements).not.toMatch(/WITH GRANT OPTION/);
+  });
+
+  it('migrates each service in a one-shot step as the schema owner, before the service starts', () => {
+    for (const name of APPS) {
+      const database = name.replace(/-/g, '_');
+      const step = services[`${name}-migrate`];
+      expect(step.image).toBe('trading-outbox-inbox:local');
+      expect(step.command).toEqual(['node', `dist/apps/${name}/main.js`, 'migrate']);
+      expect(step.environment).toEqual({
+        DATABASE_MIGRATE_URL: `mysql://migrator:\${MIGRATOR_DB_PASSWORD}@mysql:3306/${database}`,
+      });
+      expect(services[name].depends_on?.[`${name}-migrate`]).toEqual({
+        condition: 'service_completed_successfully',
+      });
+      // The service itself only serves, and never holds the owner's credentials.
+      expect(services[name].command).toEqual(['node', `dist/apps/${name}/main.js`]);
+      expect(JSON.stringify(services[name].environment)).not.toMatch(/migrator|MIGRATE/);
+    }
   });
 
   it('builds on a supported Node LTS (24 or newer)', () => {

@@ -111,16 +111,6 @@ export class TradingStack {
     const log = new TestLog(prefix);
     try {
       const env: StackOptions['env'] = { ...options.env };
-      for (const [name, hostPort] of Object.entries(options.databaseVia ?? {})) {
-        const url = new URL(MYSQL_URL);
-        url.host = hostPort;
-        const database = `${prefix}${name.replace(/-/g, '_')}`;
-        const service = name as ServiceName;
-        env[service] = {
-          DATABASE_URL: `${url.toString().replace(/\/+$/, '')}/${database}`,
-          ...env[service],
-        };
-      }
       Object.assign(env, {
         'fulfillment-service': { ...FAST_FULFILLMENT, ...env['fulfillment-service'] },
         'accounting-service': { ...FAST_GROUP, ...env['accounting-service'] },
@@ -129,6 +119,7 @@ export class TradingStack {
       for (const name of SERVICES) ports[name] = await freeLoopbackPort();
       const stack = await startStack({
         databasePrefix: prefix,
+        databaseVia: options.databaseVia,
         topicPrefix: prefix.replace(/_/g, '.'),
         ports,
         env,
@@ -307,7 +298,7 @@ export class TradingStack {
     return extra;
   }
 
-  /** Stops every process and drops the databases. */
+  /** Stops every process and drops the databases and their users. */
   async stop(): Promise<void> {
     try {
       await Promise.all(this.extras.map((p) => p.stop('SIGKILL')));

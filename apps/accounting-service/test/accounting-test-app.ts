@@ -1,4 +1,6 @@
 import { TEST_OPS_API_TOKEN } from '@outbox-inbox/test-kit';
+import { createServiceUser } from '@app/trading-test-kit';
+import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { serviceConfig } from '@app/config';
@@ -9,9 +11,11 @@ import { DataSource } from 'typeorm';
 import { AccountingServiceConfig } from '../src/accounting-service.config';
 import { AccountingServiceModule } from '../src/accounting-service.module';
 import { configureAccountingService } from '../src/accounting-service.setup';
+import { AccountingMigrations } from '../src/migrations';
 
 /** Where one test's accounting-service reads from and writes to. */
 export interface AccountingTestAppOptions {
+  /** The database as its owner: the migrations run as it, the service as a user of its own. */
   databaseUrl: string;
   brokers: string[];
   topicPrefix: string;
@@ -27,12 +31,27 @@ export interface AccountingTestApp {
   close(): Promise<void>;
 }
 
-/** Starts the service as main.ts does (migrations first, then consumers, then HTTP). */
+/**
+ * Starts the service as a deployment does: migrations first, as the database's owner (`main.js
+ * migrate`), then the service as its own user with deploy/mysql/service-users.sql's grants
+ * (dropped on close), consumers, then HTTP.
+ */
 export async function startAccountingApp(
   options: AccountingTestAppOptions,
 ): Promise<AccountingTestApp> {
+  const owner = await openMysqlDataSource({
+    url: options.databaseUrl,
+    migrations: AccountingMigrations,
+    poolSize: 1,
+  });
+  try {
+    await owner.runMigrations({ transaction: 'each' });
+  } finally {
+    await owner.destroy();
+  }
+  const user = await createServiceUser(options.databaseUrl, 'accounting_service');
   const config = await serviceConfig(AccountingServiceConfig, {
-    DATABASE_URL: options.databaseUrl,
+    DATABASE_URL: user.url,
     KAFKA_BROKERS: options.brokers.join(','),
     TOPIC_PREFIX: options.topicPrefix,
     LOG_LEVEL: 'error',
@@ -54,15 +73,18 @@ export async function startAccountingApp(
     ),
     { logger: ['error'] },
   );
+  const close = async () => {
+    await app.close();
+    await user.drop();
+  };
   try {
     const dataSource = app.get(DataSource);
-    await dataSource.runMigrations({ transaction: 'each' });
     configureAccountingService(app);
     await app.startAllMicroservices();
     await app.listen(0, '127.0.0.1');
-    return { app, url: await app.getUrl(), dataSource, close: () => app.close() };
+    return { app, url: await app.getUrl(), dataSource, close };
   } catch (error) {
-    await app.close();
+    await close();
     throw error;
   }
 }

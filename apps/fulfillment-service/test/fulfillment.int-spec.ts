@@ -28,7 +28,10 @@ import {
   RunningCouponProvider,
   startCouponProvider,
 } from '../../../test/support/coupon-provider.harness';
+import { createServiceUser, ServiceUser } from '@app/trading-test-kit';
+import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { FulfillmentServiceConfig } from '../src/fulfillment-service.config';
+import { FulfillmentMigrations } from '../src/migrations';
 import { FulfillmentServiceModule } from '../src/fulfillment-service.module';
 import { configureFulfillmentService } from '../src/fulfillment-service.setup';
 
@@ -46,6 +49,7 @@ describe('fulfillment-service', () => {
   let coupons: CouponProviderClient;
   let app: INestApplication;
   let db: DataSource;
+  let user: ServiceUser | undefined;
   let producer: Producer;
   let prefix: string;
   let orderSeq = 1000;
@@ -65,8 +69,20 @@ describe('fulfillment-service', () => {
       [`${prefix}fulfillment-service.retry`]: 1,
     });
     const database = await env.createDatabase('fulfillment');
+    // As a deployment: the owner migrates, the service runs as its own user.
+    const owner = await openMysqlDataSource({
+      url: database.url,
+      migrations: FulfillmentMigrations,
+      poolSize: 1,
+    });
+    try {
+      await owner.runMigrations();
+    } finally {
+      await owner.destroy();
+    }
+    user = await createServiceUser(database.url, 'fulfillment_service');
     const config = await serviceConfig(FulfillmentServiceConfig, {
-      DATABASE_URL: database.url,
+      DATABASE_URL: user.url,
       KAFKA_BROKERS: env.infra.kafkaBrokers.join(','),
       TOPIC_PREFIX: prefix,
       COUPON_PROVIDER_URL: provider.baseUrl,
@@ -87,7 +103,6 @@ describe('fulfillment-service', () => {
       { logger: ['error'] },
     );
     db = app.get(DataSource);
-    await db.runMigrations();
     configureFulfillmentService(app);
     await app.startAllMicroservices();
     await app.listen(0, '127.0.0.1');
@@ -102,6 +117,7 @@ describe('fulfillment-service', () => {
   afterAll(async () => {
     await producer?.disconnect();
     await app?.close();
+    await user?.drop();
     await provider?.close();
     await env?.stop();
   });

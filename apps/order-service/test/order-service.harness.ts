@@ -4,6 +4,7 @@ import { serviceConfig } from '@app/config';
 import { openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { serviceRoot } from '@app/service-bootstrap';
 import { TEST_OPS_API_TOKEN, TestDatabase, TestEnvironment } from '@outbox-inbox/test-kit';
+import { createServiceUser } from '@app/trading-test-kit';
 import { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { OrderMigrations } from '../src/migrations';
@@ -18,15 +19,19 @@ export const TEST_PAY_SECRET = 'test-pay-callback-secret';
 /** A running order-service on a loopback port, with its own database. */
 export interface RunningOrderService {
   baseUrl: string;
+  /** The service's own DataSource: its least-privilege user (no DDL). */
   dataSource: DataSource;
   /** Its database: pass it as `database` to start the service again on the same data. */
   database: TestDatabase;
+  /** The database as its owner (the one that migrated it): for a test that changes the schema. */
+  owner: DataSource;
   close(): Promise<void>;
 }
 
 /**
  * Starts the order-service as production does (same module, same HTTP set-up) on port 0,
- * against a fresh database with its migrations applied. The outbox relay stays off unless
+ * against a fresh database with its migrations applied by its owner, as its own user with the
+ * grants deploy/mysql/service-users.sql gives it (dropped on close). The outbox relay stays off unless
  * asked for: most tests assert the outbox rows the requests wrote. `writerOnly` starts it as
  * a writer-only deployment does: OUTBOX_RELAY_ENABLED=false and no KAFKA_BROKERS.
  * `database` restarts it on an earlier start's database (a restart with new settings);
@@ -43,8 +48,9 @@ export async function startOrderService(
   } = {},
 ): Promise<RunningOrderService> {
   const database = options.database ?? (await env.createDatabase('orders'));
+  const user = await createServiceUser(database.url, 'order_service');
   const config = await serviceConfig(OrderServiceConfig, {
-    DATABASE_URL: database.url,
+    DATABASE_URL: user.url,
     // writerOnly: as a deployment whose instances only take requests, with no Kafka settings.
     ...(options.writerOnly
       ? { OUTBOX_RELAY_ENABLED: 'false' }
@@ -56,12 +62,12 @@ export async function startOrderService(
     ...options.variables,
   });
   // Migrate first, as `main.js migrate` does before a deployment, so the relay finds its table.
-  const migrator = await openMysqlDataSource({ url: database.url, migrations: OrderMigrations });
-  try {
-    await migrator.runMigrations();
-  } finally {
-    await migrator.destroy();
-  }
+  const owner = await openMysqlDataSource({
+    url: database.url,
+    migrations: OrderMigrations,
+    poolSize: 2,
+  });
+  await owner.runMigrations();
   const app: INestApplication = await NestFactory.create(
     serviceRoot(config, OrderServiceModule.forRoot({ outboxRelay: options.outboxRelay ?? false })),
     { logger: ['error'] },
@@ -74,7 +80,12 @@ export async function startOrderService(
     baseUrl: `http://127.0.0.1:${port}`,
     dataSource,
     database,
-    close: () => app.close(),
+    owner,
+    close: async () => {
+      await app.close();
+      await owner.destroy();
+      await user.drop();
+    },
   };
 }
 

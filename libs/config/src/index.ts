@@ -16,3 +16,4 @@ export {
   withKafkaSecurity,
 } from './kafka-security-env';
 export { readSecretFiles, SECRET_VARIABLES, SecretFileReader } from './secret-files';
+export { MigrateEnv, migrationUrl } from './migrate-env';

@@ -1,6 +1,6 @@
 import { DynamicModule, INestApplication, Logger, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, serviceConfig } from '@app/config';
+import { ConfigError, MigrateEnv, migrationUrl, serviceConfig, validateEnv } from '@app/config';
 import { ensureDatabase, openMysqlDataSource } from '@outbox-inbox/database/mysql';
 import { startTracing } from '@app/observability';
 import { Logger as PinoLogger } from 'nestjs-pino';
@@ -41,7 +41,7 @@ export function serviceRoot(config: DynamicModule, module: DynamicModule | Type)
 /**
  * Starts a service: validates its environment through @nestjs/config (a bad variable stops the
  * process with exit code 78 and a message naming it), then either runs its migrations and exits
- * (`main.js migrate`) or serves HTTP and its Kafka workers until SIGTERM/SIGINT, shutting down
+ * (`main.js migrate`, see `migrate` below) or serves HTTP and its Kafka workers until SIGTERM/SIGINT, shutting down
  * gracefully. The service's module reads its settings from the config class at DI time.
  */
 export async function bootstrapService<
@@ -51,41 +51,17 @@ export async function bootstrapService<
   argv: string[] = process.argv.slice(2),
 ): Promise<INestApplication | undefined> {
   const logger = new Logger(definition.name);
-  let configModule: DynamicModule;
-  try {
-    configModule = await serviceConfig(definition.config);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${definition.name}: ${error.message}\n`);
-      process.exit(78); // EX_CONFIG
-    }
-    throw error;
-  }
-
   if (argv[0] === 'migrate') {
-    const settings = await NestFactory.createApplicationContext(configModule, { logger: false });
-    const config = settings.get(definition.config);
-    await settings.close();
-    // A bare DataSource: no relay, consumer or HTTP server starts against a schema that is
-    // not there yet.
-    await ensureDatabase(config.DATABASE_URL);
-    const dataSource = await openMysqlDataSource({
-      url: config.DATABASE_URL,
-      migrations: definition.migrations,
-      poolSize: 1,
-    });
-    try {
-      const ran = await dataSource.runMigrations({ transaction: 'each' });
-      logger.log(`migrations applied: ${ran.map((m) => m.name).join(', ') || 'none pending'}`);
-    } finally {
-      await dataSource.destroy();
-    }
+    await migrate(definition, logger);
     return undefined;
   }
   if (argv.length > 0) {
     process.stderr.write(`${definition.name}: unknown command "${argv[0]}" (known: migrate)\n`);
     process.exit(64); // EX_USAGE
   }
+  const configModule = await orExitOnConfigError(definition.name, () =>
+    serviceConfig(definition.config),
+  );
 
   // Before the app exists, so that its first request already runs in a trace context.
   startTracing(definition.name);
@@ -108,6 +84,59 @@ export async function bootstrapService<
   logger.log(`listening on http://${config.HOST}:${port}`);
   await startConsumers(app, logger);
   return app;
+}
+
+/**
+ * `main.js migrate`: the service's migrations, as DATABASE_MIGRATE_URL's user (the schema
+ * owner) when set, else DATABASE_URL's; then the process ends. It reads MigrateEnv only: a
+ * one-shot migrate step needs none of the service's secrets.
+ */
+async function migrate(
+  definition: Pick<ServiceDefinition<never>, 'name' | 'migrations'>,
+  logger: Logger,
+): Promise<void> {
+  const env = await orExitOnConfigError(definition.name, async () => validateEnv(MigrateEnv));
+  const url = await orExitOnConfigError(definition.name, async () => migrationUrl(env));
+  try {
+    // A bare DataSource: no relay, consumer or HTTP server starts against a schema that is
+    // not there yet.
+    await ensureDatabase(url);
+    const dataSource = await openMysqlDataSource({
+      url,
+      migrations: definition.migrations,
+      poolSize: 1,
+    });
+    try {
+      const ran = await dataSource.runMigrations({ transaction: 'each' });
+      logger.log(`migrations applied: ${ran.map((m) => m.name).join(', ') || 'none pending'}`);
+    } finally {
+      await dataSource.destroy();
+    }
+  } catch (error) {
+    // The usual first mistake with least-privilege users: migrating as the service's own user.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && /ACCESS_DENIED/.test(code)) {
+      const who = env.DATABASE_MIGRATE_URL
+        ? "DATABASE_MIGRATE_URL's user needs every privilege on the database"
+        : "DATABASE_URL's user may not change the schema: set DATABASE_MIGRATE_URL to the schema owner";
+      process.stderr.write(`${definition.name}: migrate: ${code}: ${who}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/** A bad variable stops the process with exit code 78 and a message naming it. */
+async function orExitOnConfigError<T>(name: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${name}: ${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
 }
 
 /**

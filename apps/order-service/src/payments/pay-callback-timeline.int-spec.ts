@@ -126,12 +126,12 @@ describe('order-service: verified pay callbacks on the order timeline', () => {
     const order = await payingOrder();
     const lates = await counted('late');
     const now = Math.floor(Date.now() / 1000);
-    await service.dataSource.query('RENAME TABLE t_pay_callback TO t_pay_callback_away');
+    await service.owner.query('RENAME TABLE t_pay_callback TO t_pay_callback_away');
     try {
       const late = await sendCallback(url, notification(order), { timestamp: now - 600 });
       expect(late.status).toBe(401);
     } finally {
-      await service.dataSource.query('RENAME TABLE t_pay_callback_away TO t_pay_callback');
+      await service.owner.query('RENAME TABLE t_pay_callback_away TO t_pay_callback');
     }
     expect(await counted('late')).toBe(lates + 1);
     expect((await timeline(order.id)).sections.order.callbacks).toEqual([]);
