@@ -35,6 +35,9 @@ import { e2eResults } from './e2e/e2e-results';
 import { LatencyChain, runLatencyRound } from './e2e/latency-rounds';
 import { latencyResults, LatencyRoundPair } from './e2e/latency-results';
 import { MinimalChain } from './e2e/minimal/minimal-chain';
+import { OwnLoopDelay, ServiceLoopDelay } from './e2e/loop-delay';
+import { relayTrace } from './e2e/relay-trace';
+import { OtlpCollector } from '../test/e2e/otlp-collector';
 import { RssSampler } from './e2e/rss';
 import { cpuProfileEnv } from './lib/cpu-profile-env';
 import { childPidsNamed, CpuMeter, WriteCallMeter } from './lib/process-cpu';
@@ -61,6 +64,12 @@ const IDLE_SECONDS = Number(process.env.BENCH_E2E_IDLE_SECONDS ?? 5);
 /** Alternating latency rounds of the chain and the minimal chain, and callbacks per round. */
 const LATENCY_ROUNDS = Number(process.env.BENCH_E2E_LATENCY_ROUNDS ?? 5);
 const LATENCY_CALLBACKS = Number(process.env.BENCH_E2E_LATENCY_CALLBACKS ?? 1_000);
+/**
+ * BENCH_E2E_TRACE=1: the services export their spans to a collector in this process, and each
+ * latency round of the chain says where its OrderPaid rows waited (bench/e2e/relay-trace.ts).
+ * Exporting costs CPU: a traced run's figures are not the untraced ones.
+ */
+const TRACE = process.env.BENCH_E2E_TRACE === '1';
 /** The services whose inbox consumers fetch (their fetch wait is FETCH_MAX_WAIT_MS). */
 const CONSUMERS = ['fulfillment-service', 'accounting-service'] as const;
 const MYSQL_URL = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
@@ -186,6 +195,7 @@ async function main(): Promise<void> {
   let raw: RawChainDatabases | undefined;
   let watcher: JournalWatcher | undefined;
   let minimal: MinimalChain | undefined;
+  let collector: OtlpCollector | undefined;
   const latencyWatchers: JournalWatcher[] = [];
   const accounting = createPool({
     uri: `${MYSQL_URL}/${prefix}accounting_service`,
@@ -210,6 +220,15 @@ async function main(): Promise<void> {
       IN_FLIGHT,
       RAW_CHAIN_MIGRATIONS,
     );
+    collector = TRACE ? await OtlpCollector.start() : undefined;
+    const tracing: Record<string, string> = collector
+      ? {
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+          OTEL_BSP_SCHEDULE_DELAY: '200',
+          OTEL_BSP_MAX_QUEUE_SIZE: '100000',
+          OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048',
+        }
+      : {};
     stack = await startStack({
       mysqlUrl: MYSQL_URL,
       databasePrefix: prefix,
@@ -225,15 +244,17 @@ async function main(): Promise<void> {
       // deployment would choose anyway. On the mock, every consumer hop waits 0 to that long.
       // BENCH_CPU_PROF=<dir>: every service writes its V8 CPU profile there when it stops.
       env: {
-        'order-service': cpuProfileEnv(),
-        'coupon-provider': cpuProfileEnv(),
+        'order-service': { ...cpuProfileEnv(), ...tracing },
+        'coupon-provider': { ...cpuProfileEnv(), ...tracing },
         'fulfillment-service': {
           KAFKA_FETCH_MAX_WAIT_MS: String(FETCH_MAX_WAIT_MS),
           ...cpuProfileEnv(),
+          ...tracing,
         },
         'accounting-service': {
           KAFKA_FETCH_MAX_WAIT_MS: String(FETCH_MAX_WAIT_MS),
           ...cpuProfileEnv(),
+          ...tracing,
         },
       },
       log: (line) => logs.push(line),
@@ -389,7 +410,20 @@ async function main(): Promise<void> {
       accounts: LEDGER_ACCOUNTS,
     });
     const chains = latencyChains(
-      { provider, orderUrl, orderDb, fulfillmentDb, accounting },
+      {
+        provider,
+        orderUrl,
+        orderDb,
+        fulfillmentDb,
+        accounting,
+        loopDelay: new ServiceLoopDelay(
+          Object.fromEntries(
+            Object.entries(stack.services).map(([name, service]) => [name, service.url]),
+          ),
+          stack.opsApiToken,
+        ),
+        collector,
+      },
       minimal,
       latencyWatchers,
     );
@@ -439,6 +473,7 @@ async function main(): Promise<void> {
     await accounting.end();
     await orderDb.end();
     await fulfillmentDb.end();
+    await collector?.stop();
     await stack?.stop();
     await raw?.close();
     const admin = await createConnection({ uri: MYSQL_URL });
@@ -535,6 +570,8 @@ function latencyChains(
     orderDb: Pool;
     fulfillmentDb: Pool;
     accounting: Pool;
+    loopDelay: ServiceLoopDelay;
+    collector?: OtlpCollector;
   },
   minimal: MinimalChain,
   watchers: JournalWatcher[],
@@ -552,6 +589,8 @@ function latencyChains(
       accountingDb: real.accounting,
       consumerDbs: [real.fulfillmentDb, real.accounting],
       journals: watch(real.accounting),
+      loopDelay: real.loopDelay,
+      trace: real.collector && ((ids) => relayTrace(real.collector!.spans, ids)),
       prepare: async (count) => {
         const orders = await createPayingOrders(real.orderUrl, count);
         const notifications = orders.map((o) => real.provider.notification(o));
@@ -571,6 +610,7 @@ function latencyChains(
       accountingDb: minimal.accountingDb,
       consumerDbs: [minimal.fulfillmentDb, minimal.accountingDb],
       journals: watch(minimal.accountingDb),
+      loopDelay: new OwnLoopDelay('bench (minimal chain)'),
       prepare: async (count) => {
         const orders = await minimal.prepare(count);
         return { ids: orders.map((o) => o.id), callback: (i) => minimal.callback(orders[i]) };
@@ -580,12 +620,31 @@ function latencyChains(
 }
 
 function describeLatencyRound(pair: LatencyRoundPair): string {
+  const delays = (r: LatencyRoundPair['chain']) =>
+    Object.entries(r.loopDelay)
+      .map(([name, d]) => `${name} ${d.p50.toFixed(0)}/${d.p99.toFixed(0)}/${d.max.toFixed(0)}`)
+      .join(', ');
+  const trace = pair.chain.trace;
+  const traced = trace
+    ? `; chain's OrderPaid, p50/p99 ms: callback ${pct(trace.callback)}, to send ${pct(trace.toSend)} ` +
+      `(behind the batch on the wire ${pct(trace.behindBatchOnWire)}, after it ${pct(trace.afterBatchOnWire)}), ` +
+      `send ${pct(trace.send)}, delivery ${pct(trace.delivery)}, booking ${pct(trace.booking)}; ` +
+      `batches of ${pct(trace.batchSize)} messages, gaps ${pct(trace.batchGap)} ms`
+    : '';
   const one = (name: string, r: LatencyRoundPair['chain']) =>
     `${name} p50 ${r.booked.p50.toFixed(1)} / p99 ${r.booked.p99.toFixed(1)} ms ` +
     `(row → SENT p50 ${r.stages.relay.p50} / p99 ${r.stages.relay.p99} ms, ` +
     `SENT → journal p50 ${r.stages.consume.p50} / p99 ${r.stages.consume.p99} ms, ` +
     `sends up to ${r.lateMs.toFixed(0)} ms late)`;
-  return `${one('chain', pair.chain)}; ${one('minimal', pair.minimal)}; p99 ratio ${(pair.chain.booked.p99 / pair.minimal.booked.p99).toFixed(2)}`;
+  return (
+    `${one('chain', pair.chain)}; ${one('minimal', pair.minimal)}; ` +
+    `p99 ratio ${(pair.chain.booked.p99 / pair.minimal.booked.p99).toFixed(2)}; ` +
+    `event-loop delay p50/p99/max ms: ${delays(pair.chain)}; ${delays(pair.minimal)}${traced}`
+  );
+}
+
+function pct(s: { p50: number; p99: number }): string {
+  return `${s.p50.toFixed(1)}/${s.p99.toFixed(1)}`;
 }
 
 function describeRawChain(run: RawChainRun): string {

@@ -4,6 +4,8 @@ import { runAtFixedRate } from '../lib/rate-schedule';
 import { spread, Spread } from '../lib/stats';
 import { Books, booksComplete, readBooks } from './books';
 import { JournalWatcher } from './journal-watcher';
+import { LoopDelay, LoopDelayMeter } from './loop-delay';
+import { RelayTrace } from './relay-trace';
 import { stageTimes, StageTimes } from './stages';
 
 /** How long a round may take to book its last journal before the bench gives up. */
@@ -19,6 +21,10 @@ export interface LatencyChain {
   consumerDbs: Pool[];
   /** Watches its payment journals (started). */
   journals: JournalWatcher;
+  /** The event-loop delay of its processes. */
+  loopDelay: LoopDelayMeter;
+  /** Where its OrderPaid rows waited, from the services' spans (BENCH_E2E_TRACE), if traced. */
+  trace?: (orderIds: string[]) => RelayTrace;
   /** Creates `count` orders up to PAYING; `callback(i)` delivers the i-th one's pay callback. */
   prepare(count: number): Promise<{ ids: string[]; callback: (i: number) => Promise<void> }>;
 }
@@ -31,6 +37,9 @@ export interface LatencyRound {
   books: Books;
   /** The worst lag of a callback behind its due time (open loop on a busy machine). */
   lateMs: number;
+  /** Event-loop delay by process, from the first callback to the last payment journal. */
+  loopDelay: Record<string, LoopDelay>;
+  trace?: RelayTrace;
 }
 
 /**
@@ -48,11 +57,13 @@ export async function runLatencyRound(
   const { ids, callback } = await chain.prepare(count);
   await waitForIntake(chain, ids);
   const sentAt: number[] = new Array(count);
+  await chain.loopDelay.start();
   const { lateMs } = await runAtFixedRate(count, rate, async (i) => {
     sentAt[i] = performance.now();
     await callback(i);
   });
   await chain.journals.waitForAll(ids, ROUND_TIMEOUT_MS);
+  const loopDelay = await chain.loopDelay.read();
   const booked = spread(ids.map((id, i) => chain.journals.seenAt.get(id)! - sentAt[i]));
   let books = await readBooks(chain.accountingDb, ids);
   await waitFor(
@@ -70,7 +81,24 @@ export async function runLatencyRound(
     throw new Error(`${chain.name} booked ${JSON.stringify(books)}`);
   }
   const stages = await stageTimes(chain.orderDb, chain.accountingDb, ids);
-  return { booked, stages, books, lateMs };
+  return { booked, stages, books, lateMs, loopDelay, trace: await traced(chain, ids) };
+}
+
+/** The round's relay trace, once the services have exported its spans (they batch them). */
+async function traced(chain: LatencyChain, ids: string[]): Promise<RelayTrace | undefined> {
+  const trace = chain.trace;
+  if (!trace) return undefined;
+  return waitFor(
+    () => {
+      const result = trace(ids);
+      return result.orders === ids.length && result;
+    },
+    {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      description: `${chain.name}: the spans of ${ids.length} orders`,
+    },
+  );
 }
 
 /** Waits until each consumer has an inbox row for every order's OrderPaymentStarted (version 2). */
