@@ -1,8 +1,7 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Pool } from 'mysql2/promise';
-// The fulfillment-service's HTTP transport to the provider (pooled keep-alive node:http).
-import { KeepAliveRequester } from '../../../libs/coupon-client/src/keep-alive-request';
+import { CouponProviderClient } from '@app/coupon-client';
 import { CouponGrant, grantCoupon } from '../raw-consumer-steps';
 
 /** How long a grant may take: the fulfillment-service's default COUPON_PROVIDER_TIMEOUT_MS. */
@@ -11,14 +10,13 @@ const GRANT_TIMEOUT_MS = 2_000;
 /**
  * The minimal chain's coupon provider: a bare node:http server whose `POST /coupons/grants`
  * runs the provider's grant transaction (claim the idempotency key, insert the coupon, read the
- * key) on its own database, and the client the fulfillment calls it with, over the same
- * keep-alive transport as the fulfillment-service's coupon client. No Nest, no validation.
+ * key) on its own database, and the fulfillment-service's own coupon client (its keep-alive
+ * node:http transport) to call it with. No Nest, no validation.
  */
 export class MinimalCouponProvider {
   private constructor(
     private readonly server: Server,
-    private readonly url: URL,
-    private readonly http: KeepAliveRequester,
+    private readonly client: CouponProviderClient,
   ) {}
 
   static async start(couponDb: Pool): Promise<MinimalCouponProvider> {
@@ -31,7 +29,17 @@ export class MinimalCouponProvider {
           try {
             const couponCode = await grantCoupon(connection, { ...grant, key });
             response.writeHead(201, { 'content-type': 'application/json' });
-            response.end(JSON.stringify({ couponCode, ...grant, status: 'GRANTED' }));
+            const now = new Date().toISOString();
+            response.end(
+              JSON.stringify({
+                couponCode,
+                idempotencyKey: key,
+                ...grant,
+                status: 'GRANTED',
+                grantedAt: now,
+                revokedAt: null,
+              }),
+            );
           } finally {
             connection.release();
           }
@@ -43,25 +51,24 @@ export class MinimalCouponProvider {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const url = new URL(`http://127.0.0.1:${port}/coupons/grants`);
-    return new MinimalCouponProvider(server, url, new KeepAliveRequester(url));
+    return new MinimalCouponProvider(
+      server,
+      new CouponProviderClient({ baseUrl: `http://127.0.0.1:${port}` }),
+    );
   }
 
   /** The fulfillment's call: POST the grant with its idempotency key; the coupon's code. */
   async grant({ key, ...params }: CouponGrant): Promise<string> {
-    const answer = await this.http.request(this.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': key },
-      body: JSON.stringify(params),
-      timeoutMs: GRANT_TIMEOUT_MS,
-    });
-    if (answer.status !== 201)
-      throw new Error(`grant ${key} answered ${answer.status}: ${answer.text}`);
-    return (JSON.parse(answer.text) as { couponCode: string }).couponCode;
+    const result = await this.client.grant(
+      { idempotencyKey: key, ...params },
+      { timeoutMs: GRANT_TIMEOUT_MS },
+    );
+    if (result.outcome !== 'granted') throw new Error(`grant ${key}: ${JSON.stringify(result)}`);
+    return result.coupon.couponCode;
   }
 
   async stop(): Promise<void> {
-    this.http.close();
+    this.client.close();
     await new Promise<void>((resolve, reject) =>
       this.server.close((error) => (error ? reject(error) : resolve())),
     );
