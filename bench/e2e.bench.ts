@@ -8,7 +8,10 @@
  * mysql2 at the burst's concurrency, with no services and no broker); the figures are medians
  * of the rounds. Then callbacks at a fixed rate of half that maximum (open loop), the time
  * from each callback to its payment journal being booked (p50/p99/max); the peak RSS of each
- * service process is sampled from the first burst to the end of that load.
+ * service process is sampled from the first burst to the end of that load. Last, the latency
+ * rounds (issue 35): the chain and the minimal chain (bench/e2e/minimal: the same statements
+ * with hand-written control flow, no Nest and no services) in alternating rounds at that same
+ * rate on the same broker, callback → journal and each stage of both, and their books checked.
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
@@ -29,6 +32,12 @@ import { RawChainRun, runRawChain } from './e2e/raw-chain';
 import { createRawChainDatabases, RawChainDatabases } from './e2e/raw-chain-databases';
 import { createPayingOrders, PayingOrder } from './e2e/paying-orders';
 import { e2eResults } from './e2e/e2e-results';
+import { LatencyChain, runLatencyRound } from './e2e/latency-rounds';
+import { latencyResults, LatencyRoundPair } from './e2e/latency-results';
+import { MinimalChain } from './e2e/minimal/minimal-chain';
+import { OwnLoopDelay, ServiceLoopDelay } from './e2e/loop-delay';
+import { relayTrace } from './e2e/relay-trace';
+import { OtlpCollector } from '../test/e2e/otlp-collector';
 import { RssSampler } from './e2e/rss';
 import { cpuProfileEnv } from './lib/cpu-profile-env';
 import { childPidsNamed, CpuMeter, WriteCallMeter } from './lib/process-cpu';
@@ -52,6 +61,15 @@ const LOAD_SHARE = 0.5;
 const FETCH_MAX_WAIT_MS = Number(process.env.BENCH_E2E_FETCH_MAX_WAIT_MS ?? 100);
 /** After the steady load, how long the idle consumers' fetches and CPU are counted. */
 const IDLE_SECONDS = Number(process.env.BENCH_E2E_IDLE_SECONDS ?? 5);
+/** Alternating latency rounds of the chain and the minimal chain, and callbacks per round. */
+const LATENCY_ROUNDS = Number(process.env.BENCH_E2E_LATENCY_ROUNDS ?? 5);
+const LATENCY_CALLBACKS = Number(process.env.BENCH_E2E_LATENCY_CALLBACKS ?? 1_000);
+/**
+ * BENCH_E2E_TRACE=1: the services export their spans to a collector in this process, and each
+ * latency round of the chain says where its OrderPaid rows waited (bench/e2e/relay-trace.ts).
+ * Exporting costs CPU: a traced run's figures are not the untraced ones.
+ */
+const TRACE = process.env.BENCH_E2E_TRACE === '1';
 /** The services whose inbox consumers fetch (their fetch wait is FETCH_MAX_WAIT_MS). */
 const CONSUMERS = ['fulfillment-service', 'accounting-service'] as const;
 const MYSQL_URL = (process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/+$/, '');
@@ -176,6 +194,9 @@ async function main(): Promise<void> {
   let stack: Stack | undefined;
   let raw: RawChainDatabases | undefined;
   let watcher: JournalWatcher | undefined;
+  let minimal: MinimalChain | undefined;
+  let collector: OtlpCollector | undefined;
+  const latencyWatchers: JournalWatcher[] = [];
   const accounting = createPool({
     uri: `${MYSQL_URL}/${prefix}accounting_service`,
     connectionLimit: 1,
@@ -183,6 +204,11 @@ async function main(): Promise<void> {
   });
   const orderDb = createPool({
     uri: `${MYSQL_URL}/${prefix}order_service`,
+    connectionLimit: 1,
+    timezone: 'Z',
+  });
+  const fulfillmentDb = createPool({
+    uri: `${MYSQL_URL}/${prefix}fulfillment_service`,
     connectionLimit: 1,
     timezone: 'Z',
   });
@@ -194,6 +220,15 @@ async function main(): Promise<void> {
       IN_FLIGHT,
       RAW_CHAIN_MIGRATIONS,
     );
+    collector = TRACE ? await OtlpCollector.start() : undefined;
+    const tracing: Record<string, string> = collector
+      ? {
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+          OTEL_BSP_SCHEDULE_DELAY: '200',
+          OTEL_BSP_MAX_QUEUE_SIZE: '100000',
+          OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048',
+        }
+      : {};
     stack = await startStack({
       mysqlUrl: MYSQL_URL,
       databasePrefix: prefix,
@@ -209,15 +244,17 @@ async function main(): Promise<void> {
       // deployment would choose anyway. On the mock, every consumer hop waits 0 to that long.
       // BENCH_CPU_PROF=<dir>: every service writes its V8 CPU profile there when it stops.
       env: {
-        'order-service': cpuProfileEnv(),
-        'coupon-provider': cpuProfileEnv(),
+        'order-service': { ...cpuProfileEnv(), ...tracing },
+        'coupon-provider': { ...cpuProfileEnv(), ...tracing },
         'fulfillment-service': {
           KAFKA_FETCH_MAX_WAIT_MS: String(FETCH_MAX_WAIT_MS),
           ...cpuProfileEnv(),
+          ...tracing,
         },
         'accounting-service': {
           KAFKA_FETCH_MAX_WAIT_MS: String(FETCH_MAX_WAIT_MS),
           ...cpuProfileEnv(),
+          ...tracing,
         },
       },
       log: (line) => logs.push(line),
@@ -363,6 +400,48 @@ async function main(): Promise<void> {
         `peak RSS ${JSON.stringify(Object.fromEntries(Object.entries(rss.peakMb).map(([k, v]) => [k, Math.round(v)])))} MB`,
     );
 
+    // The latency rounds: the chain and the minimal chain, alternating, at the steady rate.
+    minimal = await MinimalChain.start({
+      mysqlUrl: MYSQL_URL,
+      prefix: `${prefix}min_`,
+      kafka: stack.kafka,
+      fetchMaxWaitMs: FETCH_MAX_WAIT_MS,
+      migrations: RAW_CHAIN_MIGRATIONS,
+      accounts: LEDGER_ACCOUNTS,
+    });
+    const chains = latencyChains(
+      {
+        provider,
+        orderUrl,
+        orderDb,
+        fulfillmentDb,
+        accounting,
+        loopDelay: new ServiceLoopDelay(
+          Object.fromEntries(
+            Object.entries(stack.services).map(([name, service]) => [name, service.url]),
+          ),
+          stack.opsApiToken,
+        ),
+        collector,
+      },
+      minimal,
+      latencyWatchers,
+    );
+    const pairs: LatencyRoundPair[] = [];
+    for (let round = 1; round <= LATENCY_ROUNDS; round++) {
+      // Each chain goes first in every other round: neither always runs after the other's writes.
+      const order =
+        round % 2 === 1 ? (['chain', 'minimal'] as const) : (['minimal', 'chain'] as const);
+      const pair: Partial<LatencyRoundPair> = {};
+      for (const name of order) {
+        pair[name] = await runLatencyRound(chains[name], LATENCY_CALLBACKS, rate);
+      }
+      pairs.push(pair as LatencyRoundPair);
+      progress(
+        `latency round ${round}/${LATENCY_ROUNDS}: ${describeLatencyRound(pair as LatencyRoundPair)}`,
+      );
+    }
+
     const results = e2eResults({
       maxRate,
       burstSize: MAX_ORDERS,
@@ -381,15 +460,20 @@ async function main(): Promise<void> {
       rssPeakMb: rss.peakMb,
       fetchCost,
     });
-    writeResults('e2e', results);
+    writeResults('e2e', [...results, ...latencyResults(pairs, `${rate.toFixed(0)} callbacks/s`)]);
   } catch (error) {
     process.stderr.write(`${logs.slice(-40).join('\n')}\n`);
     throw error;
   } finally {
     // Its polling loop stops before its pool closes, so a failure above is the one reported.
     await watcher?.stop().catch(() => undefined);
+    for (const latencyWatcher of latencyWatchers)
+      await latencyWatcher.stop().catch(() => undefined);
+    await minimal?.stop();
     await accounting.end();
     await orderDb.end();
+    await fulfillmentDb.end();
+    await collector?.stop();
     await stack?.stop();
     await raw?.close();
     const admin = await createConnection({ uri: MYSQL_URL });
@@ -472,6 +556,95 @@ function describeBurst(burst: Burst): string {
     `${list(burst.cpuPerCallback, 2)} (all ${sum(burst.cpuPerCallback).toFixed(2)}); ` +
     `write syscalls per callback: ${list(burst.writesPerCallback, 1)}`
   );
+}
+
+/**
+ * The two chains of the latency rounds, each with a started journal watcher (put in `watchers`
+ * so that they are stopped): the real one through the order-service's API and the simulated
+ * pay provider, the minimal one in this process.
+ */
+function latencyChains(
+  real: {
+    provider: SimulatedPayProvider;
+    orderUrl: string;
+    orderDb: Pool;
+    fulfillmentDb: Pool;
+    accounting: Pool;
+    loopDelay: ServiceLoopDelay;
+    collector?: OtlpCollector;
+  },
+  minimal: MinimalChain,
+  watchers: JournalWatcher[],
+): Record<'chain' | 'minimal', LatencyChain> {
+  const watch = (db: Pool) => {
+    const journals = new JournalWatcher(db);
+    watchers.push(journals);
+    journals.start();
+    return journals;
+  };
+  return {
+    chain: {
+      name: 'chain',
+      orderDb: real.orderDb,
+      accountingDb: real.accounting,
+      consumerDbs: [real.fulfillmentDb, real.accounting],
+      journals: watch(real.accounting),
+      loopDelay: real.loopDelay,
+      trace: real.collector && ((ids) => relayTrace(real.collector!.spans, ids)),
+      prepare: async (count) => {
+        const orders = await createPayingOrders(real.orderUrl, count);
+        const notifications = orders.map((o) => real.provider.notification(o));
+        return {
+          ids: orders.map((o) => o.id),
+          callback: async (i) => {
+            const status = await real.provider.deliver(notifications[i]);
+            if (status !== 200)
+              throw new Error(`callback for order ${orders[i].id} answered ${status}`);
+          },
+        };
+      },
+    },
+    minimal: {
+      name: 'minimal chain',
+      orderDb: minimal.orderDb,
+      accountingDb: minimal.accountingDb,
+      consumerDbs: [minimal.fulfillmentDb, minimal.accountingDb],
+      journals: watch(minimal.accountingDb),
+      loopDelay: new OwnLoopDelay('bench (minimal chain)'),
+      prepare: async (count) => {
+        const orders = await minimal.prepare(count);
+        return { ids: orders.map((o) => o.id), callback: (i) => minimal.callback(orders[i]) };
+      },
+    },
+  };
+}
+
+function describeLatencyRound(pair: LatencyRoundPair): string {
+  const delays = (r: LatencyRoundPair['chain']) =>
+    Object.entries(r.loopDelay)
+      .map(([name, d]) => `${name} ${d.p50.toFixed(0)}/${d.p99.toFixed(0)}/${d.max.toFixed(0)}`)
+      .join(', ');
+  const trace = pair.chain.trace;
+  const traced = trace
+    ? `; chain's OrderPaid, p50/p99 ms: callback ${pct(trace.callback)}, to send ${pct(trace.toSend)} ` +
+      `(behind the batch on the wire ${pct(trace.behindBatchOnWire)}, after it ${pct(trace.afterBatchOnWire)}), ` +
+      `send ${pct(trace.send)}, delivery ${pct(trace.delivery)}, booking ${pct(trace.booking)}; ` +
+      `batches of ${pct(trace.batchSize)} messages, gaps ${pct(trace.batchGap)} ms`
+    : '';
+  const one = (name: string, r: LatencyRoundPair['chain']) =>
+    `${name} p50 ${r.booked.p50.toFixed(1)} / p99 ${r.booked.p99.toFixed(1)} ms ` +
+    `(row → SENT p50 ${r.stages.relay.p50} / p99 ${r.stages.relay.p99} ms, ` +
+    `SENT → journal p50 ${r.stages.consume.p50} / p99 ${r.stages.consume.p99} ms, ` +
+    `sends up to ${r.lateMs.toFixed(0)} ms late)`;
+  return (
+    `${one('chain', pair.chain)}; ${one('minimal', pair.minimal)}; ` +
+    `p99 ratio ${(pair.chain.booked.p99 / pair.minimal.booked.p99).toFixed(2)}; ` +
+    `event-loop delay p50/p99/max ms: ${delays(pair.chain)}; ${delays(pair.minimal)}${traced}`
+  );
+}
+
+function pct(s: { p50: number; p99: number }): string {
+  return `${s.p50.toFixed(1)}/${s.p99.toFixed(1)}`;
 }
 
 function describeRawChain(run: RawChainRun): string {

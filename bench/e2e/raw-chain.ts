@@ -1,6 +1,6 @@
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { FulfillmentDoneV1Payload, OrderPaidV1Payload } from '@app/trading-events';
-import { PoolConnection } from 'mysql2/promise';
+import { Pool, PoolConnection } from 'mysql2/promise';
 import { CpuMeter } from '../lib/process-cpu';
 import { RawChainPools, ServiceDatabase } from './raw-chain-databases';
 import {
@@ -9,6 +9,7 @@ import {
   bookOrderPaid,
   FULFILLMENT,
   fulfillOrderPaid,
+  grantCoupon,
   ignoreEvent,
   LedgerAccounts,
 } from './raw-consumer-steps';
@@ -47,24 +48,7 @@ export async function runRawChain(
   accounts: LedgerAccounts,
 ): Promise<RawChainRun> {
   if (orders < lanes) throw new Error(`${orders} orders cannot feed ${lanes} lanes`);
-  // The accounts exist before the first booking, as they do once the ledger has booked anything:
-  // the services' insert-on-first-use branch is a one-off, not part of an order's cost.
-  await pools.accounting.query(
-    `INSERT IGNORE INTO t_account (code, currency, name, type, balance, version, created_at, updated_at)
-     VALUES ?`,
-    [
-      Object.values(accounts).map((a) => [
-        a.code,
-        'EUR',
-        a.name,
-        a.type,
-        0,
-        1,
-        new Date(),
-        new Date(),
-      ]),
-    ],
-  );
+  await openLedgerAccounts(pools.accounting, accounts);
   const held: LaneConnections[] = [];
   try {
     for (let i = 0; i < lanes; i++) {
@@ -108,7 +92,7 @@ export async function runRawChain(
             )) as EventEnvelope<OrderPaidV1Payload>;
             const done: EventEnvelope<FulfillmentDoneV1Payload> = await fulfillOrderPaid(
               db.fulfillment,
-              db.coupon,
+              (grant) => grantCoupon(db.coupon, grant),
               paid,
             );
             await bookOrderPaid(db.accounting, paid, accounts);
@@ -131,6 +115,32 @@ export async function runRawChain(
       for (const connection of Object.values(connections)) connection.release();
     }
   }
+}
+
+/**
+ * Opens the ledger's accounts before the first booking, as they are once the ledger has booked
+ * anything: the services' insert-on-first-use branch is a one-off, not part of an order's cost.
+ */
+export async function openLedgerAccounts(
+  accounting: Pool,
+  accounts: LedgerAccounts,
+): Promise<void> {
+  await accounting.query(
+    `INSERT IGNORE INTO t_account (code, currency, name, type, balance, version, created_at, updated_at)
+     VALUES ?`,
+    [
+      Object.values(accounts).map((a) => [
+        a.code,
+        'EUR',
+        a.name,
+        a.type,
+        0,
+        1,
+        new Date(),
+        new Date(),
+      ]),
+    ],
+  );
 }
 
 /** Journals of each kind in the raw accounting database (a run may follow earlier ones). */

@@ -61,11 +61,17 @@ async function fulfillmentTransition(
   );
 }
 
+/** What the fulfillment asks the coupon-provider to grant. */
+export interface CouponGrant {
+  key: string;
+  userId: string;
+  orderId: string;
+  value: number;
+  currency: string;
+}
+
 /** The coupon-provider's grant: claim the idempotency key, insert the coupon, read the key. */
-function grantCoupon(
-  connection: PoolConnection,
-  grant: { key: string; userId: string; orderId: string; value: number; currency: string },
-): Promise<string> {
+export function grantCoupon(connection: PoolConnection, grant: CouponGrant): Promise<string> {
   const paramsHash = createHash('sha256')
     .update(JSON.stringify([grant.userId, grant.orderId, grant.value, grant.currency]))
     .digest('hex');
@@ -108,13 +114,14 @@ function grantCoupon(
 
 /**
  * OrderPaid at the fulfillment-service: inbox row and gate, the fulfillment row (with its
- * transition), its row lock, the coupon grant in the coupon-provider's database while the lock
- * is held (as the service calls the provider inside its transaction), DONE with its transition
- * and FulfillmentDone in the outbox. Returns FulfillmentDone.
+ * transition), its row lock, the coupon grant (`grant`: the coupon-provider's transaction, or
+ * an HTTP call to it) while the lock is held (as the service calls the provider inside its
+ * transaction), DONE with its transition and FulfillmentDone in the outbox. Returns
+ * FulfillmentDone.
  */
 export function fulfillOrderPaid(
   fulfillmentDb: PoolConnection,
-  couponDb: PoolConnection,
+  grant: (request: CouponGrant) => Promise<string>,
   paid: EventEnvelope<OrderPaidV1Payload>,
 ): Promise<EventEnvelope<FulfillmentDoneV1Payload>> {
   const { orderId, userId, amount, currency } = paid.payload;
@@ -137,7 +144,7 @@ export function fulfillOrderPaid(
        FROM t_fulfillment WHERE order_id = ? AND type = ? FOR UPDATE`,
       [orderId, 'COUPON'],
     );
-    const couponCode = await grantCoupon(couponDb, {
+    const couponCode = await grant({
       key: paid.eventKey,
       userId,
       orderId,

@@ -23,7 +23,7 @@ export interface RelayBenchSql {
   markSent(ids: string[]): BenchStatement;
 }
 
-const mysqlSql: RelayBenchSql = {
+export const mysqlRelayBenchSql: RelayBenchSql = {
   resetToNew: (firstId, lastId) => ({
     sql: `UPDATE t_outbox SET status = 'NEW', next_retry_at = UTC_TIMESTAMP(3), lease_owner = NULL,
        lease_token = NULL, lease_until = NULL, retry_count = 0
@@ -77,5 +77,5 @@ const postgresSql: RelayBenchSql = {
 
 /** The statements for `dataSource`'s engine. */
 export function relayBenchSql(dataSource: DataSource): RelayBenchSql {
-  return engineOf(dataSource.options.type) === 'postgres' ? postgresSql : mysqlSql;
+  return engineOf(dataSource.options.type) === 'postgres' ? postgresSql : mysqlRelayBenchSql;
 }

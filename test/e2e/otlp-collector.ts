@@ -11,6 +11,9 @@ export interface CollectedSpan {
   spanId: string;
   parentSpanId: string;
   attributes: Record<string, unknown>;
+  /** Start and end, epoch ms (fractional): where a trace's time goes. */
+  startMs: number;
+  endMs: number;
 }
 
 interface OtlpValue {
@@ -34,6 +37,8 @@ interface OtlpRequest {
         spanId: string;
         parentSpanId?: string;
         attributes?: OtlpAttribute[];
+        startTimeUnixNano?: string | number;
+        endTimeUnixNano?: string | number;
       }>;
     }>;
   }>;
@@ -88,6 +93,8 @@ export class OtlpCollector {
             spanId: hex(span.spanId),
             parentSpanId: hex(span.parentSpanId ?? ''),
             attributes: attributes(span.attributes),
+            startMs: epochMs(span.startTimeUnixNano),
+            endMs: epochMs(span.endTimeUnixNano),
           });
         }
       }
@@ -102,6 +109,12 @@ function attributes(list: OtlpAttribute[] = []): Record<string, unknown> {
       value.stringValue ?? value.intValue ?? value.boolValue ?? value.doubleValue,
     ]),
   );
+}
+
+/** OTLP/JSON's nanoseconds since the epoch (a string: it outgrows a double) as fractional ms. */
+function epochMs(nanos: string | number | undefined): number {
+  if (nanos === undefined) return NaN;
+  return Number(BigInt(nanos) / 1_000n) / 1_000;
 }
 
 /** OTLP/JSON carries ids as hex; tolerate base64 (the protobuf JSON mapping) as well. */
