@@ -1,4 +1,4 @@
-import { waitFor } from '@app/test-kit';
+import { waitFor } from '@outbox-inbox/test-kit';
 import { Pool } from 'mysql2/promise';
 import { runAtFixedRate } from '../lib/rate-schedule';
 import { spread, Spread } from '../lib/stats';

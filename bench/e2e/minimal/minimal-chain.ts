@@ -1,5 +1,5 @@
 import { topicForAggregate } from '@app/trading-events';
-import { KafkaBroker } from '@app/test-kit';
+import { KafkaBroker } from '@outbox-inbox/test-kit';
 import { Pool } from 'mysql2/promise';
 import { mapConcurrently } from '../../../scripts/demo/http-json';
 import { openLedgerAccounts } from '../raw-chain';
