@@ -1,47 +1,45 @@
+import type { KafkaJS } from '@confluentinc/kafka-javascript';
 import type { KafkaConnection } from '@outbox-inbox/messaging';
 import type { ConnectionOptions } from 'node:tls';
 
 /** librdkafka's properties, as @confluentinc/kafka-javascript takes them. */
-export type LibrdkafkaProperties = Record<string, string | number | boolean>;
+type LibrdkafkaProperties = Record<string, string | number | boolean>;
 
-/** The kafkajs-shaped block of @confluentinc/kafka-javascript's client config. */
-export interface ConfluentKafkaJsBlock {
-  brokers: string[];
-  clientId: string;
-  ssl?: boolean;
-  sasl?: KafkaConnection['sasl'];
-  logLevel: number;
-}
+/** The SASL mechanisms both clients take in the same shape (a user name and a password). */
+const SHARED_SASL = ['plain', 'scram-sha-256', 'scram-sha-512'];
 
 /**
  * The same settings as the kafkajs path (brokers, clientId, ssl, sasl, logLevel) for
  * @confluentinc/kafka-javascript: brokers, clientId and sasl go into its kafkajs-shaped block
- * as they are (plain, scram-sha-256/512, oauthbearer), `ssl` as a boolean there, and kafkajs's
- * tls.connect options (ca, cert, key, passphrase, rejectUnauthorized), which that block does
- * not take, become librdkafka's PEM properties. A kafkajs `client` cannot be reused by
- * librdkafka, and kafkajs's `aws` SASL mechanism has no librdkafka counterpart: both are refused.
+ * as they are, `ssl` as a boolean there, and kafkajs's tls.connect options (ca, cert, key,
+ * passphrase, rejectUnauthorized), which that block does not take, become librdkafka's PEM
+ * properties. Refused, with a message: a kafkajs `client` (librdkafka cannot use it), and the
+ * SASL mechanisms whose settings differ between the clients (kafkajs's `aws`; `oauthbearer`,
+ * whose token provider answers a different shape).
  */
 export function confluentClientConfig(
   connection: KafkaConnection,
-  clientIdSuffix = '',
-): { kafkaJS: ConfluentKafkaJsBlock } & LibrdkafkaProperties {
+): KafkaJS.CommonConstructorConfig {
   if (connection.client) {
     throw new Error(
       'the confluent publisher needs kafka.brokers and kafka.clientId: a kafkajs `client` cannot be used by librdkafka',
     );
   }
-  if (connection.sasl?.mechanism === 'aws') {
-    throw new Error("the confluent publisher does not support kafkajs's `aws` SASL mechanism");
+  const sasl = connection.sasl;
+  if (sasl && !SHARED_SASL.includes(sasl.mechanism)) {
+    throw new Error(
+      `the confluent publisher takes SASL ${SHARED_SASL.join(', ')}, not ${sasl.mechanism}`,
+    );
   }
   const tls = typeof connection.ssl === 'object' ? connection.ssl : undefined;
   return {
     kafkaJS: {
       brokers: connection.brokers ?? [],
-      clientId: `${connection.clientId}${clientIdSuffix}`,
+      clientId: connection.clientId,
       ...(connection.ssl !== undefined && { ssl: connection.ssl !== false }),
-      ...(connection.sasl !== undefined && { sasl: connection.sasl }),
-      // kafkajs's levels and the confluent client's have the same numbers; WARN as on the kafkajs path.
-      logLevel: connection.logLevel ?? 2,
+      ...(sasl && { sasl: sasl as KafkaJS.SASLOptions }),
+      // The two clients number their log levels alike; WARN by default, as on the kafkajs path.
+      logLevel: (connection.logLevel ?? 2) as number as KafkaJS.logLevel,
     },
     ...(tls && tlsProperties(tls)),
   };
