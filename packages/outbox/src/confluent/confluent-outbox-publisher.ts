@@ -118,6 +118,9 @@ export class ConfluentOutboxPublisher implements OutboxPublisher {
       'message.timeout.ms': this.tuning.requestTimeoutMs * (this.tuning.producerRetries + 1),
       // A topic the cluster lacks fails its messages after this, not after librdkafka's 30 s.
       'topic.metadata.propagation.max.ms': Math.min(this.tuning.requestTimeoutMs, 30_000),
+      // A broker back from an outage is reached within a second, not after librdkafka's
+      // backoff has grown to 10 s: the relay's next publish should find it.
+      'reconnect.backoff.max.ms': 1_000,
       // The relay hands over a whole batch at once: nothing more is coming to wait for.
       'linger.ms': 0,
     });
