@@ -1,6 +1,8 @@
 import type { CommonEnv } from '@app/config';
 import type { OutboxPublisherFactory } from '@outbox-inbox/outbox';
 
+type ConfluentEntry = typeof import('@outbox-inbox/outbox/confluent');
+
 /**
  * The relay's publisher that KAFKA_CLIENT names: undefined for `kafkajs` (OutboxModule's
  * default, KafkaOutboxPublisher), or librdkafka's for `confluent`. That entry point is loaded
@@ -10,8 +12,7 @@ export function outboxPublisherFromEnv(
   env: Pick<CommonEnv, 'KAFKA_CLIENT'>,
 ): OutboxPublisherFactory | undefined {
   if (env.KAFKA_CLIENT !== 'confluent') return undefined;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const confluent =
-    require('@outbox-inbox/outbox/confluent') as typeof import('@outbox-inbox/outbox/confluent');
-  return confluent.confluentOutboxPublisher;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded only when chosen
+  const entry = require('@outbox-inbox/outbox/confluent') as ConfluentEntry;
+  return entry.confluentOutboxPublisher;
 }
