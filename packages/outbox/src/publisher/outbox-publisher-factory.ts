@@ -1,4 +1,4 @@
-import { OutboxKafkaOptions } from './kafka-outbox-publisher';
+import type { KafkaConnection } from '@outbox-inbox/messaging';
 import { OutboxPublisher } from './outbox-publisher';
 
 /** The relay options a publisher is built with: one send's bounds, and how long a topic listing holds. */
@@ -14,6 +14,6 @@ export interface OutboxPublisherTuning {
  * `@outbox-inbox/outbox/confluent` (librdkafka).
  */
 export type OutboxPublisherFactory = (
-  kafka: OutboxKafkaOptions,
+  kafka: KafkaConnection,
   tuning: OutboxPublisherTuning,
 ) => OutboxPublisher;
