@@ -157,7 +157,7 @@ module.exports = {
       name: 'no-deep-imports-into-libs',
       comment:
         "Outside a library, only its entry points (libs/<lib>/src/index.ts, '@app/<lib>'; a " +
-        "package's subpaths packages/<pkg>/src/{http,testing,health,metrics,mysql,postgres}/index.ts) are its contract; its " +
+        "package's subpaths packages/<pkg>/src/{http,testing,health,metrics,mysql,postgres,confluent}/index.ts) are its contract; its " +
         "other files are private. Jest's global setup is the one exception: it runs before " +
         "jest's module aliases exist, so it loads the Apache Kafka controller's folder alone.",
       severity: 'error',
@@ -166,7 +166,7 @@ module.exports = {
         path: '^(libs|packages)/[^/]+/src/',
         pathNot: [
           '^(libs|packages)/[^/]+/src/index\\.ts$',
-          '^packages/[^/]+/src/(http|testing|health|metrics|mysql|postgres)/index\\.ts$',
+          '^packages/[^/]+/src/(http|testing|health|metrics|mysql|postgres|confluent)/index\\.ts$',
         ],
       },
     },
@@ -182,7 +182,7 @@ module.exports = {
         path: '^(libs|packages)/[^/]+/src/',
         pathNot: [
           '^(libs|packages)/[^/]+/src/index\\.ts$',
-          '^packages/[^/]+/src/(http|testing|health|metrics|mysql|postgres)/index\\.ts$',
+          '^packages/[^/]+/src/(http|testing|health|metrics|mysql|postgres|confluent)/index\\.ts$',
           '^packages/(outbox|inbox)/src/(store|apply|operations)/sql/',
         ],
       },
@@ -197,7 +197,7 @@ module.exports = {
         pathNot: [
           '^$1/',
           '^(libs|packages)/[^/]+/src/index\\.ts$',
-          '^packages/[^/]+/src/(http|testing|health|metrics|mysql|postgres)/index\\.ts$',
+          '^packages/[^/]+/src/(http|testing|health|metrics|mysql|postgres|confluent)/index\\.ts$',
         ],
       },
     },

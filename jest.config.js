@@ -29,6 +29,8 @@ const moduleNameMapper = {
   // terminus indicators and prom-client metrics (`/health`, `/metrics`).
   '^@outbox-inbox/(messaging|outbox|inbox)/(http|testing|health|metrics)$':
     '<rootDir>/packages/$1/src/$2',
+  // The outbox's publisher on @confluentinc/kafka-javascript (librdkafka), an optional peer.
+  '^@outbox-inbox/outbox/confluent$': '<rootDir>/packages/outbox/src/confluent',
   // The database package's dialects, each loading its own driver.
   '^@outbox-inbox/database/(mysql|postgres)$': '<rootDir>/packages/database/src/$1',
 };

@@ -121,10 +121,19 @@ export async function warmRelay(
   });
 }
 
-/** Events/s for `instances` relays to drain the bench's rows (EVENTS unless it says otherwise). */
-export async function relayRate(bench: Bench, instances: number): Promise<number> {
+/**
+ * Events/s for `instances` relays to drain the bench's rows (EVENTS unless it says otherwise);
+ * `extra` gives each relay's settings beyond the bench's (its publisher, say).
+ */
+export async function relayRate(
+  bench: Bench,
+  instances: number,
+  extra: () => Partial<OutboxRelayConfig> = () => ({}),
+): Promise<number> {
   await resetToNew(bench);
-  const relays = await Promise.all(Array.from({ length: instances }, () => warmRelay(bench)));
+  const relays = await Promise.all(
+    Array.from({ length: instances }, () => warmRelay(bench, extra())),
+  );
   const started = process.hrtime.bigint();
   relays.forEach((r) => r.start());
   // The relays' own counters first: counting unsent rows in the table every few ms is a

@@ -31,15 +31,21 @@ function producerCalls(text: string): Array<{ line: number; args: string }> {
   return calls;
 }
 
+const MURMUR2 = "partitioner: 'murmur2_random'";
+
 /**
  * Each kafkajs producer made without a partitioner, as `path:line`. kafkajs 2 logs "KafkaJS
  * v2.0.0 switched default partitioner" once per process that makes one; passing the
  * Java-compatible DefaultPartitioner explicitly keeps every key on the partition it has today.
  */
 function producersWithoutPartitioner(path: string, text: string): string[] {
-  return producerCalls(text)
-    .filter(({ args }) => !args.includes('createPartitioner'))
-    .map(({ line }) => `${path}:${line}`);
+  return (
+    producerCalls(text)
+      // A librdkafka producer (@confluentinc/kafka-javascript) names murmur2_random, the same
+      // Java-compatible murmur2 (its default, consistent_random, is a CRC32).
+      .filter(({ args }) => !args.includes('createPartitioner') && !args.includes(MURMUR2))
+      .map(({ line }) => `${path}:${line}`)
+  );
 }
 
 describe('Every kafkajs producer names its partitioner', () => {
@@ -57,10 +63,13 @@ describe('Every kafkajs producer names its partitioner', () => {
       'const a = kafka.producer();',
       'const b = kafka.producer({ idempotent: false, retry: { retries: f(1) } });',
       'const c = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });',
+      "const d = confluent.producer({ 'enable.idempotence': true });",
+      "const e = confluent.producer({ partitioner: 'murmur2_random' });",
     ].join('\n');
     expect(producersWithoutPartitioner('planted.ts', planted)).toEqual([
       'planted.ts:1',
       'planted.ts:2',
+      'planted.ts:4',
     ]);
   });
 });

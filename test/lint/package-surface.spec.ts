@@ -159,6 +159,9 @@ const SURFACE: Record<string, Record<string, string>> = {
     OutboxOperations: 'stats, DEAD rows, requeue and pruning, for operator code',
     OutboxOutcomes: 'the outcome port a custom store implements (runOutboxStoreContract states it)',
     OutboxPublisher: 'the publishing port an adopter implements to replace Kafka',
+    OutboxPublisherFactory:
+      "the `createPublisher` option: the relay's publisher from its Kafka settings",
+    OutboxPublisherTuning: "what an OutboxPublisherFactory is handed: one send's bounds",
     OutboxReadPorts: 'the tokens of the read-only ports, for monitoring code',
     OutboxRelay: 'the relay provider an app injects to start, stop, wake or read it',
     OutboxRelayConfig: 'the options of createOutboxRelay',
@@ -201,6 +204,11 @@ const SURFACE: Record<string, Record<string, string>> = {
     OutboxMetricsOptions: 'the options of registerOutboxMetrics and OutboxMetricsModule',
     OutboxMetricsSources: 'the read ports registerOutboxMetrics reads',
     registerOutboxMetrics: "the outbox's Prometheus metrics on an app's own registry",
+  },
+  '@outbox-inbox/outbox/confluent': {
+    ConfluentOutboxPublisher: 'the librdkafka publisher, to wrap in an own OutboxPublisher',
+    confluentOutboxPublisher:
+      '`createPublisher` for the relay on librdkafka (KAFKA_CLIENT=confluent)',
   },
   '@outbox-inbox/outbox/testing': {
     AroundSend: 'the `around` option of InMemoryOutboxPublisher, shaping each send',

@@ -14,7 +14,7 @@ import { InboxHttpModule } from '@outbox-inbox/inbox/http';
 import { OutboxModule, OutboxModuleOptions, relayOptionsFromEnv } from '@outbox-inbox/outbox';
 import { OutboxHttpModule } from '@outbox-inbox/outbox/http';
 import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
-import { OperatorAuthModule } from '@app/service-bootstrap';
+import { OperatorAuthModule, outboxPublisherFromEnv } from '@app/service-bootstrap';
 import { FulfillmentServiceConfig } from './fulfillment-service.config';
 import { FulfillmentModule } from './fulfillment/fulfillment.module';
 import { FulfillmentMigrations } from './migrations';
@@ -54,6 +54,7 @@ export class FulfillmentServiceModule {
               ...kafkaClientSecurity(config),
               logCreator: kafkajsLogCreator(),
             },
+            createPublisher: outboxPublisherFromEnv(config),
             topicFor: (aggregateType: string) =>
               topicForAggregate(aggregateType, config.TOPIC_PREFIX),
             relay: { ...relayOptionsFromEnv(config), ...overrides.relay },

@@ -7,7 +7,7 @@ import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
 import { OutboxModule, relayOptionsFromEnv } from '@outbox-inbox/outbox';
 import { OutboxHttpModule } from '@outbox-inbox/outbox/http';
 import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
-import { OperatorAuthModule } from '@app/service-bootstrap';
+import { OperatorAuthModule, outboxPublisherFromEnv } from '@app/service-bootstrap';
 import { OrderServiceConfig } from './order-service.config';
 import { OrderMigrations } from './migrations';
 import { OrderOpsModule } from './ops/order-ops.module';
@@ -59,6 +59,7 @@ export class OrderServiceModule {
               ...kafkaClientSecurity(config),
               logCreator: kafkajsLogCreator(),
             },
+            createPublisher: outboxPublisherFromEnv(config),
             topicFor: (aggregateType: string) =>
               topicForAggregate(aggregateType, config.TOPIC_PREFIX),
             relay: {

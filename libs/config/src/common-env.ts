@@ -118,6 +118,14 @@ export class CommonEnv extends withKafkaSecurity(ServiceEnv) {
   @Matches(/^[A-Za-z0-9._-]{1,64}$/)
   KAFKA_CLIENT_ID?: string;
 
+  /**
+   * The Kafka client of the outbox relay's publisher: `kafkajs` (the default) or `confluent`
+   * (@confluentinc/kafka-javascript, librdkafka: the idempotent producer, 5 requests in flight).
+   */
+  @IsOptional()
+  @IsIn(['kafkajs', 'confluent'])
+  KAFKA_CLIENT: 'kafkajs' | 'confluent' = 'kafkajs';
+
   /** Prefix of every topic name; `trading.` gives trading.order.events. */
   @IsOptional()
   @Matches(/^[A-Za-z0-9._-]{0,64}$/)

@@ -8,3 +8,5 @@ export { OperatorAuthModule } from './operator-auth/operator-auth.module';
 export type { OperatorAuthOptions } from './operator-auth/operator-auth.module';
 /** Who called an operator route: the name of the token presented (`request.user`). */
 export type { AuthenticatedOperator } from './operator-auth/operator-auth.guard';
+/** The relay's publisher of KAFKA_CLIENT (kafkajs, the default, or confluent), for OutboxModule. */
+export { outboxPublisherFromEnv } from './outbox-publisher-from-env';

@@ -55,6 +55,10 @@ export { TOPIC_REFUSAL_CODES, TopicUnavailableError } from './publisher/topic-un
 export type { RefusedTopic, TopicRefusalCode } from './publisher/topic-unavailable';
 /** The kafkajs publisher (acks all, one request in flight, Java-compatible partitioner). */
 export { KafkaOutboxPublisher } from './publisher/kafka-outbox-publisher';
+export type {
+  OutboxPublisherFactory,
+  OutboxPublisherTuning,
+} from './publisher/outbox-publisher-factory';
 export type { OutboxKafkaOptions } from './publisher/kafka-outbox-publisher';
 /** Migrations creating t_outbox; include them in each service's migrations list. */
 export { OutboxMigrations } from './migrations/create-outbox-table.migration';

@@ -2,6 +2,7 @@ import { ConfigurableModuleBuilder } from '@nestjs/common';
 import type { DataSourceRef } from '@outbox-inbox/database';
 import type { MessageTracing } from '@outbox-inbox/messaging';
 import { OutboxKafkaOptions } from './publisher/kafka-outbox-publisher';
+import type { OutboxPublisherFactory } from './publisher/outbox-publisher-factory';
 import type { ListenNotifySetting } from './relay/listen-notify-wake-up';
 import { OutboxRelayOptions } from './relay/outbox-relay.options';
 import { OutboxRetentionOptions } from './housekeeping/outbox-retention';
@@ -20,6 +21,11 @@ export interface OutboxModuleOptions {
    * Required when the relay runs here; a writer-only process (`relay.enabled: false`) needs none.
    */
   kafka?: OutboxKafkaOptions;
+  /**
+   * Builds the relay's publisher from `kafka`. Default: KafkaOutboxPublisher (kafkajs);
+   * confluentOutboxPublisher from `@outbox-inbox/outbox/confluent` publishes with librdkafka.
+   */
+  createPublisher?: OutboxPublisherFactory;
   /** The topic an aggregate type's events go to (required: the outbox knows no topic names). */
   topicFor: (aggregateType: string) => string;
   /** Relay tuning; `enabled: false` runs no relay in this process (writer and API only). */

@@ -26,7 +26,7 @@ import { OutboxOperations } from './operations/outbox-operations';
 import { OutboxReadPorts } from './outbox-stats.port';
 import { probeOutboxSchema } from './outbox-schema';
 import { defaultInstanceId } from './relay/create-outbox-relay';
-import { KafkaOutboxPublisher } from './publisher/kafka-outbox-publisher';
+import { kafkajsPublisher } from './publisher/kafka-outbox-publisher';
 import { OutboxClaimer } from './relay/outbox-claimer';
 import { OutboxFinalizer } from './relay/outbox-finalizer';
 import { OutboxRelay } from './relay/outbox-relay';
@@ -161,7 +161,7 @@ const outboxProviders: Provider[] = [
     ) => {
       if (options.relay?.enabled === false) return null;
       // The relay's parts, each replaceable: a pool of its own on the app's database, the
-      // claimer and finalizer on it (t_outbox on the DataSource's engine), the kafkajs publisher.
+      // claimer and finalizer on it (t_outbox on the DataSource's engine), the publisher.
       const instanceId = resolved.instanceId ?? defaultInstanceId();
       const pool = relayPool(dataSource, resolved.ownConnections);
       return new OutboxRelay({
@@ -170,7 +170,8 @@ const outboxProviders: Provider[] = [
         connections: pool.connections,
         claims: new OutboxClaimer(pool.dataSource, resolved, instanceId),
         outcomes: new OutboxFinalizer(pool.dataSource, resolved),
-        publisher: new KafkaOutboxPublisher(options.kafka!, resolved), // checked: the relay runs
+        // options.kafka is checked: the relay runs here.
+        publisher: (options.createPublisher ?? kafkajsPublisher)(options.kafka!, resolved),
         topicFor: options.topicFor,
         notifier: commitWakeUp(
           dataSource,

@@ -1,7 +1,8 @@
-import { KAFKA_STARTUP_MS, KafkaBroker, startKafka, waitFor } from '@outbox-inbox/test-kit';
-import { Kafka, logLevel } from 'kafkajs';
+import { KAFKA_STARTUP_MS, KafkaBroker, startKafka } from '@outbox-inbox/test-kit';
+import { logLevel } from 'kafkajs';
 import { KafkaOutboxPublisher } from '../src';
 import { TopicBatch } from '../src/publisher/outbox-publisher';
+import { readTopicValues } from './read-topic-values';
 
 const TOPIC = 'outbox.lost-reply';
 
@@ -50,32 +51,7 @@ describe('KafkaOutboxPublisher after a send whose reply was lost', () => {
       await publisher.publish(batch(value));
       acknowledged.push(value);
     }
-    const delivered = await readTopic(broker.brokers);
+    const delivered = await readTopicValues(broker.brokers, TOPIC);
     expect(acknowledged.filter((v) => !delivered.includes(v))).toEqual([]);
   });
 });
-
-/** Every message value on TOPIC, read up to its end. */
-async function readTopic(brokers: string[]): Promise<string[]> {
-  const kafka = new Kafka({ brokers, clientId: 'lost-reply-reader', logLevel: logLevel.NOTHING });
-  const admin = kafka.admin();
-  await admin.connect();
-  const [{ high }] = await admin.fetchTopicOffsets(TOPIC).finally(() => admin.disconnect());
-  const consumer = kafka.consumer({ groupId: `lost-reply-${Date.now()}`, maxWaitTimeInMs: 100 });
-  const values: string[] = [];
-  let last = -1;
-  await consumer.connect();
-  try {
-    await consumer.subscribe({ topic: TOPIC, fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ message }) => {
-        values.push(String(message.value));
-        last = Number(message.offset);
-      },
-    });
-    await waitFor(() => last >= Number(high) - 1, { description: `${TOPIC} read to ${high}` });
-  } finally {
-    await consumer.disconnect();
-  }
-  return values;
-}

@@ -2,6 +2,7 @@ import { kafkaClient, KafkaConnection } from '@outbox-inbox/messaging';
 import { Admin, Kafka, Producer, RecordMetadata } from 'kafkajs';
 import { OutboxError } from '../outbox.errors';
 import { OutboxPublisher, TopicBatch } from './outbox-publisher';
+import type { OutboxPublisherFactory, OutboxPublisherTuning } from './outbox-publisher-factory';
 import { PartitionReceipts } from './partition-receipts';
 import { RefusedTopic, topicRefusalOf, TopicUnavailableError } from './topic-unavailable';
 
@@ -37,11 +38,7 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
 
   constructor(
     kafka: OutboxKafkaOptions,
-    private readonly tuning: {
-      requestTimeoutMs: number;
-      producerRetries: number;
-      topicCacheMs: number;
-    },
+    private readonly tuning: OutboxPublisherTuning,
   ) {
     const client = kafkaClient(kafka, {
       requestTimeout: tuning.requestTimeoutMs,
@@ -196,3 +193,7 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
     }
   }
 }
+
+/** The default `createPublisher`: KafkaOutboxPublisher. */
+export const kafkajsPublisher: OutboxPublisherFactory = (kafka, tuning) =>
+  new KafkaOutboxPublisher(kafka, tuning);

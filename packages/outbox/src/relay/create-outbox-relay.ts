@@ -3,7 +3,8 @@ import { hostname } from 'node:os';
 import { LoggerService } from '@nestjs/common';
 import type { MessageTracing } from '@outbox-inbox/messaging';
 import { DataSource } from 'typeorm';
-import { KafkaOutboxPublisher, OutboxKafkaOptions } from '../publisher/kafka-outbox-publisher';
+import { kafkajsPublisher, OutboxKafkaOptions } from '../publisher/kafka-outbox-publisher';
+import type { OutboxPublisherFactory } from '../publisher/outbox-publisher-factory';
 import { OutboxClaimer } from './outbox-claimer';
 import { OutboxCommitNotifier } from '../writer/outbox-commit-notifier';
 import { commitWakeUp, ListenNotifySetting } from './listen-notify-wake-up';
@@ -19,6 +20,8 @@ export interface OutboxRelayConfig extends Partial<OutboxRelayOptions> {
   kafka?: OutboxKafkaOptions;
   /** Replaces the Kafka publisher (tests, benchmarks). */
   publisher?: OutboxPublisher;
+  /** Builds the publisher from `kafka`: KafkaOutboxPublisher (kafkajs) by default, or confluentOutboxPublisher. */
+  createPublisher?: OutboxPublisherFactory;
   /** The topic an aggregate type's events go to, e.g. `(type) => \`shop.${type.toLowerCase()}.events\``. */
   topicFor: (aggregateType: string) => string;
   /** Wakes the relay when a transaction that wrote outbox rows commits in this process. */
@@ -37,13 +40,15 @@ export interface OutboxRelayConfig extends Partial<OutboxRelayOptions> {
 /**
  * A relay on MySQL/MariaDB or PostgreSQL and Kafka, wired as OutboxModule wires it: the
  * options resolved and validated, its own pool on `dataSource`'s database (`ownConnections`),
- * the claimer and finalizer on that pool, the kafkajs publisher (or `publisher`).
+ * the claimer and finalizer on that pool, the publisher (kafkajs unless `createPublisher` says
+ * otherwise, or `publisher`).
  */
 export function createOutboxRelay(config: OutboxRelayConfig): OutboxRelay {
   const {
     dataSource,
     kafka,
     publisher,
+    createPublisher = kafkajsPublisher,
     topicFor,
     notifier,
     listenNotify,
@@ -66,7 +71,7 @@ export function createOutboxRelay(config: OutboxRelayConfig): OutboxRelay {
     connections: pool.connections,
     claims: new OutboxClaimer(pool.dataSource, options, instanceId),
     outcomes: new OutboxFinalizer(pool.dataSource, options),
-    publisher: publisher ?? new KafkaOutboxPublisher(kafka!, options),
+    publisher: publisher ?? createPublisher(kafka!, options),
     topicFor,
     notifier: commitWakeUp(dataSource, listenNotify, notifier, logger),
     logger,
