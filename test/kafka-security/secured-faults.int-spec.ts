@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkInvariants } from '@app/trading-checker';
@@ -37,6 +37,12 @@ const KAFKA_PRINCIPALS: ServiceName[] = [
   'accounting-service',
 ];
 const ORDERS_PER_FAULT = 4;
+/**
+ * A liveness bound for a fault and its recovery (a service restarted on two busy cores, the
+ * relay's backoff after the fault's rounds), not a performance figure.
+ */
+const FAULT_MS = 300_000;
+const REPLACEMENT_LOG = join('test-logs', 'secured-faults.order-service-restarts.log');
 
 let cluster: ApacheKafkaCluster;
 let chain: TradingStack;
@@ -75,6 +81,8 @@ function orderWriteAcl() {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'secured-faults-'));
+  mkdirSync('test-logs', { recursive: true });
+  writeFileSync(REPLACEMENT_LOG, '');
   cluster = await ApacheKafkaCluster.start({
     nodes: 1,
     dir: mkdtempSync(join(tmpdir(), 'sec-chain-kafka-')),
@@ -149,10 +157,11 @@ async function payWhileRefused(cause: RegExp): Promise<void> {
   expect((await fetch(`${url}/health/ready`)).status).toBe(200);
   const byStatus = await outboxByStatus();
   expect(byStatus.DEAD).toBeUndefined();
-  expect(byStatus.NEW).toBeGreaterThanOrEqual(ORDERS_PER_FAULT);
+  // Waiting (NEW), or claimed for the next look (SENDING): unsent either way.
+  expect((byStatus.NEW ?? 0) + (byStatus.SENDING ?? 0)).toBeGreaterThanOrEqual(ORDERS_PER_FAULT);
   const retried = await chain.count(
     'order_service',
-    "SELECT COUNT(*) AS n FROM t_outbox WHERE status = 'NEW' AND retry_count > 0",
+    "SELECT COUNT(*) AS n FROM t_outbox WHERE status <> 'SENT' AND retry_count > 0",
   );
   expect(retried).toBe(0);
   expect(chain.stack.services['order-service'].running).toBe(true);
@@ -178,41 +187,53 @@ function paidCount(): Promise<number> {
 }
 
 describe('faults of a secured cluster: a clear answer, nothing lost', () => {
-  it('a topic the ACL denies: the rows wait and the topic is named; once granted, everything flows once', async () => {
-    await payWhileRefused(/TOPIC_AUTHORIZATION_FAILED/);
-    const { reason } = (await healthDetails()).components.outboxRelay;
-    expect(reason).toContain(topicForAggregate('Order', topicPrefix));
+  it(
+    'a topic the ACL denies: the rows wait and the topic is named; once granted, everything flows once',
+    async () => {
+      await payWhileRefused(/TOPIC_AUTHORIZATION_FAILED/);
+      const { reason } = (await healthDetails()).components.outboxRelay;
+      expect(reason).toContain(topicForAggregate('Order', topicPrefix));
 
-    await admin.createAcls({ acl: [orderWriteAcl()] });
-    await chain.settled(await paidCount(), 120_000);
-    expect((await healthDetails()).components.outboxRelay.status).toBe('up');
-  });
+      await admin.createAcls({ acl: [orderWriteAcl()] });
+      await chain.settled(await paidCount(), FAULT_MS);
+      expect((await healthDetails()).components.outboxRelay.status).toBe('up');
+    },
+    FAULT_MS,
+  );
 
-  it('a wrong SASL password: the cause is named, no crash loop, the password in no log line', async () => {
-    const wrong = `wrong-${randomBytes(12).toString('hex')}`;
-    await restartOrderService({
-      KAFKA_SASL_PASSWORD_FILE: secretFile('order-service.wrong-password', wrong),
-    });
-    await payWhileRefused(/SASL_AUTHENTICATION_FAILED/);
-    const right = cluster.security!.users['order-service'];
-    expect(lines.filter((line) => line.includes(wrong) || line.includes(right))).toEqual([]);
+  it(
+    'a wrong SASL password: the cause is named, no crash loop, the password in no log line',
+    async () => {
+      const wrong = `wrong-${randomBytes(12).toString('hex')}`;
+      await restartOrderService({
+        KAFKA_SASL_PASSWORD_FILE: secretFile('order-service.wrong-password', wrong),
+      });
+      await payWhileRefused(/SASL_AUTHENTICATION_FAILED/);
+      const right = cluster.security!.users['order-service'];
+      expect(lines.filter((line) => line.includes(wrong) || line.includes(right))).toEqual([]);
 
-    await restartOrderService({});
-    await chain.settled(await paidCount(), 120_000);
-  });
+      await restartOrderService({});
+      await chain.settled(await paidCount(), FAULT_MS);
+    },
+    FAULT_MS,
+  );
 
-  it('a CA file of another CA: the certificate is refused and named, no crash loop; with the right CA everything flows', async () => {
-    const other = makeClusterTls(join(dir, 'other-ca'));
-    await restartOrderService({ KAFKA_SSL_CA_FILE: other.caFile });
-    await payWhileRefused(/TLS_CERTIFICATE_REJECTED/);
+  it(
+    'a CA file of another CA: the certificate is refused and named, no crash loop; with the right CA everything flows',
+    async () => {
+      const other = makeClusterTls(join(dir, 'other-ca'));
+      await restartOrderService({ KAFKA_SSL_CA_FILE: other.caFile });
+      await payWhileRefused(/TLS_CERTIFICATE_REJECTED/);
 
-    await restartOrderService({});
-    await chain.settled(await paidCount(), 120_000);
-    // The checker reads the topics and the groups' offsets as the operators' principal.
-    const report = await checkInvariants(
-      { ...chain.targets(), kafkaSecurity: cluster.clientSecurity('trading-ops') },
-      { quiescent: true },
-    );
-    expect(report.violations).toEqual([]);
-  });
+      await restartOrderService({});
+      await chain.settled(await paidCount(), FAULT_MS);
+      // The checker reads the topics and the groups' offsets as the operators' principal.
+      const report = await checkInvariants(
+        { ...chain.targets(), kafkaSecurity: cluster.clientSecurity('trading-ops') },
+        { quiescent: true },
+      );
+      expect(report.violations).toEqual([]);
+    },
+    FAULT_MS,
+  );
 });
