@@ -174,9 +174,11 @@ async function payWhileRefused(cause: RegExp): Promise<void> {
 async function restartOrderService(env: Record<string, string>): Promise<void> {
   const current = chain.stack.services['order-service'];
   await current.stop();
-  const next = new ServiceProcess({ ...stackSpec, env: { ...stackSpec.env, ...env } }, (line) =>
-    lines.push(line),
-  );
+  const next = new ServiceProcess({ ...stackSpec, env: { ...stackSpec.env, ...env } }, (line) => {
+    lines.push(line);
+    // Beside the stack's log (test-logs/), so a failed run can be read afterwards.
+    appendFileSync(REPLACEMENT_LOG, `${new Date().toISOString()} ${line}\n`);
+  });
   replaced.push(next);
   chain.stack.services['order-service'] = next;
   next.start();
