@@ -28,6 +28,11 @@ export interface StackOptions {
   kafkaFaults?: boolean;
   /** A mock whatever KAFKA says: the stack's test injects protocol errors only it can. */
   kafkaMockOnly?: boolean;
+  /**
+   * The topics exist already, made by the operator step (`applyAccess` of a secured cluster):
+   * the stack creates none, as its own admin client holds no right there.
+   */
+  kafkaTopicsReady?: boolean;
   /** How long each service may take to answer /health after it starts. Default 60 s. */
   startTimeoutMs?: number;
   /**
@@ -124,7 +129,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   const databaseUsers = await createServiceDatabaseUsers(mysqlUrl, dbPrefix);
   const kafka = await startKafka({
-    topics: stackTopics(topicPrefix),
+    topics: options.kafkaTopicsReady ? undefined : stackTopics(topicPrefix),
     faults: options.kafkaFaults,
     mockOnly: options.kafkaMockOnly,
     env: options.kafkaBrokers

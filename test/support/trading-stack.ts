@@ -101,13 +101,20 @@ export class TradingStack {
       kafkaBrokers?: string[];
       /** How long each service may take to answer /health after it starts. Default 60 s. */
       startTimeoutMs?: number;
+      /**
+       * The prefix of the databases (`_` separated) and, dots for underscores, of the topics,
+       * when the test must know it first (to apply a secured cluster's ACLs). Default: random.
+       */
+      prefix?: string;
+      /** The topics exist already (the operator step made them): the stack creates none. */
+      kafkaTopicsReady?: boolean;
     } = {},
   ): Promise<TradingStack> {
     for (const name of SERVICES) {
       if (!existsSync(serviceMain(name)))
         throw new Error(`${serviceMain(name)} is missing: run "npm run build"`);
     }
-    const prefix = `t${randomBytes(3).toString('hex')}_`;
+    const prefix = options.prefix ?? `t${randomBytes(3).toString('hex')}_`;
     const log = new TestLog(prefix);
     try {
       const env: StackOptions['env'] = { ...options.env };
@@ -126,6 +133,7 @@ export class TradingStack {
         kafkaFaults: options.kafkaFaults,
         kafkaMockOnly: options.kafkaMockOnly,
         kafkaBrokers: options.kafkaBrokers,
+        kafkaTopicsReady: options.kafkaTopicsReady,
         startTimeoutMs: options.startTimeoutMs,
         log: (line) => {
           log.line(line);

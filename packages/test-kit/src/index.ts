@@ -53,6 +53,7 @@ export {
   clusterClientEnv,
   clusterClientSecurity,
   ensureApacheKafkaInstalled,
+  makeClusterTls,
   pinnedApacheKafkaVersion,
   produceWithConsoleProducer,
 } from './apache-kafka';

@@ -84,6 +84,25 @@ describe('KafkaOutboxPublisher', () => {
     expect(producers.map((p) => p.sends)).toEqual([2]);
   });
 
+  it('tells a topic the ACLs hide (TOPIC_AUTHORIZATION_FAILED by name) from one that is missing', async () => {
+    // A principal without DESCRIBE on a topic does not see it listed; asked by name, the
+    // broker says whether it is denied or unknown.
+    const { client } = fakeClient([]);
+    const admin = {
+      events: { DISCONNECT: 'disconnect' },
+      on: () => undefined,
+      connect: async () => undefined,
+      listTopics: async () => ['listed'],
+      fetchTopicMetadata: async ({ topics }: { topics: string[] }) => {
+        if (topics[0] === 'denied') throw protocolError('TOPIC_AUTHORIZATION_FAILED', 29);
+        throw protocolError('UNKNOWN_TOPIC_OR_PARTITION', 3);
+      },
+    };
+    (client as unknown as { admin: () => typeof admin }).admin = () => admin;
+    const publisher = new KafkaOutboxPublisher({ client }, tuning);
+    expect(await publisher.missingTopics(['listed', 'denied', 'absent'])).toEqual(['absent']);
+  });
+
   describe('when kafkajs resolves a send without an acknowledgement for every partition', () => {
     // Keys spread over the three partitions of the fake topic.
     const keys = Array.from({ length: 12 }, (_, i) => `aggregate-${i}`);

@@ -51,10 +51,29 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
     this.admin.on(this.admin.events.DISCONNECT, () => (this.adminReady = undefined));
   }
 
+  /**
+   * The topics the cluster does not have. A principal without DESCRIBE on a topic does not see
+   * it in the listing either: such a topic is asked about by name, and one the ACLs deny
+   * (TOPIC_AUTHORIZATION_FAILED) is not missing. The send then fails with that code, which
+   * names the right remedy (grant the ACL, not create the topic).
+   */
   async missingTopics(topics: string[]): Promise<string[]> {
     const stale = Date.now() - this.knownAt > this.tuning.topicCacheMs;
     if (stale || topics.some((t) => !this.knownTopics.has(t))) await this.refreshTopics();
-    return topics.filter((t) => !this.knownTopics.has(t));
+    const unlisted = topics.filter((t) => !this.knownTopics.has(t));
+    const missing: string[] = [];
+    for (const topic of unlisted) if (!(await this.denied(topic))) missing.push(topic);
+    return missing;
+  }
+
+  /** Whether the cluster answers TOPIC_AUTHORIZATION_FAILED for `topic`'s metadata. */
+  private async denied(topic: string): Promise<boolean> {
+    try {
+      await this.admin.fetchTopicMetadata({ topics: [topic] });
+      return false;
+    } catch (error) {
+      return topicRefusalOf(error) === 'TOPIC_AUTHORIZATION_FAILED';
+    }
   }
 
   /**

@@ -8,6 +8,7 @@ import { planPublish, PublishPlan, toTopicBatches } from './publish-plan';
 import { RelayFaults } from './relay-faults';
 import { TopicHold, TopicHolds } from './topic-holds';
 import { TopicUnavailableError } from '../publisher/topic-unavailable';
+import { BrokerAccessHold } from './broker-access-hold';
 
 /** Counters of what the sender did with the rows it was given, since it was built. */
 export interface BatchSenderCounters {
@@ -55,9 +56,11 @@ export class BatchSender {
     topicHeld: 0,
   };
   private readonly topicHolds: TopicHolds;
+  private readonly accessHold: BrokerAccessHold;
 
   constructor(private readonly parts: BatchSenderParts) {
     this.topicHolds = new TopicHolds(parts.faults, parts.logger, parts.options.backoff);
+    this.accessHold = new BrokerAccessHold(parts.faults, parts.logger, parts.options.backoff);
   }
 
   counts(): Readonly<BatchSenderCounters> {
@@ -120,6 +123,20 @@ export class BatchSender {
       }
       const held = error instanceof TopicUnavailableError && this.holdRefused(claim, plan, error);
       if (held) return held;
+      const refusedAccess = this.accessHold.hold(error);
+      if (refusedAccess !== undefined) {
+        // The cluster refused the relay's client, not the rows: they wait, keeping their attempts.
+        this.counters.topicHeld += rows.length;
+        return async () =>
+          this.countLease(
+            rows.length,
+            await outcomes.release(
+              rows.map((r) => r.id),
+              claim.token,
+              refusedAccess,
+            ),
+          );
+      }
       this.counters.publishFailures += rows.length;
       const reason = `publish failed: ${describeError(error)}`;
       logger.warn?.(`${rows.length} outbox rows not published, will retry: ${reason}`);
@@ -127,6 +144,7 @@ export class BatchSender {
         this.countLease(rows.length, await outcomes.markFailed(rows, claim.token, reason));
     }
     keeper.stop();
+    this.accessHold.cleared();
     this.counters.published += rows.length;
     this.topicHolds.cleared(plan.send.map((s) => s.topic));
     const ids = rows.map((r) => r.id);

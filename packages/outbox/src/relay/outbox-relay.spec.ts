@@ -1,4 +1,5 @@
 import { MessageTracing, openTelemetryTracing } from '@outbox-inbox/messaging';
+import { KafkaJSSASLAuthenticationError } from 'kafkajs';
 import { waitFor } from '@outbox-inbox/test-kit';
 import { resolveRelayOptions } from './outbox-relay.options';
 import { OutboxRelay } from './outbox-relay';
@@ -36,6 +37,9 @@ function relayOver(
     tracing,
   });
 }
+
+/** kafkajs's class, constructed as kafkajs does (its typings take no message). */
+const SaslRefusal = KafkaJSSASLAuthenticationError as unknown as new (message: string) => Error;
 
 const versionsOf = (publisher: InMemoryOutboxPublisher, aggregateId: string) =>
   publisher
@@ -93,6 +97,40 @@ describe('OutboxRelay over the in-memory twins', () => {
       expect.objectContaining({ kind: 'topic', subject: 'crate.events', rounds: 1 }),
     ]);
     expect(relay.counts()).toMatchObject({ dead: 0, publishFailures: 0, topicHeld: 1 });
+  });
+
+  it("holds the rows while the cluster refuses the relay's login, keeping their attempts, and names the cause", async () => {
+    const store = new InMemoryOutboxStore();
+    await store.add([{ aggregateType: 'Parcel', aggregateId: 'p1', aggregateVersion: 1 }]);
+    let refuse = true;
+    const publisher = new InMemoryOutboxPublisher({
+      around: async (_batches, deliver) => {
+        if (refuse) throw new SaslRefusal('SASL SCRAM SHA512 authentication failed');
+        return deliver();
+      },
+    });
+    const relay = relayOver(store, publisher);
+    // More rounds than maxAttempts (2): a wrong password makes no row DEAD.
+    for (let round = 0; round < 4; round++) {
+      await waitFor(async () => (await relay.relayOnce()) === 1, {
+        description: 'a refused round',
+      });
+    }
+    expect((await store.rows())[0]).toMatchObject({ status: 'NEW', retryCount: 0 });
+    expect(relay.faults()).toEqual([
+      expect.objectContaining({
+        kind: 'broker',
+        subject: 'kafka',
+        code: 'SASL_AUTHENTICATION_FAILED',
+        rounds: 4,
+      }),
+    ]);
+    expect(relay.counts()).toMatchObject({ dead: 0, publishFailures: 0 });
+
+    refuse = false;
+    await waitFor(async () => (await relay.relayOnce()) === 1, { description: 'the send let in' });
+    expect((await store.rows())[0]).toMatchObject({ status: 'SENT' });
+    expect(relay.faults()).toEqual([]);
   });
 
   it('sends through the tracing it is given: the headers that tracing writes are what is published', async () => {

@@ -1,11 +1,13 @@
 /**
  * A condition outside the relay's code that holds rows back until the deployment or the
- * platform is fixed: a missing table, column or grant (`schema`), or a topic that does not
- * exist or that the relay may not write (`topic`). Rows are not failed for it: they wait.
+ * platform is fixed: a missing table, column or grant (`schema`), a topic that does not
+ * exist or that the relay may not write (`topic`), or a cluster that does not let the relay's
+ * client in: its SASL credentials or the brokers' certificate refused (`broker`). Rows are not
+ * failed for it: they wait.
  */
 export interface RelayFault {
-  kind: 'schema' | 'topic';
-  /** What is missing or refused: a table, a column, a grant, or a topic's name. */
+  kind: 'schema' | 'topic' | 'broker';
+  /** What is missing or refused: a table, a column, a grant, a topic's name, or `kafka`. */
   subject: string;
   /** The driver's or the broker's code: ER_NO_SUCH_TABLE, 42P01, UNKNOWN_TOPIC_OR_PARTITION… */
   code: string;
