@@ -17,34 +17,11 @@ import {
 const NAMED_TOKENS = /^[A-Za-z0-9._-]{1,64}:[^,\s]{24,}(,[A-Za-z0-9._-]{1,64}:[^,\s]{24,})*$/;
 
 /**
- * Variables every HTTP service with a database reads, Kafka or not (the coupon provider has no
- * Kafka). Services on Kafka extend CommonEnv instead.
+ * Variables every HTTP app of the fleet reads, with or without a database: where it listens,
+ * how much it logs, and who may call its operator routes. The ops console has no database and
+ * extends this one; services extend ServiceEnv.
  */
-export class ServiceEnv {
-  /** mysql://user:password@host:port/database: the service's own database. */
-  @Matches(/^mysql:\/\/[^/]+\/[A-Za-z0-9_]{1,64}$/, {
-    message: 'must be mysql://user:password@host:port/database',
-  })
-  DATABASE_URL!: string;
-
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(200)
-  DB_POOL_SIZE = 10;
-
-  /**
-   * innodb_lock_wait_timeout of the service's connections, in seconds (server default, 50,
-   * when unset): a shorter wait turns a stuck row lock into a retried transaction sooner.
-   */
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(3600)
-  DB_LOCK_WAIT_TIMEOUT_S?: number;
-
+export class HttpEnv {
   /** Address the HTTP server binds to. */
   @IsOptional()
   @IsString()
@@ -60,7 +37,7 @@ export class ServiceEnv {
    * logged or echoed.
    */
   @ValidateIf(
-    (env: ServiceEnv) =>
+    (env: HttpEnv) =>
       (env.OPS_API_INSECURE !== true && env.OPS_API_TOKENS === undefined) ||
       env.OPS_API_TOKEN !== undefined,
   )
@@ -86,6 +63,36 @@ export class ServiceEnv {
   @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
   @IsBoolean()
   OPS_API_INSECURE = false;
+}
+
+/**
+ * Variables every HTTP service with a database reads, Kafka or not (the coupon provider has no
+ * Kafka). Services on Kafka extend CommonEnv instead.
+ */
+export class ServiceEnv extends HttpEnv {
+  /** mysql://user:password@host:port/database: the service's own database. */
+  @Matches(/^mysql:\/\/[^/]+\/[A-Za-z0-9_]{1,64}$/, {
+    message: 'must be mysql://user:password@host:port/database',
+  })
+  DATABASE_URL!: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DB_POOL_SIZE = 10;
+
+  /**
+   * innodb_lock_wait_timeout of the service's connections, in seconds (server default, 50,
+   * when unset): a shorter wait turns a stuck row lock into a retried transaction sooner.
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  DB_LOCK_WAIT_TIMEOUT_S?: number;
 }
 
 /** Variables every service on Kafka reads. Each service's own config class extends this one. */

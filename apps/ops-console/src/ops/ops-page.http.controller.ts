@@ -1,4 +1,4 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Header, Headers } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags, ApiOperation } from '@nestjs/swagger';
 import { OPS_PAGE_HTML } from './ops-page.html';
 import { PipelineHealth, PipelineHealthReader } from './pipeline-health';
@@ -28,11 +28,11 @@ export class OpsPageHttpController {
   @ApiOperation({
     summary: 'Pipeline health: outboxes, inboxes and dead letters of every service',
     description:
-      "This service's outbox and the other services' outbox and inbox stats, each section `ok` or `unavailable` with the reason, as the /ops page shows them.",
+      "The services' outbox and inbox stats, each section `ok` or `unavailable` with the reason, as the /ops page shows them.",
   })
   @DegradedRead()
   @ApiOkResponse({ description: 'outbox backlog, oldest age and DEAD per service; DLQ counts' })
-  pipeline(): Promise<PipelineHealth> {
-    return this.health.read();
+  pipeline(@Headers('authorization') authorization?: string): Promise<PipelineHealth> {
+    return this.health.read(authorization);
   }
 }

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { OutboxOperations } from '@outbox-inbox/outbox';
 import { getPeerJson, PEER_OPTIONS, PeerOptions, PeerSection } from '../timeline/peer-client';
 
 /** A service's outbox at a glance. */
@@ -31,19 +30,19 @@ export interface PipelineHealth {
   };
 }
 
-/** Reads the pipeline's health from this service's outbox and the other services' ops APIs. */
+/**
+ * Reads the pipeline's health from the services' operator APIs, with the caller's
+ * Authorization header (the operator's own token).
+ */
 @Injectable()
 export class PipelineHealthReader {
-  constructor(
-    private readonly outbox: OutboxOperations,
-    @Inject(PEER_OPTIONS) private readonly peers: PeerOptions,
-  ) {}
+  constructor(@Inject(PEER_OPTIONS) private readonly peers: PeerOptions) {}
 
-  async read(): Promise<PipelineHealth> {
-    const { fulfillmentUrl, accountingUrl, timeoutMs, opsApiToken: token } = this.peers;
-    const peer = { timeoutMs, token };
-    const [own, fulfillmentOutbox, fulfillmentInbox, accountingInbox] = await Promise.all([
-      this.ownOutbox(),
+  async read(authorization: string | undefined): Promise<PipelineHealth> {
+    const { orderUrl, fulfillmentUrl, accountingUrl, timeoutMs } = this.peers;
+    const peer = { timeoutMs, authorization };
+    const [orderOutbox, fulfillmentOutbox, fulfillmentInbox, accountingInbox] = await Promise.all([
+      getPeerJson<OutboxHealth>(`${orderUrl}/outbox/stats`, peer),
       getPeerJson<OutboxHealth>(`${fulfillmentUrl}/outbox/stats`, peer),
       getPeerJson<InboxHealth>(`${fulfillmentUrl}/inbox/stats`, peer),
       getPeerJson<InboxHealth>(`${accountingUrl}/inbox/stats`, peer),
@@ -51,7 +50,7 @@ export class PipelineHealthReader {
     return {
       generatedAt: new Date().toISOString(),
       outbox: {
-        'order-service': own,
+        'order-service': pickOutbox(orderOutbox),
         'fulfillment-service': pickOutbox(fulfillmentOutbox),
       },
       inbox: {
@@ -59,14 +58,6 @@ export class PipelineHealthReader {
         'accounting-service': pickInbox(accountingInbox),
       },
     };
-  }
-
-  private async ownOutbox(): Promise<PeerSection<OutboxHealth>> {
-    try {
-      return pickOutbox({ status: 'ok', data: await this.outbox.stats() });
-    } catch (error) {
-      return { status: 'unavailable', error: `order-service outbox: ${(error as Error).message}` };
-    }
   }
 }
 

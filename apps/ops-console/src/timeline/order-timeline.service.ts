@@ -1,46 +1,45 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { OutboxOperations } from '@outbox-inbox/outbox';
-import { DataSource } from 'typeorm';
-import { OrderTransitionsRepository } from '../orders/order-transitions.repository';
-import { OrdersRepository } from '../orders/orders.repository';
-import { toOrderView } from '../orders/order.view';
-import { PayCallbacksRepository } from '../payments/pay-callbacks.repository';
+import { BadGatewayException, Inject, Injectable } from '@nestjs/common';
 import { OrderTimeline, timelineEvents } from './order-timeline';
 import { getPeerJson, PEER_OPTIONS, PeerOptions, PeerSection } from './peer-client';
-import { CouponGrantView, FulfillmentTimelineView, LedgerTimelineView } from './peer-views';
+import {
+  CouponGrantView,
+  FulfillmentTimelineView,
+  LedgerTimelineView,
+  OrderHistoryView,
+} from './peer-views';
 
 /**
- * Assembles an order's causal chain: its own verified pay callbacks, transitions and outbox
- * rows, then over HTTP the fulfillment-service's (transitions, outbox, inbox), the coupon
- * grant, and the accounting-service's (inbox, journals). Each remote part may be `unavailable`.
+ * Assembles an order's causal chain over HTTP: the order-service's history (verified pay
+ * callbacks, transitions, outbox rows), the fulfillment-service's (transitions, outbox, inbox),
+ * the coupon grant, and the accounting-service's (inbox, journals). The order-service's part is
+ * needed; each other part may be `unavailable`. Our services get the caller's Authorization
+ * header, so they see the operator who asked.
  */
 @Injectable()
 export class OrderTimelineService {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly orders: OrdersRepository,
-    private readonly transitions: OrderTransitionsRepository,
-    private readonly callbacks: PayCallbacksRepository,
-    private readonly outbox: OutboxOperations,
-    @Inject(PEER_OPTIONS) private readonly peers: PeerOptions,
-  ) {}
+  constructor(@Inject(PEER_OPTIONS) private readonly peers: PeerOptions) {}
 
   /** The timeline, or undefined when the order does not exist. */
-  async read(orderId: string): Promise<OrderTimeline | undefined> {
-    const order = await this.orders.findById(this.dataSource.manager, orderId);
-    if (!order) return undefined;
-    const { fulfillmentUrl, accountingUrl, couponProviderUrl, timeoutMs } = this.peers;
+  async read(
+    orderId: string,
+    authorization: string | undefined,
+  ): Promise<OrderTimeline | undefined> {
+    const { orderUrl, fulfillmentUrl, accountingUrl, couponProviderUrl, timeoutMs } = this.peers;
     // Our services want the operator token; the coupon provider is a third party: never send it.
-    const ours = { timeoutMs, token: this.peers.opsApiToken };
-    const [callbacks, transitions, outbox, fulfillment] = await Promise.all([
-      this.callbacks.listOfOrder(this.dataSource.manager, orderId),
-      this.transitions.list(this.dataSource.manager, orderId),
-      this.outbox.rowsOfAggregate('Order', orderId),
+    const ours = { timeoutMs, authorization };
+    const [history, fulfillment] = await Promise.all([
+      getPeerJson<OrderHistoryView | null>(`${orderUrl}/orders/${orderId}/history`, {
+        ...ours,
+        notFoundAs: { value: null },
+      }),
       getPeerJson<FulfillmentTimelineView>(
         `${fulfillmentUrl}/fulfillments/orders/${orderId}/timeline`,
         ours,
       ),
     ]);
+    if (history.status !== 'ok') throw new BadGatewayException(history.error);
+    if (history.data === null) return undefined;
+    const { order, callbacks, transitions, outbox } = history.data;
     const found = fulfillment.status === 'ok' ? fulfillment.data.fulfillment : null;
     const couponCode = found?.couponCode;
     const [coupon, accounting] = await Promise.all([
@@ -64,7 +63,7 @@ export class OrderTimelineService {
     return {
       orderId,
       generatedAt: new Date().toISOString(),
-      order: toOrderView(order),
+      order,
       sections,
       events: timelineEvents(sections),
     };
