@@ -101,7 +101,6 @@ export function requeue(service, filter, what) {
           what +
           '? The rows go back to NEW, due now, and the relay publishes them again; consumers absorb what they applied before.',
       ),
-      ,
       ...reasonField(false),
     ],
     'Requeue',
@@ -210,7 +209,6 @@ export function skip(service, gap, version) {
           gap.parkedVersions.join(', ') +
           ' are applied right after. Do this only when the event will never come.',
       ),
-      ,
       ...reasonField(true),
     ],
     'Skip version ' + version,

@@ -44,7 +44,7 @@ export async function api(path, options = {}) {
   }
   const response = await fetch(new URL(path, location.origin).href, init);
   const text = await response.text();
-  let body = null;
+  let body;
   try {
     body = text ? JSON.parse(text) : null;
   } catch {

@@ -27,7 +27,8 @@ interface ProxiedResponse {
 const PeerRouteDocs = () =>
   applyDecorators(
     ApiOperation({
-      summary: "A service's outbox, inbox or fulfillments route, called with the caller's credentials",
+      summary:
+        "A service's outbox, inbox or fulfillments route, called with the caller's credentials",
       description:
         "What the /ops page uses to reach the services: the request is passed on with the caller's own Authorization header, so the service authenticates the operator and its audit log names them. Only the services' /outbox, /inbox and /fulfillments routes.",
     }),

@@ -2,7 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { PEER_OPTIONS, PeerOptions } from '../timeline/peer-client';
 
 /** The services whose operator APIs the browser reaches through the console. */
-export const PROXIED_SERVICES = ['order-service', 'fulfillment-service', 'accounting-service'] as const;
+export const PROXIED_SERVICES = [
+  'order-service',
+  'fulfillment-service',
+  'accounting-service',
+] as const;
 export type ProxiedService = (typeof PROXIED_SERVICES)[number];
 
 /** The operator routes the console may reach at a peer: their outbox, inbox and fulfillments. */
