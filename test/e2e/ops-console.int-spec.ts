@@ -93,7 +93,7 @@ describe('the /ops console, as an operator uses it', () => {
   };
   const timeline = async (id: string) =>
     (
-      await requestJson<Timeline>(`${chain.url('order-service')}/orders/${id}/timeline`, {
+      await requestJson<Timeline>(`${chain.url('ops-console')}/orders/${id}/timeline`, {
         headers: chain.opsHeaders,
       })
     ).body;
@@ -102,7 +102,7 @@ describe('the /ops console, as an operator uses it', () => {
   };
   const audited = async () =>
     (
-      await requestJson<{ records: AuditRecord[] }>(`${chain.url('order-service')}/ops/audit`, {
+      await requestJson<{ records: AuditRecord[] }>(`${chain.url('ops-console')}/ops/audit`, {
         headers: chain.opsHeaders,
       })
     ).body.records;
@@ -112,7 +112,9 @@ describe('the /ops console, as an operator uses it', () => {
     // A parked event counts as an open gap after a second (default a minute).
     const consumer = { ...named, INBOX_GAP_ALERT_MS: '1000' };
     chain = await TradingStack.start({
+      opsConsole: true,
       env: {
+        'ops-console': named,
         'order-service': named,
         'fulfillment-service': consumer,
         'accounting-service': consumer,
@@ -144,7 +146,7 @@ describe('the /ops console, as an operator uses it', () => {
   });
 
   it('finds the stuck order on the home page and in its list, and opens its timeline', async () => {
-    const { host } = new URL(chain.url('order-service'));
+    const { host } = new URL(chain.url('ops-console'));
     // Credentials in the URL, as an operator might type them: the page must still work.
     await page.goto(`http://alice:${aliceToken}@${host}/ops?stuckAfterMs=0`);
     const stuckFigure = page.getByTestId('figure-stuck-orders');
@@ -280,7 +282,7 @@ describe('the /ops console, as an operator uses it', () => {
 
   it('keeps both actions in the audit log under the name of the token used', async () => {
     const { status, body } = await requestJson<{ records: AuditRecord[] }>(
-      `${chain.url('order-service')}/ops/audit`,
+      `${chain.url('ops-console')}/ops/audit`,
       { headers: chain.opsHeaders },
     );
     expect(status).toBe(200);

@@ -8,6 +8,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
+import { DegradedRead } from '@outbox-inbox/messaging/http';
 import { OrderHistory, OrderHistoryReader } from './order-history';
 import { RecentOrder, RecentOrdersReader } from './recent-orders';
 import { RecentOrdersQuery } from './recent-orders.dto';
@@ -37,6 +38,7 @@ export class OrdersOperatorHttpController {
     description:
       '`stuck`: CREATED or PAYING, unchanged for longer than `stuckAfterMs`; `failed`: PAYMENT_FAILED. `q` matches the start of the order id. Ordered by last change, newest first.',
   })
+  @DegradedRead()
   @ApiOkResponse({ description: 'the orders of the list' })
   @ApiBadRequestResponse({ description: 'an unknown list or a malformed query (fieldErrors)' })
   list(@Query() query: RecentOrdersQuery): Promise<RecentOrder[]> {
@@ -50,6 +52,7 @@ export class OrdersOperatorHttpController {
       'The order, its verified pay callbacks, its transitions and its outbox rows: the part of the order\'s timeline this service holds.',
   })
   @ApiParam({ name: 'id', example: '42' })
+  @DegradedRead()
   @ApiOkResponse({ description: 'order, callbacks, transitions and outbox rows' })
   @ApiBadRequestResponse({ description: 'the id is not an order id' })
   @ApiNotFoundResponse()
