@@ -123,13 +123,13 @@ function loadHome() {
         inbox.appendChild(unavailableRow(name, 3, s.error));
         return;
       }
-      var dlq = s.data.deadLetterTopicMessages;
+      var dlq = s.data.deadLettersToHandle;
       figures.push(
         figure(
           'figure-dead-letters-' + name,
           '#/dead-letters',
           dlq,
-          'dead letters, ' + name,
+          'dead letters to handle, ' + name,
           function (n) {
             return n > 0;
           },

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { getPeerJson, PEER_OPTIONS, PeerOptions, PeerSection } from '../timeline/peer-client';
+import { DeadLetterView, deadLettersToHandle } from './dead-letters-to-handle';
 
 /** A service's outbox at a glance. */
 export interface OutboxHealth {
@@ -15,6 +16,11 @@ export interface InboxHealth {
   openGaps: unknown[];
   /** Messages in the consumer's dead-letter topic; null when the broker could not be asked. */
   deadLetterTopicMessages: number | null;
+  /**
+   * Dead letters that still need a person (never replayed; one replayed and dead-lettered again
+   * counts through its new copy); null when the consumer's list could not be read.
+   */
+  deadLettersToHandle: number | null;
 }
 
 /** GET /ops/pipeline: what the /ops page's health panel shows. */
@@ -44,8 +50,8 @@ export class PipelineHealthReader {
     const [orderOutbox, fulfillmentOutbox, fulfillmentInbox, accountingInbox] = await Promise.all([
       getPeerJson<OutboxHealth>(`${orderUrl}/outbox/stats`, peer),
       getPeerJson<OutboxHealth>(`${fulfillmentUrl}/outbox/stats`, peer),
-      getPeerJson<InboxHealth>(`${fulfillmentUrl}/inbox/stats`, peer),
-      getPeerJson<InboxHealth>(`${accountingUrl}/inbox/stats`, peer),
+      this.inbox(fulfillmentUrl, peer),
+      this.inbox(accountingUrl, peer),
     ]);
     return {
       generatedAt: new Date().toISOString(),
@@ -54,8 +60,32 @@ export class PipelineHealthReader {
         'fulfillment-service': pickOutbox(fulfillmentOutbox),
       },
       inbox: {
-        'fulfillment-service': pickInbox(fulfillmentInbox),
-        'accounting-service': pickInbox(accountingInbox),
+        'fulfillment-service': fulfillmentInbox,
+        'accounting-service': accountingInbox,
+      },
+    };
+  }
+
+  /** A consumer's inbox stats and how many of its dead letters need a person. */
+  private async inbox(
+    url: string,
+    peer: { timeoutMs: number; authorization: string | undefined },
+  ): Promise<PeerSection<InboxHealth>> {
+    const [stats, letters] = await Promise.all([
+      getPeerJson<InboxHealth>(`${url}/inbox/stats`, peer),
+      getPeerJson<DeadLetterView[]>(`${url}/inbox/dead-letters`, peer),
+    ]);
+    if (stats.status !== 'ok') return stats;
+    const { consumer, parkedNow, openGaps, deadLetterTopicMessages } = stats.data;
+    const toHandle = letters.status === 'ok' ? deadLettersToHandle(letters.data) : null;
+    return {
+      status: 'ok',
+      data: {
+        consumer,
+        parkedNow,
+        openGaps,
+        deadLetterTopicMessages,
+        deadLettersToHandle: toHandle,
       },
     };
   }
@@ -65,10 +95,4 @@ function pickOutbox(section: PeerSection<OutboxHealth>): PeerSection<OutboxHealt
   if (section.status !== 'ok') return section;
   const { backlog, oldestUnsentAgeMs, dead } = section.data;
   return { status: 'ok', data: { backlog, oldestUnsentAgeMs, dead } };
-}
-
-function pickInbox(section: PeerSection<InboxHealth>): PeerSection<InboxHealth> {
-  if (section.status !== 'ok') return section;
-  const { consumer, parkedNow, openGaps, deadLetterTopicMessages } = section.data;
-  return { status: 'ok', data: { consumer, parkedNow, openGaps, deadLetterTopicMessages } };
 }
