@@ -12,6 +12,7 @@ function demoDriver(chain: TradingStack, args: string[] = []) {
     FULFILLMENT_SERVICE_URL: chain.url('fulfillment-service'),
     ACCOUNTING_SERVICE_URL: chain.url('accounting-service'),
     COUPON_PROVIDER_URL: chain.url('coupon-provider'),
+    OPS_CONSOLE_URL: chain.url('ops-console'),
     PAY_CALLBACK_SECRET: chain.stack.payCallbackSecret,
     OPS_API_TOKEN: chain.stack.opsApiToken,
     MYSQL_URL,
@@ -28,7 +29,7 @@ describe('the demo verdict', () => {
   let chain: TradingStack;
 
   beforeAll(async () => {
-    chain = await TradingStack.start();
+    chain = await TradingStack.start({ opsConsole: true });
   });
 
   afterAll(async () => {
