@@ -49,7 +49,7 @@ export class OrdersOperatorHttpController {
   @ApiOperation({
     summary: "The order-service's records of one order",
     description:
-      'The order, its verified pay callbacks, its transitions and its outbox rows: the part of the order\'s timeline this service holds.',
+      "The order, its verified pay callbacks, its transitions and its outbox rows: the part of the order's timeline this service holds.",
   })
   @ApiParam({ name: 'id', example: '42' })
   @DegradedRead()
