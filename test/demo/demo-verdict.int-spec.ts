@@ -4,6 +4,9 @@ import { runScript } from '../support/run-script';
 import { MYSQL_URL, TradingStack } from '../support/trading-stack';
 import { startStack } from '../../scripts/stack/start-stack';
 
+// Four services and the ops console start on a small machine shared with other suites.
+jest.setTimeout(240_000);
+
 /** The demo driver (docker compose's demo) against a running stack, as a process. */
 function demoDriver(chain: TradingStack, args: string[] = []) {
   return runScript('scripts/demo-driver.ts', args, {
