@@ -1,4 +1,4 @@
-# One image for the four services and the demo driver; docker-compose.yml picks the command.
+# One image for the four services, the ops console and the demo driver; docker-compose.yml picks the command.
 # Node 24 is the active LTS (Node 20 reached its end of life in April 2026).
 # Stage 1: dependencies (dev included: node-rdkafka builds librdkafka for the no-Docker mock,
 # which the images do not use, so its install script is skipped here).

@@ -29,6 +29,7 @@ function settingsFromEnv(): DemoSettings {
       fulfillment: env('FULFILLMENT_SERVICE_URL', 'http://127.0.0.1:3001'),
       accounting: env('ACCOUNTING_SERVICE_URL', 'http://127.0.0.1:3002'),
       coupon: env('COUPON_PROVIDER_URL', 'http://127.0.0.1:3003'),
+      opsConsole: env('OPS_CONSOLE_URL', 'http://127.0.0.1:3004'),
     },
     payCallbackSecret: secrets.PAY_CALLBACK_SECRET || 'local-demo-secret-0123456789',
     mysqlUrl: env('MYSQL_URL', 'mysql://root@127.0.0.1:3306').replace(/\/+$/, ''),
@@ -66,9 +67,9 @@ async function main(): Promise<boolean> {
     progress: (line) => process.stdout.write(`${line}\n`),
     deadLetterDrill: flags['dead-letter-drill'] ?? false,
   });
-  const publicOrderUrl = env('DEMO_PUBLIC_ORDER_URL', settings.urls.order);
+  const publicConsoleUrl = env('DEMO_PUBLIC_OPS_CONSOLE_URL', settings.urls.opsConsole);
   process.stdout.write(
-    `${formatSummary(outcome, `${publicOrderUrl}/ops?order=${outcome.state.orders[0].id}`)}\n`,
+    `${formatSummary(outcome, `${publicConsoleUrl}/ops?order=${outcome.state.orders[0].id}`)}\n`,
   );
   return report(outcome.checks, outcome.state);
 }

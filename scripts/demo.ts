@@ -38,12 +38,13 @@ async function main(): Promise<boolean> {
   );
 
   process.stdout.write(`demo run ${runId}: databases ${databasePrefix}*, topics ${topicPrefix}*\n`);
-  process.stdout.write('starting the four services (migrations first)…\n');
+  process.stdout.write('starting the four services and the ops console (migrations first)…\n');
   let stack: Stack;
   try {
     stack = await startStack({
       databasePrefix,
       topicPrefix,
+      opsConsole: true,
       // A crashed consumer's partitions move to its restarted self within seconds.
       env: {
         'accounting-service': {
@@ -68,7 +69,7 @@ async function main(): Promise<boolean> {
       whileSettling: () => crashAndRestart(settings, stack.services['accounting-service']),
       deadLetterDrill: true,
     });
-    const opsUrl = `${settings.urls.order}/ops?order=${outcome.state.orders[0].id}`;
+    const opsUrl = `${settings.urls.opsConsole}/ops?order=${outcome.state.orders[0].id}`;
     process.stdout.write(`${formatSummary(outcome, opsUrl)}\n`);
     for (const c of outcome.checks.filter((x) => x.what))
       process.stdout.write(`  failed ${c.check}: ${c.what}\n`);
@@ -100,10 +101,11 @@ function keepLines(settings: DemoSettings, opsUrl: string, token: string): strin
   const { urls } = settings;
   return [
     'the stack keeps running until Ctrl-C:',
-    `  order-service        ${urls.order}   (operator page: ${opsUrl})`,
+    `  order-service        ${urls.order}`,
     `  fulfillment-service  ${urls.fulfillment}`,
     `  accounting-service   ${urls.accounting}`,
     `  coupon-provider      ${urls.coupon}`,
+    `  ops-console          ${urls.opsConsole}   (operator page: ${opsUrl})`,
     'the browser asks for a user name (any) and the operator token as password; for the CLI:',
     `  export OPS_API_TOKEN=${token}`,
     `  npm run ops -- inbox:stats --service ${urls.fulfillment}`,

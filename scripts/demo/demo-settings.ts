@@ -2,7 +2,14 @@ import type { KafkaSecurity } from '@app/trading-checker';
 
 /** Where the demo finds the running chain, and how it may reach it. */
 export interface DemoSettings {
-  urls: { order: string; fulfillment: string; accounting: string; coupon: string };
+  urls: {
+    order: string;
+    fulfillment: string;
+    accounting: string;
+    coupon: string;
+    /** The ops console: the demo reads each order's timeline from it. */
+    opsConsole: string;
+  };
   payCallbackSecret: string;
   /** MySQL/MariaDB server URL without a database, for the invariant checker. */
   mysqlUrl: string;

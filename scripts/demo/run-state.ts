@@ -85,7 +85,9 @@ export async function readRunState(settings: DemoSettings, orderIds: string[]): 
 /** What the services hold about one order, read from its timeline. */
 export async function readOrder(settings: DemoSettings, id: string): Promise<OrderState> {
   const t = await expectOk<TimelineBody>(
-    requestJson(`${settings.urls.order}/orders/${id}/timeline`, { headers: opsHeaders(settings) }),
+    requestJson(`${settings.urls.opsConsole}/orders/${id}/timeline`, {
+      headers: opsHeaders(settings),
+    }),
     `timeline of order ${id}`,
   );
   const { fulfillment, accounting } = t.sections;

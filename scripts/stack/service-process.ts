@@ -3,9 +3,14 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 
-/** One service of the stack, run as a real process from its build output. */
+/** One app of the stack, run as a real process from its build output. */
 export interface ServiceSpec {
-  name: 'order-service' | 'fulfillment-service' | 'accounting-service' | 'coupon-provider';
+  name:
+    | 'order-service'
+    | 'fulfillment-service'
+    | 'accounting-service'
+    | 'coupon-provider'
+    | 'ops-console';
   port: number;
   env: Record<string, string>;
 }

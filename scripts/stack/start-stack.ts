@@ -9,7 +9,8 @@ import {
 } from '@app/trading-test-kit';
 import { migrate, portVariable, ServiceProcess, ServiceSpec } from './service-process';
 
-type ServiceName = ServiceSpec['name'];
+/** The four services; the ops console is started beside them only when asked. */
+type ServiceName = Exclude<ServiceSpec['name'], 'ops-console'>;
 
 /** How to start the four services together. */
 export interface StackOptions {
@@ -44,21 +45,28 @@ export interface StackOptions {
   databaseVia?: Partial<Record<ServiceName, string>>;
   /** Prefix of the topics, consumer groups and dead-letter topics. Default $TOPIC_PREFIX or 'trading.'. */
   topicPrefix?: string;
-  ports?: Partial<Record<ServiceName, number>>;
+  ports?: Partial<Record<ServiceSpec['name'], number>>;
+  /**
+   * Start the ops console too (the demo and the console's own tests ask). Default: true when
+   * $STACK_OPS_CONSOLE is `true`.
+   */
+  opsConsole?: boolean;
   payCallbackSecret?: string;
   /**
    * The operator token every service expects (OPS_API_TOKEN). Default: $OPS_API_TOKEN, else a
    * random one for this stack, which `Stack.opsApiToken` gives to tests and the demo.
    */
   opsApiToken?: string;
-  /** Extra environment per service (retry timings in tests, for example). */
-  env?: Partial<Record<ServiceName, Record<string, string>>>;
+  /** Extra environment per app (retry timings in tests, for example). */
+  env?: Partial<Record<ServiceSpec['name'], Record<string, string>>>;
   log?: (line: string) => void;
 }
 
 /** The running stack. */
 export interface Stack {
   services: Record<ServiceName, ServiceProcess>;
+  /** The ops console, when it was asked for (`opsConsole`). */
+  opsConsole?: ServiceProcess;
   mysqlUrl: string;
   databasePrefix: string;
   /** The schema owner and each service's own user (deploy/mysql/service-users.sql). */
@@ -76,11 +84,12 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-export const DEFAULT_PORTS: Record<ServiceName, number> = {
+export const DEFAULT_PORTS: Record<ServiceSpec['name'], number> = {
   'order-service': 3000,
   'fulfillment-service': 3001,
   'accounting-service': 3002,
   'coupon-provider': 3003,
+  'ops-console': 3004,
 };
 
 /** The stack's inbox consumers, whose dead-letter and retry topics it creates. */
@@ -103,8 +112,9 @@ export function stackTopics(prefix: string): Record<string, number> {
 /**
  * Makes the databases and their users (deploy/mysql/service-users.sql, as compose does), runs
  * the migrations as the schema owner and starts coupon-provider, order, fulfillment and
- * accounting services, each as its own least-privilege user, as real processes from `dist/`
- * (the same commands the Docker images run), and waits until each answers /health.
+ * accounting services (and the ops console when asked), each service as its own
+ * least-privilege user, as real processes from `dist/` (the same commands the Docker images
+ * run), and waits until each answers /health.
  */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
@@ -173,9 +183,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         ORDER_SERVICE_PORT: String(ports['order-service']),
         PAY_CALLBACK_SECRET: secret,
         PAY_CALLBACK_SECRET_FILE: '',
-        FULFILLMENT_SERVICE_URL: `http://127.0.0.1:${ports['fulfillment-service']}`,
-        ACCOUNTING_SERVICE_URL: `http://127.0.0.1:${ports['accounting-service']}`,
-        COUPON_PROVIDER_URL: `http://127.0.0.1:${ports['coupon-provider']}`,
       },
     },
     {
@@ -201,21 +208,40 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ...spec,
     env: { ...spec.env, ...options.env?.[spec.name as ServiceName] },
   })) as ServiceSpec[];
+  const consoleSpec: ServiceSpec = {
+    name: 'ops-console',
+    port: ports['ops-console'],
+    env: {
+      HOST: common.HOST,
+      LOG_LEVEL: common.LOG_LEVEL,
+      OPS_API_TOKEN: opsApiToken,
+      OPS_CONSOLE_PORT: String(ports['ops-console']),
+      ORDER_SERVICE_URL: `http://127.0.0.1:${ports['order-service']}`,
+      FULFILLMENT_SERVICE_URL: `http://127.0.0.1:${ports['fulfillment-service']}`,
+      ACCOUNTING_SERVICE_URL: `http://127.0.0.1:${ports['accounting-service']}`,
+      COUPON_PROVIDER_URL: `http://127.0.0.1:${ports['coupon-provider']}`,
+      ...options.env?.['ops-console'],
+    },
+  };
+  const withConsole = options.opsConsole ?? process.env.STACK_OPS_CONSOLE === 'true';
 
   const services = {} as Record<ServiceName, ServiceProcess>;
+  const opsConsole = withConsole ? new ServiceProcess(consoleSpec, log) : undefined;
+  const all = () => [...Object.values(services), ...(opsConsole ? [opsConsole] : [])];
   try {
     // The owner's URL goes to the migrate step alone: a service never holds DDL rights.
     for (const spec of specs)
       await migrate(spec, {
-        DATABASE_MIGRATE_URL: databaseUsers.migrateUrl(databaseOf(spec.name)),
+        DATABASE_MIGRATE_URL: databaseUsers.migrateUrl(databaseOf(spec.name as ServiceName)),
       });
     for (const spec of specs) {
-      services[spec.name] = new ServiceProcess(spec, log);
-      services[spec.name].start();
+      services[spec.name as ServiceName] = new ServiceProcess(spec, log);
+      services[spec.name as ServiceName].start();
     }
-    await Promise.all(Object.values(services).map((s) => s.waitHealthy(options.startTimeoutMs)));
+    opsConsole?.start();
+    await Promise.all(all().map((s) => s.waitHealthy(options.startTimeoutMs)));
   } catch (error) {
-    await Promise.all(Object.values(services).map((s) => s.stop()));
+    await Promise.all(all().map((s) => s.stop()));
     await kafka.stop();
     await databaseUsers.drop();
     throw error;
@@ -223,6 +249,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   return {
     services,
+    opsConsole,
     kafkaBrokers,
     kafkaMock: kafka.mock,
     kafka,
@@ -233,16 +260,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     payCallbackSecret: secret,
     opsApiToken,
     async stop() {
-      await Promise.all(Object.values(services).map((s) => s.stop()));
+      await Promise.all(all().map((s) => s.stop()));
       await kafka.stop();
       await databaseUsers.drop();
     },
   };
 }
 
-function portsFromEnv(): Partial<Record<ServiceName, number>> {
-  const ports: Partial<Record<ServiceName, number>> = {};
-  for (const name of Object.keys(DEFAULT_PORTS) as ServiceName[]) {
+function portsFromEnv(): Partial<Record<ServiceSpec['name'], number>> {
+  const ports: Partial<Record<ServiceSpec['name'], number>> = {};
+  for (const name of Object.keys(DEFAULT_PORTS) as Array<ServiceSpec['name']>) {
     const value = process.env[portVariable(name)];
     if (value) ports[name] = Number(value);
   }

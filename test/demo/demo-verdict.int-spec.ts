@@ -4,6 +4,9 @@ import { runScript } from '../support/run-script';
 import { MYSQL_URL, TradingStack } from '../support/trading-stack';
 import { startStack } from '../../scripts/stack/start-stack';
 
+// Four services and the ops console start on a small machine shared with other suites.
+jest.setTimeout(240_000);
+
 /** The demo driver (docker compose's demo) against a running stack, as a process. */
 function demoDriver(chain: TradingStack, args: string[] = []) {
   return runScript('scripts/demo-driver.ts', args, {
@@ -12,6 +15,7 @@ function demoDriver(chain: TradingStack, args: string[] = []) {
     FULFILLMENT_SERVICE_URL: chain.url('fulfillment-service'),
     ACCOUNTING_SERVICE_URL: chain.url('accounting-service'),
     COUPON_PROVIDER_URL: chain.url('coupon-provider'),
+    OPS_CONSOLE_URL: chain.url('ops-console'),
     PAY_CALLBACK_SECRET: chain.stack.payCallbackSecret,
     OPS_API_TOKEN: chain.stack.opsApiToken,
     MYSQL_URL,
@@ -28,7 +32,7 @@ describe('the demo verdict', () => {
   let chain: TradingStack;
 
   beforeAll(async () => {
-    chain = await TradingStack.start();
+    chain = await TradingStack.start({ opsConsole: true });
   });
 
   afterAll(async () => {

@@ -28,7 +28,7 @@ let order: PayingOrder;
 type Check = (status: number, body: Record<string, unknown>) => void;
 
 interface Route {
-  service: ServiceName;
+  service: ServiceName | 'ops-console';
   path: () => string;
   duringCut: Check;
 }
@@ -71,9 +71,11 @@ const ROUTES: Route[] = [
     path: () => `/outbox/aggregates/Order/${order.id}`,
     duringCut: degraded(),
   },
-  { service: 'order-service', path: () => `/orders/${order.id}/timeline`, duringCut: degraded() },
+  { service: 'order-service', path: () => `/orders/${order.id}/history`, duringCut: degraded() },
+  { service: 'order-service', path: () => '/orders?status=stuck', duringCut: degraded() },
   {
-    service: 'order-service',
+    // The console has no database: it shows the order-service's outbox as unavailable.
+    service: 'ops-console',
     path: () => '/ops/pipeline',
     duringCut: (status, body) =>
       expect({ status, own: (body.outbox as Record<string, unknown>)['order-service'] }).toEqual({
@@ -195,6 +197,7 @@ beforeAll(async () => {
   consumerDb = await TcpProxy.start(target);
   otherDb = await TcpProxy.start(target);
   stack = await TradingStack.start({
+    opsConsole: true,
     databaseVia: {
       'order-service': otherDb.address,
       'coupon-provider': otherDb.address,

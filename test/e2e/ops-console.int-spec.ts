@@ -93,7 +93,7 @@ describe('the /ops console, as an operator uses it', () => {
   };
   const timeline = async (id: string) =>
     (
-      await requestJson<Timeline>(`${chain.url('order-service')}/orders/${id}/timeline`, {
+      await requestJson<Timeline>(`${chain.url('ops-console')}/orders/${id}/timeline`, {
         headers: chain.opsHeaders,
       })
     ).body;
@@ -102,7 +102,7 @@ describe('the /ops console, as an operator uses it', () => {
   };
   const audited = async () =>
     (
-      await requestJson<{ records: AuditRecord[] }>(`${chain.url('order-service')}/ops/audit`, {
+      await requestJson<{ records: AuditRecord[] }>(`${chain.url('ops-console')}/ops/audit`, {
         headers: chain.opsHeaders,
       })
     ).body.records;
@@ -112,7 +112,9 @@ describe('the /ops console, as an operator uses it', () => {
     // A parked event counts as an open gap after a second (default a minute).
     const consumer = { ...named, INBOX_GAP_ALERT_MS: '1000' };
     chain = await TradingStack.start({
+      opsConsole: true,
       env: {
+        'ops-console': named,
         'order-service': named,
         'fulfillment-service': consumer,
         'accounting-service': consumer,
@@ -144,9 +146,11 @@ describe('the /ops console, as an operator uses it', () => {
   });
 
   it('finds the stuck order on the home page and in its list, and opens its timeline', async () => {
-    const { host } = new URL(chain.url('order-service'));
+    const { host } = new URL(chain.url('ops-console'));
     // Credentials in the URL, as an operator might type them: the page must still work.
-    await page.goto(`http://alice:${aliceToken}@${host}/ops?stuckAfterMs=0`);
+    const opened = await page.goto(`http://alice:${aliceToken}@${host}/ops?stuckAfterMs=0`);
+    // Scripts only from the console's own files: no inline script would run.
+    expect(opened?.headers()['content-security-policy']).toContain("script-src 'self'");
     const stuckFigure = page.getByTestId('figure-stuck-orders');
     await page.locator('[data-testid="figure-stuck-orders"] .n', { hasText: /^1$/ }).waitFor();
     await page.getByText(/^updated \d+ s ago/).waitFor();
@@ -212,6 +216,14 @@ describe('the /ops console, as an operator uses it', () => {
     // Still not JSON: the replayed copy is dead-lettered again, and the original shows as replayed.
     await page
       .locator('[data-service="fulfillment-service"] tr[data-dead-letter][data-replayed="yes"]')
+      .waitFor();
+    await waitFor(async () => (await letters.count()) === 2, {
+      description: 'the replayed copy dead-lettered again beside the original',
+    });
+    // The home page counts what still needs a person: the new dead letter, not the replayed one.
+    await nav('Home');
+    await page
+      .locator('[data-testid="figure-dead-letters-fulfillment-service"] .n', { hasText: /^1$/ })
       .waitFor();
   });
 
@@ -280,7 +292,7 @@ describe('the /ops console, as an operator uses it', () => {
 
   it('keeps both actions in the audit log under the name of the token used', async () => {
     const { status, body } = await requestJson<{ records: AuditRecord[] }>(
-      `${chain.url('order-service')}/ops/audit`,
+      `${chain.url('ops-console')}/ops/audit`,
       { headers: chain.opsHeaders },
     );
     expect(status).toBe(200);

@@ -89,9 +89,9 @@ describe('ops tooling against the running stack', () => {
   let orderId: string;
   let notifyId: string;
   let browser: ReturnType<typeof launchChromium> | undefined;
-  const url = (name: (typeof SERVICES)[number]) => stack.services[name].url;
+  const url = (name: (typeof SERVICES)[number] | 'ops-console') => chain.url(name);
   const timeline = async (id = orderId) =>
-    requestJson<Timeline>(`${url('order-service')}/orders/${id}/timeline`, {
+    requestJson<Timeline>(`${url('ops-console')}/orders/${id}/timeline`, {
       headers: chain.opsHeaders,
     });
   const openOps = async (): Promise<Page> => {
@@ -100,14 +100,17 @@ describe('ops tooling against the running stack', () => {
       httpCredentials: { username: 'operator', password: stack.opsApiToken },
     });
     const page = await (await browser).context.newPage();
-    await page.goto(`${url('order-service')}/ops`);
+    await page.goto(`${url('ops-console')}/ops`);
     return page;
   };
   const healthCell = (page: Page, table: string, service: string, cell: string) =>
     page.locator(`#${table} tr[data-service="${service}"] [data-testid="${cell}"]`);
 
   beforeAll(async () => {
-    chain = await TradingStack.start({ env: { 'order-service': { PEER_TIMEOUT_MS: '1000' } } });
+    chain = await TradingStack.start({
+      opsConsole: true,
+      env: { 'ops-console': { PEER_TIMEOUT_MS: '1000' } },
+    });
     stack = chain.stack;
     prefix = chain.prefix;
     opsEnv = { ...process.env, OPS_API_TOKEN: stack.opsApiToken };

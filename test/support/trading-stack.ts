@@ -108,9 +108,11 @@ export class TradingStack {
       prefix?: string;
       /** The topics exist already (the operator step made them): the stack creates none. */
       kafkaTopicsReady?: boolean;
+      /** Start the ops console too (`url('ops-console')`). */
+      opsConsole?: boolean;
     } = {},
   ): Promise<TradingStack> {
-    for (const name of SERVICES) {
+    for (const name of [...SERVICES, ...(options.opsConsole ? ['ops-console' as const] : [])]) {
       if (!existsSync(serviceMain(name)))
         throw new Error(`${serviceMain(name)} is missing: run "npm run build"`);
     }
@@ -124,11 +126,13 @@ export class TradingStack {
       });
       const ports: Partial<Record<ServiceName, number>> = {};
       for (const name of SERVICES) ports[name] = await freeLoopbackPort();
+      const consolePort = options.opsConsole ? await freeLoopbackPort() : undefined;
       const stack = await startStack({
         databasePrefix: prefix,
         databaseVia: options.databaseVia,
         topicPrefix: prefix.replace(/_/g, '.'),
-        ports,
+        ports: { ...ports, ...(consolePort && { 'ops-console': consolePort }) },
+        opsConsole: options.opsConsole ?? false,
         env,
         kafkaFaults: options.kafkaFaults,
         kafkaMockOnly: options.kafkaMockOnly,
@@ -147,8 +151,11 @@ export class TradingStack {
     }
   }
 
-  url(name: ServiceName): string {
-    return this.stack.services[name].url;
+  /** The base URL of a service, or of the ops console when the stack was started with it. */
+  url(name: ServiceName | 'ops-console'): string {
+    if (name !== 'ops-console') return this.stack.services[name].url;
+    if (!this.stack.opsConsole) throw new Error('the stack was started without the ops console');
+    return this.stack.opsConsole.url;
   }
 
   /** `Authorization: Bearer <token>` for the operator routes of this stack's services. */

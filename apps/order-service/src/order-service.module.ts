@@ -10,12 +10,14 @@ import { kafkajsLogCreator, ObservabilityModule } from '@app/observability';
 import { OperatorAuthModule, outboxPublisherFromEnv } from '@app/service-bootstrap';
 import { OrderServiceConfig } from './order-service.config';
 import { OrderMigrations } from './migrations';
-import { OrderOpsModule } from './ops/order-ops.module';
 import { OrderEventsOutbox } from './orders/order-events.outbox';
+import { OrderHistoryReader } from './orders/order-history';
 import { OrderIdempotencyRepository } from './orders/order-idempotency.repository';
 import { OrdersHttpController } from './orders/orders.http.controller';
+import { OrdersOperatorHttpController } from './orders/orders-operator.http.controller';
 import { OrdersRepository } from './orders/orders.repository';
 import { OrderTransitionsRepository } from './orders/order-transitions.repository';
+import { RecentOrdersReader } from './orders/recent-orders';
 import { OrdersService } from './orders/orders.service';
 import { PayCallbackMetrics } from './payments/pay-callback.metrics';
 import { PayCallbackService } from './payments/pay-callback.service';
@@ -69,9 +71,8 @@ export class OrderServiceModule {
           }),
         }),
         OutboxHttpModule.register(),
-        OrderOpsModule,
       ],
-      controllers: [OrdersHttpController, PaymentsHttpController],
+      controllers: [OrdersHttpController, OrdersOperatorHttpController, PaymentsHttpController],
       providers: [
         {
           provide: PAY_CALLBACK_SECRETS,
@@ -90,6 +91,8 @@ export class OrderServiceModule {
         OrderEventsOutbox,
         OrdersService,
         PayCallbackService,
+        RecentOrdersReader,
+        OrderHistoryReader,
       ],
     };
   }

@@ -18,10 +18,59 @@ import { withKafkaSecurity } from './kafka-security-env';
 const NAMED_TOKENS = /^[A-Za-z0-9._-]{1,64}:[^,\s]{24,}(,[A-Za-z0-9._-]{1,64}:[^,\s]{24,})*$/;
 
 /**
+ * Variables every HTTP app of the fleet reads, with or without a database: where it listens,
+ * how much it logs, and who may call its operator routes. The ops console has no database and
+ * extends this one; services extend ServiceEnv.
+ */
+export class HttpEnv {
+  /** Address the HTTP server binds to. */
+  @IsOptional()
+  @IsString()
+  HOST = '0.0.0.0';
+
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
+  LOG_LEVEL = 'log';
+
+  /**
+   * Bearer token of the operator routes (everything but /health, the customer API and signed
+   * callbacks), at least 24 characters. Required unless OPS_API_INSECURE=true. A secret: never
+   * logged or echoed.
+   */
+  @ValidateIf(
+    (env: HttpEnv) =>
+      (env.OPS_API_INSECURE !== true && env.OPS_API_TOKENS === undefined) ||
+      env.OPS_API_TOKEN !== undefined,
+  )
+  @IsString({ message: 'OPS_API_TOKEN is required (or OPS_API_TOKENS, or OPS_API_INSECURE=true)' })
+  @MinLength(24, { message: 'OPS_API_TOKEN must be at least 24 characters long' })
+  OPS_API_TOKEN?: string;
+
+  /**
+   * Named operator tokens, `name:token,name:token`: the name is who the audit log records for
+   * an action taken with that token. Names are 1-64 of `A-Za-z0-9._-`, tokens at least 24
+   * characters without commas or spaces. Beside OPS_API_TOKEN, whose name is `operator`.
+   * Secrets: never logged or echoed.
+   */
+  @IsOptional()
+  @Matches(NAMED_TOKENS, {
+    message:
+      'OPS_API_TOKENS must be name:token[,name:token…] (names A-Za-z0-9._-, tokens at least 24 characters)',
+  })
+  OPS_API_TOKENS?: string;
+
+  /** `true` opens the operator routes without a token (local experiments only; logged). */
+  @IsOptional()
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean()
+  OPS_API_INSECURE = false;
+}
+
+/**
  * Variables every HTTP service with a database reads, Kafka or not (the coupon provider has no
  * Kafka). Services on Kafka extend CommonEnv instead.
  */
-export class ServiceEnv {
+export class ServiceEnv extends HttpEnv {
   /** mysql://user:password@host:port/database: the service's own database. */
   @Matches(/^mysql:\/\/[^/]+\/[A-Za-z0-9_]{1,64}$/, {
     message: 'must be mysql://user:password@host:port/database',
@@ -53,48 +102,6 @@ export class ServiceEnv {
   @Min(1)
   @Max(3600)
   DB_LOCK_WAIT_TIMEOUT_S?: number;
-
-  /** Address the HTTP server binds to. */
-  @IsOptional()
-  @IsString()
-  HOST = '0.0.0.0';
-
-  @IsOptional()
-  @IsIn(['fatal', 'error', 'warn', 'log', 'debug', 'verbose'])
-  LOG_LEVEL = 'log';
-
-  /**
-   * Bearer token of the operator routes (everything but /health, the customer API and signed
-   * callbacks), at least 24 characters. Required unless OPS_API_INSECURE=true. A secret: never
-   * logged or echoed.
-   */
-  @ValidateIf(
-    (env: ServiceEnv) =>
-      (env.OPS_API_INSECURE !== true && env.OPS_API_TOKENS === undefined) ||
-      env.OPS_API_TOKEN !== undefined,
-  )
-  @IsString({ message: 'OPS_API_TOKEN is required (or OPS_API_TOKENS, or OPS_API_INSECURE=true)' })
-  @MinLength(24, { message: 'OPS_API_TOKEN must be at least 24 characters long' })
-  OPS_API_TOKEN?: string;
-
-  /**
-   * Named operator tokens, `name:token,name:token`: the name is who the audit log records for
-   * an action taken with that token. Names are 1-64 of `A-Za-z0-9._-`, tokens at least 24
-   * characters without commas or spaces. Beside OPS_API_TOKEN, whose name is `operator`.
-   * Secrets: never logged or echoed.
-   */
-  @IsOptional()
-  @Matches(NAMED_TOKENS, {
-    message:
-      'OPS_API_TOKENS must be name:token[,name:token…] (names A-Za-z0-9._-, tokens at least 24 characters)',
-  })
-  OPS_API_TOKENS?: string;
-
-  /** `true` opens the operator routes without a token (local experiments only; logged). */
-  @IsOptional()
-  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
-  @IsBoolean()
-  OPS_API_INSECURE = false;
 }
 
 /**

@@ -1,4 +1,4 @@
-export { CommonEnv, ServiceEnv } from './common-env';
+export { CommonEnv, HttpEnv, ServiceEnv } from './common-env';
 export { ConfigError } from './config.error';
 export { serviceConfig } from './service-config';
 export { EnvSchema, validateEnv } from './validate-env';

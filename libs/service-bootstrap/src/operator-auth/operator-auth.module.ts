@@ -1,6 +1,6 @@
 import { DynamicModule, Logger, Module } from '@nestjs/common';
 import { APP_GUARD, Reflector } from '@nestjs/core';
-import { ServiceEnv } from '@app/config';
+import { HttpEnv } from '@app/config';
 import { OperatorAuthGuard } from './operator-auth.guard';
 import {
   DEFAULT_OPERATOR_NAME,
@@ -27,8 +27,8 @@ export interface OperatorAuthOptions {
  */
 @Module({})
 export class OperatorAuthModule {
-  static forService(schema: abstract new () => ServiceEnv): DynamicModule {
-    return OperatorAuthModule.withTokens([schema], (env: ServiceEnv) =>
+  static forService(schema: abstract new () => HttpEnv): DynamicModule {
+    return OperatorAuthModule.withTokens([schema], (env: HttpEnv) =>
       resolveOperatorTokens({
         token: env.OPS_API_TOKEN,
         namedTokens: parseNamedTokens(env.OPS_API_TOKENS ?? ''),
@@ -43,8 +43,8 @@ export class OperatorAuthModule {
   }
 
   private static withTokens(
-    inject: Array<abstract new () => ServiceEnv>,
-    tokens: (env: ServiceEnv) => OperatorTokens | null,
+    inject: Array<abstract new () => HttpEnv>,
+    tokens: (env: HttpEnv) => OperatorTokens | null,
   ): DynamicModule {
     return {
       module: OperatorAuthModule,
@@ -52,7 +52,7 @@ export class OperatorAuthModule {
         {
           provide: APP_GUARD,
           inject: [Reflector, ...inject],
-          useFactory: (reflector: Reflector, env: ServiceEnv) => {
+          useFactory: (reflector: Reflector, env: HttpEnv) => {
             const resolved = tokens(env);
             if (resolved === null) {
               new Logger('OperatorAuth').warn(

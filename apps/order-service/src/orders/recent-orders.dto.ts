@@ -2,11 +2,11 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
 
-/** The order lists of the /ops console. `stuck`: CREATED or PAYING for longer than stuckAfterMs. */
+/** The order lists of the ops console. `stuck`: CREATED or PAYING for longer than stuckAfterMs. */
 export const ORDER_LISTS = ['all', 'paid', 'stuck', 'failed', 'cancelled'] as const;
 export type OrderList = (typeof ORDER_LISTS)[number];
 
-/** Query of GET /ops/orders. */
+/** Query of GET /orders (the operator's lists). */
 export class RecentOrdersQuery {
   @ApiPropertyOptional({ enum: ORDER_LISTS, default: 'all' })
   @IsOptional()

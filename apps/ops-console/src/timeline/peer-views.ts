@@ -5,8 +5,58 @@ import type { AggregateOutboxRow } from '@outbox-inbox/outbox';
  * these restate the fields used; the services' own types are the reference.
  */
 
-/** An outbox row (GET /outbox/aggregates/:type/:id and the fulfillment timeline). */
+/** An outbox row (GET /outbox/aggregates/:type/:id and the services' order histories). */
 export type OutboxRowView = Omit<AggregateOutboxRow, 'nextRetryAt'>;
+
+/** An order (GET /orders/:id on the order-service). */
+export interface OrderView {
+  id: string;
+  userId: string;
+  amount: number;
+  currency: string;
+  status: string;
+  version: number;
+  payOrderId: string | null;
+  closeReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  paidAt: string | null;
+  cancelledAt: string | null;
+}
+
+/** A recorded state change of an order. */
+export interface OrderTransitionView {
+  version: number;
+  status: string;
+  eventType: string;
+  cause: string | null;
+  occurredAt: string;
+}
+
+/** A pay callback whose signature verified, as the order-service recorded it. */
+export interface PayCallbackView {
+  notifyId: string;
+  payOrderId: string;
+  amount: number;
+  currency: string;
+  /** SUCCESS or FAILED, as the provider notified it. */
+  notifiedStatus: 'SUCCESS' | 'FAILED';
+  /** accepted, duplicate, late or refused. */
+  verdict: string;
+  /** The HTTP status the order-service answered. */
+  answerStatus: number;
+  detail: string | null;
+  signedAt: string;
+  receivedAt: string;
+}
+
+/** GET /orders/:id/history on the order-service. */
+export interface OrderHistoryView {
+  order: OrderView;
+  callbacks: PayCallbackView[];
+  transitions: OrderTransitionView[];
+  outbox: OutboxRowView[];
+}
 
 /** An inbox row of a consumer (GET /inbox/deliveries). */
 export interface InboxDeliveryView {

@@ -1,35 +1,35 @@
 /** A section read from another service: its data, or why it could not be read. */
 export type PeerSection<T> = { status: 'ok'; data: T } | { status: 'unavailable'; error: string };
 
-/** Where the other services live and how long to wait for them. */
+/** Where the services live and how long to wait for them. */
 export interface PeerOptions {
+  orderUrl: string;
   fulfillmentUrl: string;
   accountingUrl: string;
   couponProviderUrl: string;
   timeoutMs: number;
-  /** The operator token the fulfillment and accounting services expect (this service's own). */
-  opsApiToken?: string;
 }
 
 /** Injection token of PeerOptions. */
 export const PEER_OPTIONS = Symbol('PEER_OPTIONS');
 
 /**
- * GETs JSON from another service with a timeout, with the operator token when given. A refused
+ * GETs JSON from a service with a timeout, with the operator's Authorization header when given
+ * (the console passes on the caller's own, so the service names them). A refused
  * connection, a timeout or an answer other than 2xx (or 404 when `notFoundAs` is given) becomes
  * `unavailable` with the reason: a service that is down must not turn the caller's page into a
  * 500.
  */
 export async function getPeerJson<T>(
   url: string,
-  options: { timeoutMs: number; token?: string; notFoundAs?: { value: T } },
+  options: { timeoutMs: number; authorization?: string; notFoundAs?: { value: T } },
 ): Promise<PeerSection<T>> {
-  const { timeoutMs, token, notFoundAs } = options;
+  const { timeoutMs, authorization, notFoundAs } = options;
   try {
     const response = await fetch(url, {
       headers: {
         accept: 'application/json',
-        ...(token !== undefined && { authorization: `Bearer ${token}` }),
+        ...(authorization !== undefined && { authorization }),
       },
       signal: AbortSignal.timeout(timeoutMs),
     });

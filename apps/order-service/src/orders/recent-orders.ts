@@ -24,7 +24,7 @@ const STATUSES: Record<OrderList, string[] | null> = {
   cancelled: ['CANCELLED'],
 };
 
-/** The most recently changed orders of a list, newest first, for the /ops console. */
+/** The most recently changed orders of a list, newest first, for the ops console. */
 @Injectable()
 export class RecentOrdersReader {
   constructor(private readonly dataSource: DataSource) {}

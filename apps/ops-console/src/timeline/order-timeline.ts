@@ -1,13 +1,13 @@
-import { OrderTransitionRecord } from '../orders/order-transitions.repository';
-import { OrderView } from '../orders/order.view';
-import { PayCallbackView } from '../payments/pay-callbacks.repository';
 import { PeerSection } from './peer-client';
 import {
   CouponGrantView,
   FulfillmentTimelineView,
   InboxDeliveryView,
   LedgerTimelineView,
+  OrderTransitionView,
+  OrderView,
   OutboxRowView,
+  PayCallbackView,
 } from './peer-views';
 
 /** The services, one lane each in the picture. */
@@ -44,7 +44,7 @@ export interface OrderTimeline {
     order: {
       /** The pay callbacks whose signature verified, in the order they arrived. */
       callbacks: PayCallbackView[];
-      transitions: OrderTransitionRecord[];
+      transitions: OrderTransitionView[];
       outbox: OutboxRowView[];
     };
     fulfillment: PeerSection<FulfillmentTimelineView>;

@@ -1,4 +1,4 @@
-import { PayCallbackView } from '../payments/pay-callbacks.repository';
+import { PayCallbackView } from './peer-views';
 import { OrderTimeline, timelineEvents } from './order-timeline';
 
 const outboxRow = (over: Partial<OrderTimeline['sections']['order']['outbox'][number]>) => ({

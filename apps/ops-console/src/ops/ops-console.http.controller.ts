@@ -3,17 +3,15 @@ import {
   BadRequestException,
   Controller,
   Get,
+  Headers,
   Param,
   Post,
-  Query,
   Req,
   Res,
 } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { OpsAudit, OpsAuditReader } from './ops-audit';
 import { PeerProxy, PROXIED_SERVICES, ProxiedService } from './peer-proxy';
-import { RecentOrder, RecentOrdersReader } from './recent-orders';
-import { RecentOrdersQuery } from './recent-orders.dto';
 
 interface ProxiedRequest {
   method: string;
@@ -29,32 +27,44 @@ interface ProxiedResponse {
 const PeerRouteDocs = () =>
   applyDecorators(
     ApiOperation({
-      summary: "A peer's outbox, inbox or fulfillments route, called with the caller's credentials",
+      summary:
+        "A service's outbox, inbox or fulfillments route, called with the caller's credentials",
       description:
-        "What the /ops console uses to reach the fulfillment and accounting services: the request is passed on with the caller's own Authorization header, so the peer authenticates the operator and its audit log names them. Only the peers' /outbox, /inbox and /fulfillments routes.",
+        "What the /ops page uses to reach the services: the request is passed on with the caller's own Authorization header, so the service authenticates the operator and its audit log names them. Only the services' /outbox, /inbox and /fulfillments routes.",
     }),
     ApiParam({ name: 'service', enum: PROXIED_SERVICES }),
     ApiParam({ name: 'path', description: "the peer's route", example: 'outbox/stats' }),
   );
 
-/** The /ops console's own routes: its order lists, the merged audit log, and its peers' APIs. */
+/** The /ops page's own routes: its order lists, the merged audit log, and the services' APIs. */
 @ApiTags('ops')
 @Controller('ops')
 export class OpsConsoleHttpController {
   constructor(
-    private readonly orders: RecentOrdersReader,
     private readonly audit: OpsAuditReader,
     private readonly proxy: PeerProxy,
   ) {}
 
   @Get('orders')
   @ApiOperation({
-    summary: 'Recent orders by list (paid, stuck, failed, cancelled), newest first',
+    summary: "The order-service's order lists (paid, stuck, failed, cancelled), newest first",
     description:
-      '`stuck`: CREATED or PAYING, unchanged for longer than `stuckAfterMs`; `failed`: PAYMENT_FAILED. `q` matches the start of the order id. Ordered by last change, newest first.',
+      "GET /orders of the order-service with the caller's query and credentials: `status`, `q` (the start of an order id), `stuckAfterMs`, `limit`.",
   })
-  recentOrders(@Query() query: RecentOrdersQuery): Promise<RecentOrder[]> {
-    return this.orders.list(query);
+  async recentOrders(
+    @Req() request: ProxiedRequest,
+    @Res() response: ProxiedResponse,
+  ): Promise<void> {
+    const question = request.originalUrl.indexOf('?');
+    const answer = await this.proxy.forward({
+      service: 'order-service',
+      path: 'orders',
+      method: 'GET',
+      query: question === -1 ? '' : request.originalUrl.slice(question),
+      body: undefined,
+      authorization: authorizationOf(request),
+    });
+    response.status(answer.status).json(answer.body);
   }
 
   @Get('audit')
@@ -64,8 +74,8 @@ export class OpsConsoleHttpController {
       "The audit logs of the order-service's outbox, the fulfillment-service's outbox and inbox and the accounting-service's inbox, merged newest first; a service that could not be read is listed under `unavailable`.",
   })
   @ApiOkResponse({ description: 'records newest first; services that could not be read' })
-  auditLog(): Promise<OpsAudit> {
-    return this.audit.read();
+  auditLog(@Headers('authorization') authorization?: string): Promise<OpsAudit> {
+    return this.audit.read(authorization);
   }
 
   // GET and POST only: the console reads lists and sends actions; nothing else is passed on.
@@ -102,15 +112,19 @@ export class OpsConsoleHttpController {
       throw new BadRequestException(`not an operator route of a peer: ${service}/${joined}`);
     }
     const question = request.originalUrl.indexOf('?');
-    const authorization = request.headers.authorization;
     const answer = await this.proxy.forward({
       service: service as ProxiedService,
       path: joined,
       method: request.method,
       query: question === -1 ? '' : request.originalUrl.slice(question),
       body: request.body,
-      authorization: typeof authorization === 'string' ? authorization : undefined,
+      authorization: authorizationOf(request),
     });
     response.status(answer.status).json(answer.body);
   }
+}
+
+function authorizationOf(request: ProxiedRequest): string | undefined {
+  const authorization = request.headers.authorization;
+  return typeof authorization === 'string' ? authorization : undefined;
 }

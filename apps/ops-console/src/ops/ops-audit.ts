@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { OperatorAuditRecord } from '@outbox-inbox/database';
-import { OutboxOperations } from '@outbox-inbox/outbox';
 import { getPeerJson, PEER_OPTIONS, PeerOptions, PeerSection } from '../timeline/peer-client';
 
 /** An audit record with the service it was taken at. */
@@ -14,19 +13,19 @@ export interface OpsAudit {
   unavailable: Array<{ service: string; error: string }>;
 }
 
-/** Reads the operator audit logs of the order-service and its peers into one list. */
+/**
+ * Reads the operator audit logs of every service into one list, with the caller's
+ * Authorization header (the operator's own token).
+ */
 @Injectable()
 export class OpsAuditReader {
-  constructor(
-    private readonly outbox: OutboxOperations,
-    @Inject(PEER_OPTIONS) private readonly peers: PeerOptions,
-  ) {}
+  constructor(@Inject(PEER_OPTIONS) private readonly peers: PeerOptions) {}
 
-  async read(limit = 100): Promise<OpsAudit> {
-    const { fulfillmentUrl, accountingUrl, timeoutMs, opsApiToken: token } = this.peers;
-    const peer = { timeoutMs, token };
+  async read(authorization: string | undefined, limit = 100): Promise<OpsAudit> {
+    const { orderUrl, fulfillmentUrl, accountingUrl, timeoutMs } = this.peers;
+    const peer = { timeoutMs, authorization };
     const sections: Array<[string, Promise<PeerSection<OperatorAuditRecord[]>>]> = [
-      ['order-service', this.own(limit)],
+      ['order-service', getPeerJson(`${orderUrl}/outbox/audit?limit=${limit}`, peer)],
       ['fulfillment-service', getPeerJson(`${fulfillmentUrl}/outbox/audit?limit=${limit}`, peer)],
       ['fulfillment-service', getPeerJson(`${fulfillmentUrl}/inbox/audit?limit=${limit}`, peer)],
       ['accounting-service', getPeerJson(`${accountingUrl}/inbox/audit?limit=${limit}`, peer)],
@@ -43,13 +42,5 @@ export class OpsAuditReader {
     audit.records.sort((a, b) => b.at.localeCompare(a.at));
     audit.records.splice(limit);
     return audit;
-  }
-
-  private async own(limit: number): Promise<PeerSection<OperatorAuditRecord[]>> {
-    try {
-      return { status: 'ok', data: await this.outbox.auditLog(limit) };
-    } catch (error) {
-      return { status: 'unavailable', error: (error as Error).message };
-    }
   }
 }

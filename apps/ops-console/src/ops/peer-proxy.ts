@@ -1,8 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PEER_OPTIONS, PeerOptions } from '../timeline/peer-client';
 
-/** The services whose operator APIs the console reaches through the order-service. */
-export const PROXIED_SERVICES = ['fulfillment-service', 'accounting-service'] as const;
+/** The services whose operator APIs the browser reaches through the console. */
+export const PROXIED_SERVICES = [
+  'order-service',
+  'fulfillment-service',
+  'accounting-service',
+] as const;
 export type ProxiedService = (typeof PROXIED_SERVICES)[number];
 
 /** The operator routes the console may reach at a peer: their outbox, inbox and fulfillments. */
@@ -15,8 +19,8 @@ export interface PeerAnswer {
 }
 
 /**
- * Forwards a console request to a peer's operator API with the caller's own credentials, so
- * the peer authenticates the operator (and its audit log names them), not the order-service.
+ * Forwards a console request to a service's operator API with the caller's own credentials, so
+ * the service authenticates the operator (and its audit log names them), not the console.
  */
 @Injectable()
 export class PeerProxy {
@@ -35,10 +39,11 @@ export class PeerProxy {
     body: unknown;
     authorization: string | undefined;
   }): Promise<PeerAnswer> {
-    const base =
-      request.service === 'fulfillment-service'
-        ? this.peers.fulfillmentUrl
-        : this.peers.accountingUrl;
+    const base = {
+      'order-service': this.peers.orderUrl,
+      'fulfillment-service': this.peers.fulfillmentUrl,
+      'accounting-service': this.peers.accountingUrl,
+    }[request.service];
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     try {
       const response = await fetch(`${base}/${request.path}${request.query}`, {

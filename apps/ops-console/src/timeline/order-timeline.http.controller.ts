@@ -1,4 +1,4 @@
-import { Controller, Get, NotFoundException, Param } from '@nestjs/common';
+import { Controller, Get, Headers, NotFoundException, Param } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiNotFoundResponse,
@@ -29,8 +29,11 @@ export class OrderTimelineHttpController {
   })
   @ApiBadRequestResponse({ description: 'the id is not an order id' })
   @ApiNotFoundResponse()
-  async timeline(@Param() { id }: OrderTimelineParams): Promise<OrderTimeline> {
-    const timeline = await this.timelines.read(id);
+  async timeline(
+    @Param() { id }: OrderTimelineParams,
+    @Headers('authorization') authorization?: string,
+  ): Promise<OrderTimeline> {
+    const timeline = await this.timelines.read(id, authorization);
     if (!timeline) throw new NotFoundException('order not found');
     return timeline;
   }
