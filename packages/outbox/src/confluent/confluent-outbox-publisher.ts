@@ -1,5 +1,7 @@
 import { KafkaJS } from '@confluentinc/kafka-javascript';
+import { ConnectOnce } from '../publisher/connect-once';
 import { OutboxKafkaOptions } from '../publisher/kafka-outbox-publisher';
+import { ListedTopics } from '../publisher/listed-topics';
 import { OutboxPublisher, TopicBatch } from '../publisher/outbox-publisher';
 import { OutboxPublisherTuning } from '../publisher/outbox-publisher-factory';
 import { RefusedTopic, TopicUnavailableError } from '../publisher/topic-unavailable';
@@ -23,10 +25,9 @@ export class ConfluentOutboxPublisher implements OutboxPublisher {
   private readonly client: KafkaJS.Kafka;
   private readonly admin: KafkaJS.Admin;
   private producer: KafkaJS.Producer;
-  private producerReady?: Promise<void>;
-  private adminReady?: Promise<void>;
-  private knownTopics = new Set<string>();
-  private knownAt = 0;
+  private readonly producerConnection = new ConnectOnce(() => this.producer.connect());
+  private readonly adminConnection: ConnectOnce;
+  private readonly listed: ListedTopics;
   /** Rejects the publishes of the current producer when abort() drops it. */
   private abandon: (error: Error) => void = () => undefined;
   private abandoned: Promise<never> = this.nextAbandoned();
@@ -37,13 +38,16 @@ export class ConfluentOutboxPublisher implements OutboxPublisher {
   ) {
     this.client = new KafkaJS.Kafka(confluentClientConfig(kafka));
     this.admin = this.client.admin();
+    this.adminConnection = new ConnectOnce(() => this.admin.connect());
+    this.listed = new ListedTopics(async () => {
+      await this.adminConnection.connected();
+      return this.admin.listTopics();
+    }, tuning.topicCacheMs);
     this.producer = this.newProducer();
   }
 
   async missingTopics(topics: string[]): Promise<string[]> {
-    const stale = Date.now() - this.knownAt > this.tuning.topicCacheMs;
-    if (stale || topics.some((t) => !this.knownTopics.has(t))) await this.refreshTopics();
-    return topics.filter((t) => !this.knownTopics.has(t));
+    return this.listed.unlisted(topics);
   }
 
   /**
@@ -52,7 +56,7 @@ export class ConfluentOutboxPublisher implements OutboxPublisher {
    * are still awaited, and they are `published` in the TopicUnavailableError.
    */
   async publish(batches: TopicBatch[]): Promise<void> {
-    await Promise.race([this.connected('producer'), this.abandoned]);
+    await Promise.race([this.producerConnection.connected(), this.abandoned]);
     const producer = this.producer;
     const sends = batches.map((batch) =>
       producer.send({
@@ -80,7 +84,7 @@ export class ConfluentOutboxPublisher implements OutboxPublisher {
     });
     if (failure !== undefined) throw failure;
     if (refused.length > 0) {
-      this.knownAt = 0;
+      this.listed.forget();
       throw new TopicUnavailableError(refused, { cause: outcomes, published });
     }
   }
@@ -95,7 +99,7 @@ export class ConfluentOutboxPublisher implements OutboxPublisher {
     this.abandon(new Error('the publish was aborted: its lease was lost'));
     this.abandoned = this.nextAbandoned();
     this.producer = this.newProducer();
-    this.producerReady = undefined;
+    this.producerConnection.reset();
     await old.disconnect().catch(() => undefined);
   }
 
@@ -130,26 +134,5 @@ export class ConfluentOutboxPublisher implements OutboxPublisher {
     const abandoned = new Promise<never>((_, reject) => (this.abandon = reject));
     abandoned.catch(() => undefined); // rejected only while a publish races it
     return abandoned;
-  }
-
-  private async refreshTopics(): Promise<void> {
-    await this.connected('admin');
-    this.knownTopics = new Set(await this.admin.listTopics());
-    this.knownAt = Date.now();
-  }
-
-  private async connected(which: 'producer' | 'admin'): Promise<void> {
-    const ready = which === 'producer' ? this.producerReady : this.adminReady;
-    if (ready) return ready;
-    const connecting = (which === 'producer' ? this.producer : this.admin).connect();
-    if (which === 'producer') this.producerReady = connecting;
-    else this.adminReady = connecting;
-    try {
-      await connecting;
-    } catch (error) {
-      if (which === 'producer') this.producerReady = undefined;
-      else this.adminReady = undefined;
-      throw error;
-    }
   }
 }

@@ -1,6 +1,8 @@
 import { kafkaClient, KafkaConnection } from '@outbox-inbox/messaging';
 import { Admin, Kafka, Producer, RecordMetadata } from 'kafkajs';
 import { OutboxError } from '../outbox.errors';
+import { ConnectOnce } from './connect-once';
+import { ListedTopics } from './listed-topics';
 import { OutboxPublisher, TopicBatch } from './outbox-publisher';
 import type { OutboxPublisherFactory, OutboxPublisherTuning } from './outbox-publisher-factory';
 import { PartitionReceipts } from './partition-receipts';
@@ -30,10 +32,9 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
   private producer: Producer;
   private readonly client: Kafka;
   private readonly admin: Admin;
-  private producerReady?: Promise<void>;
-  private adminReady?: Promise<void>;
-  private knownTopics = new Set<string>();
-  private knownAt = 0;
+  private readonly producerConnection = new ConnectOnce(() => this.producer.connect());
+  private readonly adminConnection: ConnectOnce;
+  private readonly listed: ListedTopics;
   private readonly receipts = new PartitionReceipts();
 
   constructor(
@@ -47,8 +48,13 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
     this.client = client;
     this.producer = this.newProducer();
     this.admin = client.admin();
+    this.adminConnection = new ConnectOnce(() => this.admin.connect());
     // A lost connection makes the next call connect again, so the relay recovers by itself.
-    this.admin.on(this.admin.events.DISCONNECT, () => (this.adminReady = undefined));
+    this.admin.on(this.admin.events.DISCONNECT, () => this.adminConnection.reset());
+    this.listed = new ListedTopics(async () => {
+      await this.adminConnection.connected();
+      return this.admin.listTopics();
+    }, tuning.topicCacheMs);
   }
 
   /**
@@ -58,9 +64,7 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
    * names the right remedy (grant the ACL, not create the topic).
    */
   async missingTopics(topics: string[]): Promise<string[]> {
-    const stale = Date.now() - this.knownAt > this.tuning.topicCacheMs;
-    if (stale || topics.some((t) => !this.knownTopics.has(t))) await this.refreshTopics();
-    const unlisted = topics.filter((t) => !this.knownTopics.has(t));
+    const unlisted = await this.listed.unlisted(topics);
     const missing: string[] = [];
     for (const topic of unlisted) if (!(await this.denied(topic))) missing.push(topic);
     return missing;
@@ -135,7 +139,7 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
       const code = topicRefusalOf(error);
       if (!code) throw error;
       const topics = batches.map((b) => b.topic);
-      this.knownAt = 0;
+      this.listed.forget();
       const missing = await this.missingTopics(topics).catch(() => []);
       if (missing.length > 0) {
         const refused = missing.map((topic) => ({
@@ -150,7 +154,7 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
   }
 
   private async send(batches: TopicBatch[]): Promise<RecordMetadata[]> {
-    await this.connected('producer');
+    await this.producerConnection.connected();
     return this.producer.sendBatch({
       acks: -1,
       timeout: this.tuning.requestTimeoutMs,
@@ -165,7 +169,7 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
   async abort(): Promise<void> {
     const old = this.producer;
     this.producer = this.newProducer();
-    this.producerReady = undefined;
+    this.producerConnection.reset();
     await old.disconnect().catch(() => undefined);
   }
 
@@ -182,34 +186,13 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
       },
     });
     producer.on(producer.events.DISCONNECT, () => {
-      if (this.producer === producer) this.producerReady = undefined;
+      if (this.producer === producer) this.producerConnection.reset();
     });
     return producer;
   }
 
   async disconnect(): Promise<void> {
     await Promise.allSettled([this.producer.disconnect(), this.admin.disconnect()]);
-  }
-
-  private async refreshTopics(): Promise<void> {
-    await this.connected('admin');
-    this.knownTopics = new Set(await this.admin.listTopics());
-    this.knownAt = Date.now();
-  }
-
-  private async connected(which: 'producer' | 'admin'): Promise<void> {
-    const ready = which === 'producer' ? this.producerReady : this.adminReady;
-    if (ready) return ready;
-    const connecting = (which === 'producer' ? this.producer : this.admin).connect();
-    if (which === 'producer') this.producerReady = connecting;
-    else this.adminReady = connecting;
-    try {
-      await connecting;
-    } catch (error) {
-      if (which === 'producer') this.producerReady = undefined;
-      else this.adminReady = undefined;
-      throw error;
-    }
   }
 }
 
