@@ -10,9 +10,9 @@
  * KAFKA_SSL=true and KAFKA_SSL_CA_FILE (unset: the system's CAs). P defaults to $TOPIC_PREFIX,
  * else 'trading.'.
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Kafka, KafkaConfig, logLevel, SASLOptions } from 'kafkajs';
+import { Kafka, KafkaConfig, logLevel } from 'kafkajs';
+import { kafkaSecurityFromEnv } from '@app/config';
 import {
   applyKafkaAccess,
   KAFKA_ACCESS_FILE,
@@ -21,28 +21,16 @@ import {
   readKafkaAccessFile,
 } from '@outbox-inbox/test-kit';
 
-const MECHANISMS = ['plain', 'scram-sha-256', 'scram-sha-512'];
-
+/** The admin's connection: KAFKA_BROKERS, and the security settings every client reads. */
 function adminConnection(env: NodeJS.ProcessEnv): KafkaConfig {
   const brokers = (env.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
   if (brokers.length === 0) throw new Error('KAFKA_BROKERS is not set');
-  const config: KafkaConfig = { clientId: 'kafka-access', brokers, logLevel: logLevel.NOTHING };
-  if (env.KAFKA_SSL === 'true')
-    config.ssl = env.KAFKA_SSL_CA_FILE
-      ? { ca: [readFileSync(env.KAFKA_SSL_CA_FILE, 'utf8')] }
-      : true;
-  const mechanism = env.KAFKA_SASL_MECHANISM;
-  if (mechanism) {
-    if (!MECHANISMS.includes(mechanism))
-      throw new Error(`KAFKA_SASL_MECHANISM must be one of ${MECHANISMS.join(', ')}`);
-    const password = env.KAFKA_SASL_PASSWORD_FILE
-      ? readFileSync(env.KAFKA_SASL_PASSWORD_FILE, 'utf8').trim()
-      : env.KAFKA_SASL_PASSWORD;
-    if (!env.KAFKA_SASL_USERNAME || !password)
-      throw new Error('KAFKA_SASL_MECHANISM needs KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD');
-    config.sasl = { mechanism, username: env.KAFKA_SASL_USERNAME, password } as SASLOptions;
-  }
-  return config;
+  return {
+    clientId: 'kafka-access',
+    brokers,
+    logLevel: logLevel.NOTHING,
+    ...kafkaSecurityFromEnv(env),
+  };
 }
 
 async function main(): Promise<void> {
