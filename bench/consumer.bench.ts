@@ -31,6 +31,7 @@ import {
   reversedVersions,
   topicOf,
 } from './consumer/consumer-bench-kit';
+import { BARE_CPU_TARGET, BARE_RATE_TARGET } from './consumer/consumer-targets';
 import { purged } from './lib/purged';
 import { BenchResult, percentile, writeResults } from './lib/results';
 
@@ -40,10 +41,6 @@ const BATCH_SIZE = Number(process.env.BENCH_BATCH_SIZE ?? 100);
 const BATCH_TARGET = 3;
 /** The inbox consumer's Node CPU per event (one transaction each), at most this many times raw's. */
 const CPU_TARGET = 1.4;
-/** Issue 35: the inbox consumer's rate, at least this many times the bare kafkajs consumer's. */
-export const BARE_RATE_TARGET = 0.9;
-/** Issue 35: its Node CPU per event, at most this many times the bare kafkajs consumer's. */
-export const BARE_CPU_TARGET = 1.15;
 
 const ALL_SERIES = [
   'raw',
