@@ -1,11 +1,4 @@
-import {
-  IsInt,
-  IsISO4217CurrencyCode,
-  IsString,
-  Length,
-  Max,
-  Min,
-} from 'class-validator';
+import { IsInt, IsISO4217CurrencyCode, IsString, Length, Max, Min } from 'class-validator';
 import { IsStrictIso8601 } from '@outbox-inbox/messaging';
 
 /** The largest amount a payload carries, in minor units: far inside Number's exact range. */

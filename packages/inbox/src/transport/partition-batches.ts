@@ -80,7 +80,12 @@ export class PartitionBatches {
         const message = messages[j];
         chunk.push({
           message,
-          position: { topic, partition, offset: message.offset, headers: readHeaders(message.headers) },
+          position: {
+            topic,
+            partition,
+            offset: message.offset,
+            headers: readHeaders(message.headers),
+          },
         });
       }
       try {
