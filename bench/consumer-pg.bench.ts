@@ -2,7 +2,8 @@
 // (one transaction per event, version gate on: the default) on a PostgreSQL database of its
 // own (the shared server: POSTGRES_URL or the local one), against the raw rate of the same two
 // statements (inbox insert + business update) in one transaction, same concurrency, on the
-// same database and the run's broker; and each side's Node CPU per event. The inbox's
+// same database and the run's broker; and against the bare kafkajs consumer running the raw
+// transaction (issue 35's targets); and each side's Node CPU per event. The inbox's
 // statements are its PostgreSQL ones (ON CONFLICT, statement_timestamp()). Medians of
 // BENCH_ROUNDS (default 5) alternating rounds; bench/results/consumer-pg.json.
 import 'reflect-metadata';
@@ -15,6 +16,7 @@ import {
   EVENTS,
   GatedConsumer,
   Rate,
+  bareKafkaRate,
   createAccounts,
   inboxRate,
   makeEvents,
@@ -25,6 +27,7 @@ import { alternatingRounds } from './lib/alternating-rounds';
 import { purged } from './lib/purged';
 import { BenchResult, percentile, writeResults } from './lib/results';
 import { log } from './relay/relay-bench-kit';
+import { BARE_CPU_TARGET, BARE_RATE_TARGET } from './consumer/consumer-targets';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 /** The MariaDB row's target, for the same row on PostgreSQL. */
@@ -51,7 +54,7 @@ async function main(): Promise<void> {
         deadLetterTopic: await env.createTopic('bench.consumer.pg.dlq', 1),
         retryTopic: await env.createTopic('bench.consumer.pg.retry', 1),
       };
-      const rates = { raw: [] as Rate[], gated: [] as Rate[] };
+      const rates = { raw: [] as Rate[], bare: [] as Rate[], gated: [] as Rate[] };
       let round = 0;
       // Each timed run starts once the runs before it are vacuumed.
       const timed = (series: keyof typeof rates, run: () => Promise<Rate>) => async () => {
@@ -64,6 +67,12 @@ async function main(): Promise<void> {
         ROUNDS,
         {
           raw: timed('raw', () => rawRate(dataSource, events, `raw-${++round}`)),
+          bare: timed('bare', () =>
+            bareKafkaRate(
+              { brokers: env.infra.kafkaBrokers, topic, consumer: `bare-${round}` },
+              dataSource,
+            ),
+          ),
           gated: timed('gated', () =>
             inboxRate({
               ...base,
@@ -76,12 +85,13 @@ async function main(): Promise<void> {
         },
         log,
       );
-      // Both series add one to each event's account once: a lost or doubled effect shows here.
+      // Every series adds one to each event's account once: a lost or doubled effect shows here.
       const [{ total }] = (await dataSource.query(
         'SELECT SUM(balance) AS total FROM t_bench_account',
       )) as Array<{ total: string }>;
-      if (Number(total) !== 2 * ROUNDS * EVENTS)
-        throw new Error(`expected ${2 * ROUNDS * EVENTS} updates in all, found ${total}`);
+      const expected = Object.keys(rates).length * ROUNDS * EVENTS;
+      if (Number(total) !== expected)
+        throw new Error(`expected ${expected} updates in all, found ${total}`);
       writeResults('consumer-pg', results(rates));
     } finally {
       await dataSource.destroy();
@@ -92,8 +102,10 @@ async function main(): Promise<void> {
   }
 }
 
-function results(rates: Record<'raw' | 'gated', Rate[]>): BenchResult[] {
-  const median = (series: 'raw' | 'gated', figure: keyof Rate) =>
+type Series = 'raw' | 'bare' | 'gated';
+
+function results(rates: Record<Series, Rate[]>): BenchResult[] {
+  const median = (series: Series, figure: keyof Rate) =>
     percentile(
       rates[series].map((r) => r[figure]),
       50,
@@ -105,6 +117,9 @@ function results(rates: Record<'raw' | 'gated', Rate[]>): BenchResult[] {
     median('gated', 'cpuMicrosPerEvent'),
     median('raw', 'cpuMicrosPerEvent'),
   ];
+  const [bare, bareCpu] = [median('bare', 'eventsPerSecond'), median('bare', 'cpuMicrosPerEvent')];
+  const bareBaseline =
+    'bare kafkajs consumer (parse, the same two statements in one transaction, offsets every 20 messages; no inbox, validation, gate or Nest), on PostgreSQL';
   return [
     {
       metric: `inbox consumer, one transaction per event, version gate on, on PostgreSQL, median of ${ROUNDS} rounds of ${EVENTS} events, ${CONCURRENCY} partitions in parallel`,
@@ -125,6 +140,26 @@ function results(rates: Record<'raw' | 'gated', Rate[]>): BenchResult[] {
       ratio: gatedCpu / rawCpu,
       target: 'informational (CPU of the bench process per event; PostgreSQL not counted)',
       met: true,
+    },
+    {
+      metric: `inbox consumer, one transaction per event, version gate on, on PostgreSQL, against the bare kafkajs consumer, median of ${ROUNDS} rounds of ${EVENTS} events, ${CONCURRENCY} partitions in parallel`,
+      value: gated,
+      unit: 'events/s',
+      baseline: bareBaseline,
+      baselineValue: bare,
+      ratio: gated / bare,
+      target: `>= ${BARE_RATE_TARGET}x the bare consumer (issue 35)`,
+      met: gated / bare >= BARE_RATE_TARGET,
+    },
+    {
+      metric: `Node CPU per event, inbox consumer, one transaction per event, gate on, on PostgreSQL, against the bare kafkajs consumer, median of ${ROUNDS} rounds`,
+      value: gatedCpu,
+      unit: 'µs CPU/event',
+      baseline: `${bareBaseline} (this process)`,
+      baselineValue: bareCpu,
+      ratio: gatedCpu / bareCpu,
+      target: `<= ${BARE_CPU_TARGET}x the bare consumer (issue 35; CPU of the bench process per event)`,
+      met: gatedCpu / bareCpu <= BARE_CPU_TARGET,
     },
   ];
 }

@@ -1,12 +1,5 @@
-import {
-  IsInt,
-  IsISO4217CurrencyCode,
-  IsISO8601,
-  IsString,
-  Length,
-  Max,
-  Min,
-} from 'class-validator';
+import { IsInt, IsISO4217CurrencyCode, IsString, Length, Max, Min } from 'class-validator';
+import { IsStrictIso8601 } from '@outbox-inbox/messaging';
 
 /** The largest amount a payload carries, in minor units: far inside Number's exact range. */
 export const MAX_MINOR_UNITS = 1_000_000_000_000;
@@ -29,8 +22,8 @@ export const MinorUnits = (min = 1): Rule => all(IsInt(), Min(min), Max(MAX_MINO
 /** An ISO 4217 currency code. */
 export const Currency = (): Rule => IsISO4217CurrencyCode();
 
-/** A strict ISO 8601 timestamp. */
-export const Timestamp = (): Rule => IsISO8601({ strict: true });
+/** A strict ISO 8601 timestamp (class-validator's verdict, fast for `toISOString()`'s form). */
+export const Timestamp = (): Rule => IsStrictIso8601();
 
 /** Free text for people, e.g. a cancellation reason. */
 export const Reason = (): Rule => all(IsString(), Length(1, 256));

@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import {
   IsDefined,
   IsInt,
-  IsISO8601,
   IsObject,
   IsOptional,
   IsString,
@@ -12,6 +11,7 @@ import {
   Max,
   Min,
 } from 'class-validator';
+import { IsStrictIso8601 } from './iso-timestamp';
 
 /** W3C trace context, carried from the outbox row through Kafka headers to every consumer. */
 export class TraceContext {
@@ -55,7 +55,7 @@ export class EventEnvelope<P = unknown> {
   @Max(2_147_483_647)
   aggregateVersion!: number;
 
-  @IsISO8601({ strict: true })
+  @IsStrictIso8601()
   occurredAt!: string;
 
   @IsInt()

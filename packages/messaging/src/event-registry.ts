@@ -7,6 +7,14 @@ import { EventDefinition } from './event-definition';
  */
 export class EventRegistry {
   private readonly byKey = new Map<string, EventDefinition>();
+  /**
+   * Each type's definitions by schema version, and its latest: a consumer asks both for every
+   * message, so neither builds a key or walks the whole registry.
+   */
+  private readonly byType = new Map<
+    string,
+    { versions: Map<number, EventDefinition>; latest: EventDefinition }
+  >();
 
   constructor(definitions: Iterable<EventDefinition> = []) {
     for (const definition of definitions) this.register(definition);
@@ -18,21 +26,26 @@ export class EventRegistry {
     if (existing && existing !== definition)
       throw new Error(`EventRegistry: ${key} registered twice`);
     this.byKey.set(key, definition);
+    const type = this.byType.get(definition.eventType);
+    if (!type) {
+      this.byType.set(definition.eventType, {
+        versions: new Map([[definition.schemaVersion, definition]]),
+        latest: definition,
+      });
+    } else {
+      type.versions.set(definition.schemaVersion, definition);
+      if (definition.schemaVersion > type.latest.schemaVersion) type.latest = definition;
+    }
     return this;
   }
 
   find(eventType: string, schemaVersion: number): EventDefinition | undefined {
-    return this.byKey.get(`${eventType}@${schemaVersion}`);
+    return this.byType.get(eventType)?.versions.get(schemaVersion);
   }
 
   /** The highest schema version registered for `eventType`; undefined when none is. */
   latest(eventType: string): EventDefinition | undefined {
-    let latest: EventDefinition | undefined;
-    for (const definition of this.byKey.values()) {
-      if (definition.eventType !== eventType) continue;
-      if (!latest || definition.schemaVersion > latest.schemaVersion) latest = definition;
-    }
-    return latest;
+    return this.byType.get(eventType)?.latest;
   }
 
   list(): EventDefinition[] {

@@ -10,6 +10,8 @@ export { defineEvent } from './event-definition';
 export type { EventDefinition, PayloadClass, PayloadOf } from './event-definition';
 /** The event types a process knows, by type and schema version. */
 export { EventRegistry } from './event-registry';
+/** `@IsISO8601({ strict: true })` with a fast path for `toISOString()`'s form; same verdict. */
+export { IsStrictIso8601, isStrictIso8601 } from './iso-timestamp';
 /** The envelope's fields as Kafka headers, and Kafka headers read back as strings. */
 export { envelopeHeaders, EventHeader, readHeaders } from './kafka-headers';
 /** class-validator checks of plain objects, with every failing field by path. */

@@ -65,8 +65,9 @@ export function validatePlain<T extends object>(
   // in a plain object: an own key that Object.prototype also has (`constructor`, `__proto__`,
   // `hasOwnProperty`, …) would make it validate against something else, throw, or let the key
   // pass unreported. Such keys are reported here and left out.
-  const shadowing = Object.keys(plain).filter((key) => key in Object.prototype);
-  if (shadowing.length > 0) {
+  const keys = Object.keys(plain);
+  if (keys.some((key) => key in Object.prototype)) {
+    const shadowing = keys.filter((key) => key in Object.prototype);
     const rest = Object.fromEntries(
       Object.entries(plain).filter(([key]) => !(key in Object.prototype)),
     );

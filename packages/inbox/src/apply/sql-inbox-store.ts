@@ -1,4 +1,4 @@
-import { runStatements, Statement } from '@outbox-inbox/database';
+import { runStatements } from '@outbox-inbox/database';
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { EntityManager } from 'typeorm';
 import { InboxQuery } from '../inbox-query';
@@ -43,7 +43,9 @@ export class SqlInboxStore implements InboxStore {
       : [this.sql.arrival(this.consumer, envelope, outcome)];
     let answer: FastAdmission;
     try {
-      answer = await this.runInOrder(manager, statements);
+      // In one query where the DataSource's dialect allows it (a MySQL pool with
+      // `multipleStatements`; the server stops at the first that fails), else one query each.
+      answer = (await runStatements<FastAdmission[]>(manager, statements)).at(-1)!;
     } catch (error) {
       if (this.sql.isArrivalConflict(error)) return 'duplicate';
       throw error;
@@ -52,15 +54,6 @@ export class SqlInboxStore implements InboxStore {
     const { aggregateType, aggregateId } = envelope;
     await run(manager, this.sql.dropPlaceholderGate!(this.consumer, aggregateType, aggregateId));
     return 'arrived';
-  }
-
-  /**
-   * Runs `statements` in order, stopping at the first that fails, and reads the last one's
-   * result: in one query where the DataSource's dialect allows it (a MySQL pool with
-   * `multipleStatements`; the server stops there too), else one query each (runStatements).
-   */
-  private async runInOrder<T>(manager: EntityManager, statements: Statement<T>[]): Promise<T> {
-    return (await runStatements<T[]>(manager, statements)).at(-1) as T;
   }
 
   /**

@@ -46,7 +46,8 @@ export class InboxMetrics implements InboxCounters {
   rejoiningSince?: number;
   /** Partitions paused now for a transient failure, and since when. */
   readonly blocks: PartitionBlocks;
-  private readonly lags = new Map<string, PartitionLag>();
+  /** By topic, then partition: updated in place for every settled message. */
+  private readonly lags = new Map<string, Map<number, PartitionLag>>();
   private readonly latencyListeners: InboxLatencyListener[] = [];
 
   constructor(blockedBackoff: BackoffPolicy = { baseDelayMs: 500, maxDelayMs: 15_000 }) {
@@ -70,7 +71,11 @@ export class InboxMetrics implements InboxCounters {
    * Kafka's own consumers report records-lag: no extra request to the broker.
    */
   recordLag(topic: string, partition: number, lag: number): void {
-    this.lags.set(`${topic}\u0000${partition}`, { topic, partition, lag: Math.max(0, lag) });
+    let partitions = this.lags.get(topic);
+    if (!partitions) this.lags.set(topic, (partitions = new Map()));
+    const known = partitions.get(partition);
+    if (known) known.lag = Math.max(0, lag);
+    else partitions.set(partition, { topic, partition, lag: Math.max(0, lag) });
   }
 
   /** Forgets every partition's lag (after a rebalance the assignment may have changed). */
@@ -80,6 +85,10 @@ export class InboxMetrics implements InboxCounters {
 
   /** Lag of each partition this consumer read since the last rebalance. */
   partitionLags(): PartitionLag[] {
-    return [...this.lags.values()];
+    const all: PartitionLag[] = [];
+    for (const partitions of this.lags.values()) {
+      for (const lag of partitions.values()) all.push({ ...lag });
+    }
+    return all;
   }
 }

@@ -90,7 +90,8 @@ export class MessageRunner {
   }
 
   private async afterCommit({ topic, partition, offset }: DeliveryPosition): Promise<void> {
-    await this.deps.hooks?.afterTransactionCommit?.({ topic, partition, offset });
+    const hook = this.deps.hooks?.afterTransactionCommit;
+    if (hook) await hook({ topic, partition, offset });
   }
 
   /**
@@ -155,7 +156,7 @@ export class MessageRunner {
         const result = await runTransaction(
           this.deps.dataSource,
           (manager) => this.deps.processor.process(manager, envelope, position),
-          { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 },
+          ONE_ATTEMPT,
         );
         this.metrics.count(result.outcome, result.drained, (performance.now() - started) / 1000);
         this.countUnreadable(envelope, result.outcome);
@@ -232,6 +233,9 @@ export class MessageRunner {
     }
   }
 }
+
+/** The runner retries a message's transaction itself (with heartbeats): runTransaction must not. */
+const ONE_ATTEMPT = { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0 } as const;
 
 /** Abandons a message while the consumer stops: it is redelivered, and the inbox absorbs it. */
 function throwIfStopping(control: DeliveryControl): void {

@@ -1,7 +1,8 @@
 import { readHeaders } from '@outbox-inbox/messaging';
 import { deploymentFaultOf } from '@outbox-inbox/database';
 import { Logger } from '@nestjs/common';
-import { EachBatchPayload } from 'kafkajs';
+import { EachBatchPayload, KafkaMessage } from 'kafkajs';
+import { Delivery } from '../apply/inbox-handler.port';
 import { failureCode } from '../classify-failure';
 import { describeFault, inboxRemedy } from '../deployment-remedy';
 import { InboxError } from '../inbox.errors';
@@ -74,15 +75,19 @@ export class PartitionBatches {
     const messages = batch.messages;
     for (let i = 0; i < messages.length; i += batchSize) {
       if (!isRunning() || isStale()) break;
-      const chunk = messages.slice(i, i + batchSize).map((message) => ({
-        message,
-        position: {
-          topic,
-          partition,
-          offset: message.offset,
-          headers: readHeaders(message.headers),
-        },
-      }));
+      const chunk: Array<{ message: KafkaMessage; position: Delivery }> = [];
+      for (let j = i; j < Math.min(i + batchSize, messages.length); j++) {
+        const message = messages[j];
+        chunk.push({
+          message,
+          position: {
+            topic,
+            partition,
+            offset: message.offset,
+            headers: readHeaders(message.headers),
+          },
+        });
+      }
       try {
         await this.deps.runner.settleTogether(chunk, control);
       } catch (error) {

@@ -47,6 +47,13 @@ const NEXT_VERSION_SQL = `
       WHERE v.last_version = $8::integer - 1 AND v.parked_count = 0
     RETURNING v.last_version`;
 
+/** The inbox row with the gate's fast path of `gate`: built once, not for every event. */
+const admissionSql = (gate: string) => `${ARRIVAL_SQL}, gate AS (${gate})
+       SELECT EXISTS (SELECT 1 FROM arrival) AS arrived,
+         (SELECT last_version FROM gate) AS gate_version`;
+const FIRST_ADMISSION_SQL = admissionSql(FIRST_VERSION_SQL);
+const NEXT_ADMISSION_SQL = admissionSql(NEXT_VERSION_SQL);
+
 /** The inbox row alone; 'duplicate' when no row went in. */
 export function postgresArrival(
   consumer: string,
@@ -74,15 +81,10 @@ export function postgresFastAdmission(
 ): Statement<FastAdmission> {
   const { eventKey, eventType, eventId, aggregateType, aggregateId, aggregateVersion } = envelope;
   const aggregate = [consumer, eventKey, eventType, eventId, outcome, aggregateType, aggregateId];
-  const [gate, params] =
-    aggregateVersion === 1
-      ? [FIRST_VERSION_SQL, aggregate]
-      : [NEXT_VERSION_SQL, [...aggregate, aggregateVersion]];
+  const first = aggregateVersion === 1;
   return {
-    sql: `${ARRIVAL_SQL}, gate AS (${gate})
-       SELECT EXISTS (SELECT 1 FROM arrival) AS arrived,
-         (SELECT last_version FROM gate) AS gate_version`,
-    params,
+    sql: first ? FIRST_ADMISSION_SQL : NEXT_ADMISSION_SQL,
+    params: first ? aggregate : [...aggregate, aggregateVersion],
     read: (rows) => {
       const [{ arrived, gate_version }] = rows as Array<{
         arrived: boolean;
