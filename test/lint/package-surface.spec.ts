@@ -27,6 +27,8 @@ const SURFACE: Record<string, Record<string, string>> = {
     EventRegistry: 'the event types a consumer decodes: InboxModule requires one',
     EventValidationError: 'what an invalid payload throws: adopters catch it at their boundary',
     FieldError: 'one failing field of an EventValidationError, as adopters report it',
+    IsStrictIso8601:
+      "class-validator's strict ISO 8601 rule without its regex for toISOString()'s form: payload timestamps",
     KafkaConnection: 'the Kafka settings (or own kafkajs client) of OutboxModule and InboxModule',
     MessageTracing: 'the port an adopter implements to carry traces other than OpenTelemetry',
     NewEvent: 'what OutboxWriter.add takes: an event before it gets its envelope',
@@ -41,6 +43,7 @@ const SURFACE: Record<string, Record<string, string>> = {
     envelopeHeaders: 'the envelope as Kafka headers, for producers that bypass the relay',
     eventKeyOf: "an envelope's idempotency key, as the inbox records it",
     fieldErrorsOf: "class-validator's errors as FieldError paths, for adopters' own checks",
+    isStrictIso8601: "the verdict of IsStrictIso8601 on one string, for adopters' own checks",
     kafkaClient: 'a kafkajs client from KafkaConnection, for an app that wants the same one',
     kafkaConnectionProblems: 'validates KafkaConnection settings in an adopter config check',
     missingTopics: 'which topics the cluster lacks: an app-level start-up check',
