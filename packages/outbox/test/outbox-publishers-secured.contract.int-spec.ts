@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApacheKafkaCluster, KAFKA_STARTUP_MS } from '@outbox-inbox/test-kit';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, SASLOptions } from 'kafkajs';
 import {
   KafkaOutboxPublisher,
   OutboxKafkaOptions,
@@ -73,11 +73,14 @@ for (const [name, create] of publishers) {
     {
       async start() {
         const topics: [string, string] = [await writableTopic('a'), await writableTopic('b')];
+        const { ssl, sasl } = cluster.clientSecurity(PRINCIPAL);
         const publisher = create({
           brokers: cluster.brokers,
           clientId: 'secured-publisher-contract',
           logLevel: logLevel.NOTHING,
-          ...cluster.clientSecurity(PRINCIPAL),
+          ssl,
+          // SCRAM with a user name and password: kafkajs's SASLOptions, not a custom Mechanism.
+          sasl: sasl as SASLOptions,
         });
         return { publisher, topics };
       },
