@@ -1,5 +1,4 @@
 import { cpus } from 'node:os';
-import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { Infrastructure, pinnedApacheKafkaVersion } from '@outbox-inbox/test-kit';
 import { createConnection } from 'mysql2/promise';
@@ -58,8 +57,9 @@ export async function describeEnvironment(infra: Infrastructure): Promise<BenchE
 
 async function describeBroker(infra: Infrastructure): Promise<BenchEnvironment['broker']> {
   if (infra.kafkaMock) {
+    // tools/kafka-mock is built against @confluentinc/kafka-javascript's bundled librdkafka.
     const rdkafka = JSON.parse(
-      readFileSync(join(require.resolve('node-rdkafka'), '..', '..', 'package.json'), 'utf8'),
+      readFileSync(require.resolve('@confluentinc/kafka-javascript/package.json'), 'utf8'),
     ) as { librdkafka: string };
     return {
       kind: 'librdkafka mock cluster (tools/kafka-mock), in-memory, no fsync',

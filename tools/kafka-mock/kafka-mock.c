@@ -4,6 +4,7 @@
  * A thin launcher around librdkafka's mock cluster (rdkafka_mock.h), the broker
  * Confluent maintains for librdkafka's own test suite. It speaks the real wire
  * protocol on loopback, so kafkajs talks to it exactly as it talks to Apache Kafka.
+ * build.sh builds it against @confluentinc/kafka-javascript's librdkafka.
  *
  * Usage: kafka-mock [--brokers N] [--topic NAME:PARTITIONS]... [--control-port PORT]
  *

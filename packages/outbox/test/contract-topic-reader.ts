@@ -1,15 +1,20 @@
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, KafkaConfig, logLevel } from 'kafkajs';
 import { ReceivedMessage } from '../src/testing';
 
-/** Reads a topic from its beginning until `count` messages arrived (the contract fixtures' `received`). */
+/**
+ * Reads a topic from its beginning until `count` messages arrived (the contract fixtures'
+ * `received`), on a secured cluster with `security`'s ssl and sasl.
+ */
 export function contractTopicReader(
   brokers: string[],
+  security: Pick<KafkaConfig, 'ssl' | 'sasl'> = {},
 ): (topic: string, count: number) => Promise<ReceivedMessage[]> {
   return async (topic, count) => {
     const kafka = new Kafka({
       brokers,
       clientId: 'contract-reader',
       logLevel: logLevel.NOTHING,
+      ...security,
     });
     const consumer = kafka.consumer({ groupId: `contract-${topic}`, maxWaitTimeInMs: 100 });
     const messages: ReceivedMessage[] = [];

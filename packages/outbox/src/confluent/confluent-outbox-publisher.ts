@@ -39,15 +39,30 @@ export class ConfluentOutboxPublisher implements OutboxPublisher {
     this.client = new KafkaJS.Kafka(confluentClientConfig(kafka));
     this.admin = this.client.admin();
     this.adminConnection = new ConnectOnce(() => this.admin.connect());
-    this.listed = new ListedTopics(async () => {
-      await this.adminConnection.connected();
-      return this.admin.listTopics();
-    }, tuning.topicCacheMs);
+    this.listed = new ListedTopics(
+      {
+        list: async () => {
+          await this.adminConnection.connected();
+          return this.admin.listTopics();
+        },
+        denied: async (topic) => {
+          try {
+            await this.adminConnection.connected();
+            await this.admin.fetchTopicMetadata({ topics: [topic] });
+            return false;
+          } catch (error) {
+            return confluentTopicRefusalOf(error) === 'TOPIC_AUTHORIZATION_FAILED';
+          }
+        },
+      },
+      tuning.topicCacheMs,
+    );
     this.producer = this.newProducer();
   }
 
+  /** The topics the cluster does not have; one the ACLs deny is not missing (ListedTopics). */
   async missingTopics(topics: string[]): Promise<string[]> {
-    return this.listed.unlisted(topics);
+    return this.listed.missing(topics);
   }
 
   /**

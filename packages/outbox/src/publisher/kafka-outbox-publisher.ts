@@ -51,33 +51,29 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
     this.adminConnection = new ConnectOnce(() => this.admin.connect());
     // A lost connection makes the next call connect again, so the relay recovers by itself.
     this.admin.on(this.admin.events.DISCONNECT, () => this.adminConnection.reset());
-    this.listed = new ListedTopics(async () => {
-      await this.adminConnection.connected();
-      return this.admin.listTopics();
-    }, tuning.topicCacheMs);
+    this.listed = new ListedTopics(
+      {
+        list: async () => {
+          await this.adminConnection.connected();
+          return this.admin.listTopics();
+        },
+        denied: async (topic) => {
+          try {
+            await this.adminConnection.connected();
+            await this.admin.fetchTopicMetadata({ topics: [topic] });
+            return false;
+          } catch (error) {
+            return topicRefusalOf(error) === 'TOPIC_AUTHORIZATION_FAILED';
+          }
+        },
+      },
+      tuning.topicCacheMs,
+    );
   }
 
-  /**
-   * The topics the cluster does not have. A principal without DESCRIBE on a topic does not see
-   * it in the listing either: such a topic is asked about by name, and one the ACLs deny
-   * (TOPIC_AUTHORIZATION_FAILED) is not missing. The send then fails with that code, which
-   * names the right remedy (grant the ACL, not create the topic).
-   */
+  /** The topics the cluster does not have; one the ACLs deny is not missing (ListedTopics). */
   async missingTopics(topics: string[]): Promise<string[]> {
-    const unlisted = await this.listed.unlisted(topics);
-    const missing: string[] = [];
-    for (const topic of unlisted) if (!(await this.denied(topic))) missing.push(topic);
-    return missing;
-  }
-
-  /** Whether the cluster answers TOPIC_AUTHORIZATION_FAILED for `topic`'s metadata. */
-  private async denied(topic: string): Promise<boolean> {
-    try {
-      await this.admin.fetchTopicMetadata({ topics: [topic] });
-      return false;
-    } catch (error) {
-      return topicRefusalOf(error) === 'TOPIC_AUTHORIZATION_FAILED';
-    }
+    return this.listed.missing(topics);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { ContractRunner, featureGate, runnerGlobals } from '@outbox-inbox/messaging/testing';
 import { OutboxPublisher } from '../publisher/outbox-publisher';
+import { TopicUnavailableError } from '../publisher/topic-unavailable';
 import { planPublish, toTopicBatches } from '../relay/publish-plan';
 import { ClaimedRow } from '../store/outbox-row';
 
@@ -10,8 +11,12 @@ export interface ReceivedMessage {
   headers: Record<string, string>;
 }
 
-/** Cases that need the fixture to break the publisher's backend; an in-memory twin has none. */
-export type OutboxPublisherFeature = 'broker-outage';
+/**
+ * Cases that need more of the fixture than two topics: breaking the publisher's backend
+ * ('broker-outage'), or a cluster whose ACLs deny the publisher a topic ('denied-topic').
+ * An in-memory twin has neither.
+ */
+export type OutboxPublisherFeature = 'broker-outage' | 'denied-topic';
 
 /** One publisher under test, with two topics of its own that exist and are empty. */
 export interface OutboxPublisherUnderTest {
@@ -27,6 +32,11 @@ export interface OutboxPublisherFixture {
   received(topic: string, count: number): Promise<ReceivedMessage[]>;
   /** Feature 'broker-outage': sends fail from now on, until the returned function ends it. */
   outage?(): Promise<() => Promise<void>>;
+  /**
+   * Feature 'denied-topic': a topic that exists and that the publisher's principal may neither
+   * write nor describe (so its listing does not show it either).
+   */
+  deniedTopic?(): Promise<string>;
   /** After each case: disconnects the publisher. */
   stop(started: OutboxPublisherUnderTest): Promise<void>;
 }
@@ -56,9 +66,14 @@ export function runOutboxPublisherContract(
       await fixture.stop(started);
     });
 
-    /** Publishes rows the way the relay does: topic by aggregate type, key = aggregate id. */
-    async function publishRows(rows: ClaimedRow[]): Promise<void> {
-      const [parcels, crates] = started.topics;
+    /**
+     * Publishes rows the way the relay does: topic by aggregate type (Parcel to the first of
+     * `topics`, any other to the second), key = aggregate id.
+     */
+    async function publishRows(
+      rows: ClaimedRow[],
+      [parcels, crates]: readonly [string, string] = started.topics,
+    ): Promise<void> {
       const topicOf = (row: ClaimedRow) => (row.aggregateType === 'Parcel' ? parcels : crates);
       const plan = planPublish(rows, topicOf, new Set(), {
         maxMessageBytes: 1_000_000,
@@ -113,12 +128,32 @@ export function runOutboxPublisherContract(
     });
 
     it('reports the topics it lacks, and only those', async () => {
-      const lacking = `absent.${Date.now()}.${sequence}`;
+      // Named after a topic it has: where ACLs apply, a name it may not describe is denied.
+      const lacking = `${started.topics[0]}.absent.${Date.now()}`;
       expect(await started.publisher.missingTopics([started.topics[0], lacking])).toEqual([
         lacking,
       ]);
       expect(await started.publisher.missingTopics([...started.topics])).toEqual([]);
     });
+
+    withFeature('denied-topic')(
+      'tells a topic the ACLs deny from a missing one, and still publishes the other topics of the send',
+      async () => {
+        const denied = await fixture.deniedTopic!();
+        expect(await started.publisher.missingTopics([started.topics[0], denied])).toEqual([]);
+        const sent = [row('Parcel', 'p-d', 1), row('Crate', 'c-d', 1)];
+        const refusal = await publishRows(sent, [started.topics[0], denied]).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(refusal).toBeInstanceOf(TopicUnavailableError);
+        const { topics, published } = refusal as TopicUnavailableError;
+        expect(topics).toEqual([{ topic: denied, code: 'TOPIC_AUTHORIZATION_FAILED' }]);
+        expect(published).toEqual([started.topics[0]]);
+        const received = await fixture.received(started.topics[0], 1);
+        expect(received.map((m) => m.key)).toEqual(['p-d']);
+      },
+    );
 
     withFeature('broker-outage')(
       'rejects a send it could not complete, and sends again once the broker is back',
