@@ -6,7 +6,9 @@
  * BENCH_ENGINE=mysql (default) or postgres; raw kafkajs produce, one relay and the minimal SKIP
  * LOCKED relay in BENCH_ROUNDS (default 5) alternating rounds of BENCH_RELAY_EVENTS rows.
  * Prints one JSON line: every round's rates, their medians and the medians of the per-round
- * ratios.
+ * ratios, and this process's CPU per event for the relay and the minimal relay (its reset of
+ * the rows and the wait for purge included, the same for both): on a machine too loaded for
+ * rates to compare, the client's work per event still does.
  */
 import 'reflect-metadata';
 import { openOutboxDatabase, startTestEnvironment } from '@outbox-inbox/test-kit';
@@ -27,11 +29,19 @@ async function main(): Promise<void> {
         : await mariadbBench(env);
     try {
       const runs = { raw: [] as number[], relay: [] as number[], minimal: [] as number[] };
+      const cpuUs = { relay: [] as number[], minimal: [] as number[] };
+      /** The rate `run` measures, and this process's CPU µs per event while it ran. */
+      const withCpu = async (name: keyof typeof cpuUs, run: () => Promise<number>) => {
+        const before = process.cpuUsage();
+        runs[name].push(await run());
+        const used = process.cpuUsage(before);
+        cpuUs[name].push((used.user + used.system) / EVENTS);
+      };
       for (let round = 1; round <= ROUNDS; round++) {
         runs.raw.push(await rawProduceRate(bench));
-        runs.relay.push(await relayRate(bench, 1));
-        runs.minimal.push(await minimalRelayRate(bench));
-        log(`round ${round}: ${JSON.stringify(runs)}`);
+        await withCpu('relay', () => relayRate(bench, 1));
+        await withCpu('minimal', () => minimalRelayRate(bench));
+        log(`round ${round}: ${JSON.stringify({ runs, cpuUs })}`);
       }
       const ratio = (a: number[], b: number[]) =>
         percentile(
@@ -51,6 +61,11 @@ async function main(): Promise<void> {
           },
           relayOverMinimal: ratio(runs.relay, runs.minimal),
           relayOverRaw: ratio(runs.relay, runs.raw),
+          cpuUsPerEvent: {
+            relay: percentile(cpuUs.relay, 50),
+            minimal: percentile(cpuUs.minimal, 50),
+          },
+          cpuRelayOverMinimal: ratio(cpuUs.relay, cpuUs.minimal),
         })}\n`,
       );
     } finally {
