@@ -27,6 +27,9 @@ export type { CompareAndSet } from './compare-and-set';
 /** Several statements in one round trip where the DataSource allows it, each with its own result. */
 export { allowsMultipleStatements, runStatements } from './run-statements';
 export type { Queryable, Statement } from './statements';
+/** A transaction whose last statements travel with its COMMIT, in one round trip where allowed. */
+export { transactionCommittingWith } from './committing-transaction';
+export type { CommittingTransaction, TransactionIsolation } from './committing-transaction';
 /** The operator audit log: who did what, when, to how many, and why. */
 export { readOperatorAudit, recordOperatorAction } from './operator-audit/operator-audit';
 export type {

@@ -64,6 +64,47 @@ describe('START TRANSACTION deferred to the first statement (mysqlDataSourceOpti
     expect(await names()).toBe('a,b');
   });
 
+  it('sends the isolation level with the START TRANSACTION: a READ COMMITTED transaction of two statements in three round trips, not four', async () => {
+    await onOneConnection(async (runner) => {
+      const counter = await countWrites(runner);
+      await runner.startTransaction('READ COMMITTED');
+      expect(counter.writes).toBe(0);
+      await runner.query("INSERT INTO t_item (name) VALUES ('a')");
+      await runner.query("INSERT INTO t_item (name) VALUES ('b')");
+      await runner.commitTransaction();
+      expect(counter.writes).toBe(3);
+    });
+    expect(await names()).toBe('a,b');
+  });
+
+  it('runs the transaction at the level it asked for, and the next one at the session level', async () => {
+    await dataSource.query("INSERT INTO t_item (name) VALUES ('before')");
+    const other = await openMysqlDataSource({ url, poolSize: 1 });
+    /** The name read twice in one transaction at `level`, renamed by another session between. */
+    const readTwice = (level: 'READ COMMITTED' | 'REPEATABLE READ', to: string) =>
+      dataSource.transaction(level, async (manager) => {
+        const read = async () =>
+          ((await manager.query('SELECT name FROM t_item')) as Array<{ name: string }>)[0].name;
+        const first = await read();
+        await other.query('UPDATE t_item SET name = ?', [to]);
+        return [first, await read()];
+      });
+    try {
+      // The first read opened REPEATABLE READ's snapshot: the second sees the same row.
+      expect(await readTwice('REPEATABLE READ', 'after')).toEqual(['before', 'before']);
+      expect(await readTwice('READ COMMITTED', 'later')).toEqual(['after', 'later']);
+      // The one-time level went with its transaction: the pool's sessions are READ COMMITTED.
+      await onOneConnection(async (runner) => {
+        await runner.startTransaction();
+        const [level] = await runner.query('SELECT @@tx_isolation AS isolation');
+        await runner.commitTransaction();
+        expect(level).toEqual({ isolation: 'READ-COMMITTED' });
+      });
+    } finally {
+      await other.destroy();
+    }
+  });
+
   it('gives each statement its own result, one statement or several', async () => {
     const results = await runTransaction(dataSource, async (manager) => [
       (await manager.query("INSERT INTO t_item (name) VALUES ('a')")) as { insertId: number },

@@ -2,13 +2,16 @@
  * START TRANSACTION travels with the transaction's first statement instead of alone: one round
  * trip less per transaction (each costs more client CPU than a short statement's execution
  * here). Rails' lazy transactions likewise wait for the first query before sending BEGIN, and
- * PostgreSQL's JDBC driver sends BEGIN in the same packet as the first query.
+ * PostgreSQL's JDBC driver sends BEGIN in the same packet as the first query. A one-time
+ * `SET TRANSACTION ISOLATION LEVEL …` before it (TypeORM sends one, alone, for every
+ * `transaction(level, …)`) waits and travels with them too: one more round trip less.
  *
  * Nothing observable changes. InnoDB opens a transaction's read view at its first read, not at
  * START TRANSACTION, so a statement sent with the BEGIN sees what it would have seen after a
- * separate one; the connection runs its commands in order, so nothing can come in between.
- * The caller still gets one result per call: an OK for the START TRANSACTION (as before) and
- * the first statement's own result. Needs `multipleStatements` on the pool.
+ * separate one; the SET applies to the next transaction whether it arrives alone or in front of
+ * the START; the connection runs its commands in order, so nothing can come in between.
+ * The caller still gets one result per call: an OK for the SET and the START TRANSACTION (as
+ * before) and the first statement's own result. Needs `multipleStatements` on the pool.
  */
 
 import * as mysql2 from 'mysql2';
@@ -53,32 +56,39 @@ function ok() {
   };
 }
 
-type Kind = 'begin' | 'statement' | 'other';
+type Kind = 'begin' | 'isolation' | 'statement' | 'other';
 
 const BEGINS = new Set(['START TRANSACTION', 'BEGIN']);
+
+/** The one-time isolation level of the next transaction, as TypeORM's `startTransaction` sends it. */
+const ISOLATION =
+  /^SET TRANSACTION ISOLATION LEVEL (READ UNCOMMITTED|READ COMMITTED|REPEATABLE READ|SERIALIZABLE)$/;
 
 function classify(command: Command): Kind {
   // Only a text query with a callback can carry the BEGIN; streams and prepared statements
   // cannot, and get it sent on its own before them.
   if (!(command instanceof QUERY)) return 'other';
   if (typeof command.sql !== 'string' || typeof command.onResult !== 'function') return 'other';
-  // Only a short text can be a BEGIN: most statements are not even looked at.
+  // Only a short text can be a BEGIN or a SET: most statements are not even looked at.
   const sql = command.sql;
-  return sql.length <= 32 && BEGINS.has(sql.trim().toUpperCase()) ? 'begin' : 'statement';
+  if (sql.length > 64) return 'statement';
+  const text = sql.trim().toUpperCase();
+  if (BEGINS.has(text)) return 'begin';
+  return ISOLATION.test(text) ? 'isolation' : 'statement';
 }
 
 /**
  * Defers START TRANSACTION on `connection` (a mysql2 pooled connection, as a pool's
- * 'connection' event gives it) until its next command. A connection released with a BEGIN and
- * nothing after it (a query runner handed back without commit or rollback) ends that
- * transaction on its way back (`START TRANSACTION; ROLLBACK`, which also uses up a pending
- * `SET TRANSACTION ISOLATION LEVEL`), so its next borrower, waiting or not, gets no open
- * transaction.
+ * 'connection' event gives it), and a one-time SET TRANSACTION ISOLATION LEVEL before it, until
+ * its next command. A connection released with only those pending (a query runner handed back
+ * without commit or rollback) has sent nothing of them: they are dropped, so its next borrower,
+ * waiting or not, gets neither an open transaction nor the isolation level meant for another.
  */
 export function deferBegin(connection: DeferrableConnection): void {
   const send = connection.addCommand.bind(connection);
   const release = connection.release.bind(connection);
-  let pending = false;
+  /** What waits for the next command, in order: a SET TRANSACTION, a START TRANSACTION. */
+  let pending: string[] = [];
   let sendingAsIs = false;
   /** Sends `sql` as it is, whatever is pending. */
   const sendAlone = (sql: string) => {
@@ -90,25 +100,30 @@ export function deferBegin(connection: DeferrableConnection): void {
       sendingAsIs = false;
     }
   };
+  const begun = () => pending.includes('START TRANSACTION');
   connection.addCommand = (command: Command) => {
     if (sendingAsIs) return send(command);
     const kind = classify(command);
     if (kind === 'begin') {
       // A second BEGIN while one is pending would only end an empty transaction.
-      pending = true;
+      if (!begun()) pending.push('START TRANSACTION');
       return answerOk(command);
     }
-    if (!pending) return send(command);
-    pending = false;
-    if (kind === 'statement') return send(withBegin(command));
-    sendAlone('START TRANSACTION');
+    if (kind === 'isolation' && !begun()) {
+      // A later SET replaces an earlier one, as the server would. After a pending BEGIN it goes
+      // as a statement, into the transaction, where the server refuses it as before.
+      pending = [(command.sql as string).trim()];
+      return answerOk(command);
+    }
+    if (pending.length === 0) return send(command);
+    const prelude = pending;
+    pending = [];
+    if (kind !== 'other') return send(withPrelude(command, prelude));
+    sendAlone(prelude.join(';\n'));
     return send(command);
   };
   connection.release = () => {
-    if (pending) {
-      pending = false;
-      sendAlone('START TRANSACTION;\nROLLBACK');
-    }
+    pending = [];
     release();
   };
 }
@@ -119,19 +134,19 @@ function answerOk(command: Command): Command {
   return command;
 }
 
-/** The command with START TRANSACTION in front, answering as if it had been sent alone. */
-function withBegin(command: Command): Command {
+/** The command with `prelude` (SET, START TRANSACTION) in front, answering as if sent alone. */
+function withPrelude(command: Command, prelude: string[]): Command {
   const done = command.onResult!;
   const sql = command.sql as string;
-  command.sql = `START TRANSACTION;\n${sql}`;
+  command.sql = `${prelude.join(';\n')};\n${sql}`;
   command.onResult = (error, results, fields) => {
     if (error) {
       // mysql2 puts the text it sent on the error; the caller sent only its own statement.
       if (error.sql !== undefined) error.sql = sql;
       return done(error);
     }
-    const rest = (results as unknown[]).slice(1);
-    const restFields = Array.isArray(fields) ? fields.slice(1) : undefined;
+    const rest = (results as unknown[]).slice(prelude.length);
+    const restFields = Array.isArray(fields) ? fields.slice(prelude.length) : undefined;
     // One result left: the statement was a single one, which mysql2 reports unwrapped.
     if (rest.length === 1) return done(null, rest[0], restFields?.[0]);
     return done(null, rest, restFields);

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { SqlDialect, sqlDialectOf } from '@outbox-inbox/database';
-import { DataSource, EntityManager } from 'typeorm';
+import {
+  SqlDialect,
+  sqlDialectOf,
+  Statement,
+  transactionCommittingWith,
+} from '@outbox-inbox/database';
+import { DataSource } from 'typeorm';
 import { rowsToAsk, takeWithinBytes } from './batch-bytes';
 import { EarlierUnsent, planBatch } from './batch-order';
 import { aggregateRef, ClaimedRow, ClaimedRowRecord, toClaimedRow } from '../store/outbox-row';
@@ -57,7 +62,9 @@ interface Leased {
  * How the lease is taken is the engine's (its dialect's `claimStyle`, its OutboxSql's
  * statements): one statement in autocommit where the engine has one (PostgreSQL:
  * `claimAndLeaseDueNew`), else a short READ COMMITTED transaction that locks, reads what precedes
- * the candidates and leases them. The look for expired leases always takes the transaction.
+ * the candidates and leases them: two round trips on MySQL and MariaDB (the isolation level and
+ * START TRANSACTION with the locking SELECT, the read and the lease with the COMMIT), the
+ * minimal SKIP LOCKED relay's count. The look for expired leases always takes the transaction.
  */
 export class OutboxClaimer implements OutboxClaims {
   private expiredCheckedAt = 0;
@@ -154,26 +161,33 @@ export class OutboxClaimer implements OutboxClaims {
 
   /**
    * The lease in a READ COMMITTED transaction: lock expired leases (when `lookNow`) and due NEW
-   * rows, read the unsent rows before them, lease them all, commit.
+   * rows, then read the unsent rows before them, lease them all and commit, these three in one
+   * round trip where the engine allows (MySQL, MariaDB: with the deferred START TRANSACTION, a
+   * claim is two round trips). The read of what precedes the candidates needs their ids, so it
+   * cannot travel with the locking SELECT; it runs after the lock, as before.
    */
   private leaseInTransaction(batch: number, lease: OutboxLease, lookNow: boolean): Promise<Leased> {
-    return this.dataSource.transaction('READ COMMITTED', async (manager) => {
+    return transactionCommittingWith(this.dataSource, 'READ COMMITTED', async (transaction) => {
       const expired = lookNow
-        ? await this.read<ClaimedRowRecord>(manager, this.sql.claimExpired(batch))
+        ? await this.read<ClaimedRowRecord>(transaction, this.sql.claimExpired(batch))
         : [];
       const due =
         expired.length < batch
-          ? await this.read<ClaimedRowRecord>(manager, this.sql.claimDueNew(batch - expired.length))
+          ? await this.read<ClaimedRowRecord>(
+              transaction,
+              this.sql.claimDueNew(batch - expired.length),
+            )
           : [];
       const rows = [...expired, ...due].map(toClaimedRow);
       if (rows.length === 0) return { rows, earlier: [] };
-      const earlier = await this.earlierUnsent(manager, rows);
-      await this.state.lease(
-        manager,
-        rows.map((r) => r.id),
-        lease,
-      );
-      return { rows, earlier };
+      const ids = rows.map((r) => r.id);
+      const earlier = this.earlierUnsent(rows);
+      if (!earlier) {
+        await transaction.commitWith([this.state.lease(ids, lease)]);
+        return { rows, earlier: [] };
+      }
+      const [found] = await transaction.commitWith([earlier, this.state.lease(ids, lease)]);
+      return { rows, earlier: found };
     });
   }
 
@@ -205,35 +219,33 @@ export class OutboxClaimer implements OutboxClaims {
     return this.options.deadPolicy === 'block' ? ['NEW', 'SENDING', 'DEAD'] : ['NEW', 'SENDING'];
   }
 
-  /** Unsent rows of the candidates' aggregates, with lower versions, outside this claim. */
-  private async earlierUnsent(
-    manager: EntityManager,
-    candidates: ClaimedRow[],
-  ): Promise<EarlierUnsent[]> {
-    // A first event (version 1) has nothing before it: most batches skip this query.
+  /**
+   * The read of the unsent rows of the candidates' aggregates, with lower versions, outside this
+   * claim; none when every candidate is a first event (version 1), as in most batches.
+   */
+  private earlierUnsent(candidates: ClaimedRow[]): Statement<EarlierUnsent[]> | undefined {
     const later = candidates.filter((r) => r.aggregateVersion > 1);
-    if (later.length === 0) return [];
+    if (later.length === 0) return undefined;
     const statuses = this.blockingStatuses();
     const refs = new Set(later.map(aggregateRef));
-    const records = await this.read<EarlierRecord>(
-      manager,
-      this.sql.earlierUnsent({
-        aggregateTypes: [...new Set(later.map((r) => r.aggregateType))],
-        aggregateIds: [...new Set(later.map((r) => r.aggregateId))],
-        belowVersion: Math.max(...later.map((r) => r.aggregateVersion)),
-        statuses,
-        excludingIds: candidates.map((r) => r.id),
-      }),
-    );
-    return records
-      .map((r) => ({
-        aggregateType: r.aggregate_type,
-        aggregateId: r.aggregate_id,
-        aggregateVersion: Number(r.aggregate_version),
-        dueInMs: Number(r.due_in_ms ?? 0),
-        dead: r.status === 'DEAD',
-      }))
-      .filter((r) => refs.has(aggregateRef(r)));
+    const query = this.sql.earlierUnsent({
+      aggregateTypes: [...new Set(later.map((r) => r.aggregateType))],
+      aggregateIds: [...new Set(later.map((r) => r.aggregateId))],
+      belowVersion: Math.max(...later.map((r) => r.aggregateVersion)),
+      statuses,
+      excludingIds: candidates.map((r) => r.id),
+    });
+    const read = (records: unknown) =>
+      (records as EarlierRecord[])
+        .map((r) => ({
+          aggregateType: r.aggregate_type,
+          aggregateId: r.aggregate_id,
+          aggregateVersion: Number(r.aggregate_version),
+          dueInMs: Number(r.due_in_ms ?? 0),
+          dead: r.status === 'DEAD',
+        }))
+        .filter((r) => refs.has(aggregateRef(r)));
+    return { ...query, read };
   }
 
   /** Puts held rows leased under `token` back as NEW, due again when their blocker may have cleared. */

@@ -1,4 +1,4 @@
-import { affectedRows } from '@outbox-inbox/database';
+import { affectedRows, Statement } from '@outbox-inbox/database';
 import type { DataSource } from 'typeorm';
 import { DeadRowFilter } from './dead-row-filter';
 import { OutboxLease, OutboxQuery, OutboxSql } from './sql/outbox-sql';
@@ -29,9 +29,13 @@ export class OutboxState {
     this.sql = outboxSqlOf(dataSource);
   }
 
-  /** NEW (or expired SENDING) rows → SENDING, leased to `owner` under `token` for `leaseMs`. */
-  lease(db: SqlRunner, ids: string[], lease: OutboxLease): Promise<number> {
-    return this.write(db, ids, () => this.sql.lease(ids, lease));
+  /**
+   * NEW (or expired SENDING) rows → SENDING, leased to `owner` under `token` for `leaseMs`: a
+   * statement (answering how many rows it changed), for the claimer to send with its COMMIT.
+   * `ids` must not be empty.
+   */
+  lease(ids: string[], lease: OutboxLease): Statement<number> {
+    return { ...this.sql.lease(ids, lease), read: affectedRows };
   }
 
   /**
