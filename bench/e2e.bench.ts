@@ -622,7 +622,11 @@ function latencyChains(
 function describeLatencyRound(pair: LatencyRoundPair): string {
   const delays = (r: LatencyRoundPair['chain']) =>
     Object.entries(r.loopDelay)
-      .map(([name, d]) => `${name} ${d.p50.toFixed(0)}/${d.p99.toFixed(0)}/${d.max.toFixed(0)}`)
+      .map(
+        ([name, d]) =>
+          `${name} ${d.p50.toFixed(0)}/${d.p99.toFixed(0)}/${d.max.toFixed(0)}` +
+          (d.claims ? ` (${d.claims.count} claims, mean ${d.claims.meanMs.toFixed(1)} ms)` : ''),
+      )
       .join(', ');
   const trace = pair.chain.trace;
   const traced = trace

@@ -6,6 +6,12 @@ export interface LoopDelay {
   p50: number;
   p99: number;
   max: number;
+  /**
+   * The process's relay over the window, where it has one: claims that took rows and their
+   * mean time, start to rows in hand (`outbox_relay_claim*_total`), which splits a row's wait
+   * to its send into the wake-up and the claim.
+   */
+  claims?: { count: number; meanMs: number };
 }
 
 /** Measures the event-loop delay of some processes between `start()` and `read()`. */
@@ -21,6 +27,9 @@ export interface LoopDelayMeter {
  * the window. Nothing else may scrape in between.
  */
 export class ServiceLoopDelay implements LoopDelayMeter {
+  /** The relay counters each service answered at the last scrape. */
+  private readonly lastClaims = new Map<string, { count: number; seconds: number }>();
+
   constructor(
     /** Service name → base URL. */
     private readonly services: Record<string, string>,
@@ -42,7 +51,17 @@ export class ServiceLoopDelay implements LoopDelayMeter {
         const text = await response.text();
         const ms = (quantile: string) =>
           (sampleValue(text, `nodejs_eventloop_lag_${quantile}_seconds`) ?? NaN) * 1000;
-        return [name, { p50: ms('p50'), p99: ms('p99'), max: ms('max') }] as const;
+        const delay: LoopDelay = { p50: ms('p50'), p99: ms('p99'), max: ms('max') };
+        const count = sampleValue(text, 'outbox_relay_claims_total');
+        const seconds = sampleValue(text, 'outbox_relay_claim_seconds_total');
+        if (count !== undefined && seconds !== undefined) {
+          const last = this.lastClaims.get(name) ?? { count: 0, seconds: 0 };
+          this.lastClaims.set(name, { count, seconds });
+          const claims = count - last.count;
+          const meanMs = claims > 0 ? ((seconds - last.seconds) * 1000) / claims : NaN;
+          delay.claims = { count: claims, meanMs };
+        }
+        return [name, delay] as const;
       }),
     );
     return Object.fromEntries(entries);

@@ -16,6 +16,10 @@ export interface OutboxRelayHeartbeat {
 export interface OutboxRelayCounters extends BatchSenderCounters {
   /** Claims made ahead and handed back unsent: their lease no longer covered a send. */
   claimsHandedBack: number;
+  /** Claims that took rows. */
+  claimsWithRows: number;
+  /** Their time from the claim's start to its rows in hand, summed (ms): the mean is the claim's share of a row's wait. */
+  claimMsWithRows: number;
 }
 
 /** The outbox at a glance: what monitoring alerts on. Ids and counts are plain numbers. */

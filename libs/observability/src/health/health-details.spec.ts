@@ -30,6 +30,8 @@ const relayGoingRound = (lastTickAt: number): OutboxRelayStats => ({
     dead: 0,
     leaseLost: 0,
     claimsHandedBack: 0,
+    claimsWithRows: 0,
+    claimMsWithRows: 0,
     topicHeld: 0,
   }),
   heartbeat: () => ({ running: true, lastTickAt, idleUntil: 0 }),

@@ -23,6 +23,8 @@ function relay(lastTickAt: number, faults: RelayFault[] = [], running = true): O
       dead: 0,
       leaseLost: 0,
       claimsHandedBack: 0,
+      claimsWithRows: 0,
+      claimMsWithRows: 0,
     }),
     heartbeat: () => ({ running, lastTickAt, idleUntil: 0 }),
     faults: () => faults,

@@ -43,6 +43,8 @@ const relay: OutboxRelayStats = {
     leaseLost: 3,
     claimsHandedBack: 4,
     topicHeld: 5,
+    claimsWithRows: 6,
+    claimMsWithRows: 150,
   }),
   heartbeat: () => ({ running: true, lastTickAt: 0, idleUntil: 0 }),
   faults: () => [MISSING_TOPIC],
@@ -78,6 +80,8 @@ describe('registerOutboxMetrics, read through the outbox ports', () => {
     expect(samples.get('outbox_publish_failures_total')?.get('{}')).toBe(2);
     expect(samples.get('outbox_dead_total')?.get('{}')).toBe(1);
     expect(samples.get('outbox_lease_lost_total')?.get('{}')).toBe(3);
+    expect(samples.get('outbox_relay_claims_total')?.get('{}')).toBe(6);
+    expect(samples.get('outbox_relay_claim_seconds_total')?.get('{}')).toBe(0.15);
     expect(samples.get('outbox_claims_handed_back_total')?.get('{}')).toBe(4);
     expect(samples.get('outbox_topic_held_total')?.get('{}')).toBe(5);
     expect(samples.get('outbox_relay_faults')).toEqual(

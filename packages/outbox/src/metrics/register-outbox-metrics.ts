@@ -81,7 +81,7 @@ export function registerOutboxMetrics(
     },
   });
   const relay = sources.relay;
-  const counter = (base: string, help: string, field: keyof OutboxRelayCounters) => {
+  const counter = (base: string, help: string, field: keyof OutboxRelayCounters, scale = 1) => {
     names.push(name(base));
     new Counter({
       name: name(base),
@@ -91,7 +91,7 @@ export function registerOutboxMetrics(
         const current = relay?.counts();
         if (!current) return;
         this.reset();
-        this.inc(current[field]);
+        this.inc(current[field] * scale);
       },
     });
   };
@@ -115,6 +115,13 @@ export function registerOutboxMetrics(
     'outbox_claims_handed_back_total',
     'Claims made ahead and handed back unsent because their lease no longer covered a send',
     'claimsHandedBack',
+  );
+  counter('outbox_relay_claims_total', 'Claims of this process that took rows', 'claimsWithRows');
+  counter(
+    'outbox_relay_claim_seconds_total',
+    'Time those claims took, from start to rows in hand (event-loop waits included)',
+    'claimMsWithRows',
+    1 / 1000,
   );
   counter(
     'outbox_topic_held_total',

@@ -155,4 +155,68 @@ describe('OutboxRelay over the in-memory twins', () => {
     expect(publisher.messages().map((m) => m.headers.traceparent)).toEqual(['traced']);
     expect((await store.rows())[0].status).toBe('SENT');
   });
+  it('claims a row committed during a send while that batch is still being marked SENT', async () => {
+    const store = new InMemoryOutboxStore();
+    await store.add([{ aggregateType: 'Parcel', aggregateId: 'p1', aggregateVersion: 1 }]);
+    const options = resolveRelayOptions({ batchSize: 3, pollIntervalMs: 60_000 });
+    const commits = new Set<() => void>();
+    const notifier = {
+      onCommit(listener: () => void) {
+        commits.add(listener);
+        return () => void commits.delete(listener);
+      },
+    };
+    let firstSend = true;
+    const publisher = new InMemoryOutboxPublisher({
+      around: async (_batches, deliver) => {
+        if (firstSend) {
+          // A second row commits while the first batch is on the wire.
+          firstSend = false;
+          await store.add([{ aggregateType: 'Parcel', aggregateId: 'p2', aggregateVersion: 1 }]);
+          for (const wake of commits) wake();
+        }
+        await deliver();
+      },
+    });
+    const outcomes = store.outcomes(options);
+    let openMarkSent = () => undefined as void;
+    const markSentHeld = new Promise<void>((resolve) => (openMarkSent = resolve));
+    const relay = new OutboxRelay({
+      options,
+      instanceId: 'twin',
+      connections: inMemory,
+      claims: store.claims(options, 'twin'),
+      outcomes: {
+        ...Object.fromEntries(
+          (['markFailed', 'markDead', 'extendLease', 'release', 'releaseLeases'] as const).map(
+            (name) => [name, outcomes[name].bind(outcomes)],
+          ),
+        ),
+        markSent: async (ids: string[], token: string) => {
+          // The first batch's outcome write is slow: the next claim must not wait for it.
+          await markSentHeld;
+          return outcomes.markSent(ids, token);
+        },
+      } as typeof outcomes,
+      publisher,
+      topicFor: (type) => `${type.toLowerCase()}.events`,
+      notifier,
+      logger: quiet,
+    });
+    relay.start();
+    try {
+      await waitFor(() => publisher.messages().some((m) => m.key === 'p2'), {
+        description: "p2 published while p1's outcome is still being written",
+      });
+      expect((await store.rows()).map((r) => r.status)).toEqual(['SENDING', 'SENDING']);
+      openMarkSent();
+      await waitFor(async () => (await store.rows()).every((r) => r.status === 'SENT'), {
+        description: 'both rows SENT',
+      });
+      expect(relay.counts()).toMatchObject({ published: 2, claimsWithRows: 2 });
+    } finally {
+      openMarkSent();
+      await relay.stop();
+    }
+  });
 });
