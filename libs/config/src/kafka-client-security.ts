@@ -58,13 +58,16 @@ export function kafkaClientSecurity(
   return security;
 }
 
+// kafkajs's typings declare no constructor arguments; its class takes the message as others do.
+const SaslLoginRefused = KafkaJSSASLAuthenticationError as unknown as new (message: string) => Error;
+
 /** KAFKA_SASL_PASSWORD read from `file` now; a failure as kafkajs reports a refused login. */
 function passwordAtLogin(file: string, readFile?: SecretFileReader): string {
   try {
     return readSecretFile('KAFKA_SASL_PASSWORD', file, readFile);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    throw new KafkaJSSASLAuthenticationError(error.problems.join('; '));
+    throw new SaslLoginRefused(error.problems.join('; '));
   }
 }
 
