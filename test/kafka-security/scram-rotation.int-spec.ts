@@ -106,7 +106,8 @@ beforeAll(async () => {
     kafkaBrokers: cluster.brokers,
     kafkaTopicsReady: true,
   });
-}, KAFKA_STARTUP_MS);
+  // A cluster and four services on two cores shared with other runs: twice the usual bound.
+}, 2 * KAFKA_STARTUP_MS);
 
 afterAll(async () => {
   await chain?.stop();
