@@ -105,6 +105,7 @@ beforeAll(async () => {
     env,
     kafkaBrokers: cluster.brokers,
     kafkaTopicsReady: true,
+    startTimeoutMs: 180_000,
   });
   // A cluster and four services on two cores shared with other runs: twice the usual bound.
 }, 2 * KAFKA_STARTUP_MS);
