@@ -59,7 +59,9 @@ export function kafkaClientSecurity(
 }
 
 // kafkajs's typings declare no constructor arguments; its class takes the message as others do.
-const SaslLoginRefused = KafkaJSSASLAuthenticationError as unknown as new (message: string) => Error;
+const SaslLoginRefused = KafkaJSSASLAuthenticationError as unknown as new (
+  message: string,
+) => Error;
 
 /** KAFKA_SASL_PASSWORD read from `file` now; a failure as kafkajs reports a refused login. */
 function passwordAtLogin(file: string, readFile?: SecretFileReader): string {
