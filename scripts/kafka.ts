@@ -6,6 +6,9 @@
  *                                         force; creates deploy/kafka/acls.json's topics and ACLs
  *                                         for TOPIC_PREFIX P (default $TOPIC_PREFIX or 'trading.')
  *                                         and prints each principal's environment
+ *       [--reauth-ms N]                   secured: clients must log in again every N ms
+ *                                         (connections.max.reauth.ms), so a rotated SCRAM
+ *                                         password reaches them (docs/operations.md)
  *   npm run kafka:stop                    stop every node and remove the cluster's folder
  *   npm run kafka:node -- start|stop|kill|pause|resume N
  *                                         one node: start again with its storage, SIGTERM,
@@ -30,6 +33,7 @@ async function start(args: string[]): Promise<void> {
     options: {
       nodes: { type: 'string', default: '1' },
       secure: { type: 'boolean', default: false },
+      'reauth-ms': { type: 'string' },
       'topic-prefix': { type: 'string', default: process.env.TOPIC_PREFIX ?? 'trading.' },
     },
   });
@@ -38,7 +42,15 @@ async function start(args: string[]): Promise<void> {
     throw new Error(`a cluster already runs in ${DIR}: npm run kafka:stop first`);
   const secured = values.secure ? ' secured (SASL_SSL, SCRAM-SHA-512, ACLs)' : '';
   process.stdout.write(`starting ${nodes} Apache Kafka node(s)${secured} in ${DIR}…\n`);
-  const cluster = await ApacheKafkaCluster.start({ nodes, dir: DIR, secure: values.secure });
+  const reauth = values['reauth-ms'];
+  if (reauth !== undefined && !(values.secure && /^[1-9]\d*$/.test(reauth)))
+    throw new Error('--reauth-ms takes a positive number of milliseconds, with --secure');
+  const cluster = await ApacheKafkaCluster.start({
+    nodes,
+    dir: DIR,
+    secure: values.secure,
+    ...(reauth !== undefined && { reauthMs: Number(reauth) }),
+  });
   const brokers = cluster.brokers.join(',');
   for (const node of cluster.state.nodes)
     process.stdout.write(
@@ -95,7 +107,7 @@ const commands: Record<string, (args: string[]) => Promise<void>> = { start, sto
 const run = commands[command];
 if (!run) {
   process.stderr.write(
-    'usage: kafka.ts start [--nodes 1|3] [--secure [--topic-prefix P]] | stop | node <action> N\n',
+    'usage: kafka.ts start [--nodes 1|3] [--secure [--topic-prefix P] [--reauth-ms N]] | stop | node <action> N\n',
   );
   process.exit(64);
 }

@@ -15,5 +15,10 @@ export {
   KafkaSecuritySettings,
   withKafkaSecurity,
 } from './kafka-security-env';
-export { readSecretFiles, SECRET_VARIABLES, SecretFileReader } from './secret-files';
+export {
+  readSecretFile,
+  readSecretFiles,
+  SECRET_VARIABLES,
+  SecretFileReader,
+} from './secret-files';
 export { MigrateEnv, migrationUrl } from './migrate-env';

@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { KafkaJSSASLAuthenticationError } from 'kafkajs';
 import { CommonEnv } from './common-env';
 import { ConfigError } from './config.error';
 import { kafkaClientSecurity, kafkaSecurityFromEnv } from './kafka-client-security';
@@ -111,6 +112,53 @@ describe('the Kafka client security settings', () => {
     expect(() => kafkaSecurityFromEnv({ ...env, KAFKA_SASL_PASSWORD: 'x' })).toThrow(
       /KAFKA_SASL_PASSWORD: set both directly and as KAFKA_SASL_PASSWORD_FILE/,
     );
+  });
+
+  describe('with the password from KAFKA_SASL_PASSWORD_FILE', () => {
+    const { KAFKA_SASL_PASSWORD: _p, ...withoutPassword } = scram;
+
+    it('read the file again at each login: a password rotated in the file needs no restart', () => {
+      const file = join(dir, 'rotated-password');
+      writeFileSync(file, 'the-first-password\n');
+      const sasl = kafkaSecurityFromEnv({ ...withoutPassword, KAFKA_SASL_PASSWORD_FILE: file })
+        .sasl as { password: string };
+      expect(sasl.password).toBe('the-first-password');
+      // As Kubernetes updates a mounted secret: the new file renamed over the old one.
+      writeFileSync(`${file}.new`, 'the-second-password\n');
+      renameSync(`${file}.new`, file);
+      expect(sasl.password).toBe('the-second-password');
+      writeFileSync(file, 'the-third-password');
+      expect(sasl.password).toBe('the-third-password');
+    });
+
+    it('fail a login as a refused password when the file went, naming the variable, never the value', () => {
+      const file = join(dir, 'vanishing-password');
+      writeFileSync(file, 'a-password-once-read\n');
+      const sasl = kafkaSecurityFromEnv({ ...withoutPassword, KAFKA_SASL_PASSWORD_FILE: file })
+        .sasl as { password: string };
+      rmSync(file);
+      let refused: unknown;
+      try {
+        void sasl.password;
+      } catch (error) {
+        refused = error;
+      }
+      // The name kafkajs gives a refused login: the relay holds its rows and names the cause.
+      expect(refused).toBeInstanceOf(KafkaJSSASLAuthenticationError);
+      expect((refused as Error).message).toMatch(
+        `KAFKA_SASL_PASSWORD_FILE: cannot read ${file} (ENOENT)`,
+      );
+      writeFileSync(file, '\n');
+      expect(() => sasl.password).toThrow(`KAFKA_SASL_PASSWORD_FILE: ${file} is empty`);
+      expect(() => sasl.password).not.toThrow(/a-password-once-read/);
+    });
+
+    it('read a password set directly once, as before', () => {
+      const sasl = kafkaSecurityFromEnv(scram).sasl as { password: string };
+      expect(Object.getOwnPropertyDescriptor(sasl, 'password')).toMatchObject({
+        value: 'the-kafka-password',
+      });
+    });
   });
 
   it('are checked for the scripts by the same rules, without the services’ other variables', () => {

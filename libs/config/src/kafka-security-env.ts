@@ -13,6 +13,7 @@ export interface KafkaSecuritySettings {
   KAFKA_SASL_MECHANISM?: KafkaSaslMechanism;
   KAFKA_SASL_USERNAME?: string;
   KAFKA_SASL_PASSWORD?: string;
+  KAFKA_SASL_PASSWORD_FILE?: string;
   KAFKA_SSL?: boolean;
   KAFKA_SSL_CA_FILE?: string;
 }
@@ -53,6 +54,15 @@ export function withKafkaSecurity<B extends Constructor>(Base: B) {
         'KAFKA_SASL_PASSWORD is required with KAFKA_SASL_MECHANISM (or KAFKA_SASL_PASSWORD_FILE)',
     })
     KAFKA_SASL_PASSWORD?: string;
+
+    /**
+     * The file KAFKA_SASL_PASSWORD was read from, kept (unlike other `_FILE` variables) because
+     * the client reads it again at each SASL login: a password rotated in the file is used by
+     * the next connection or re-authentication, without a restart (kafkaClientSecurity).
+     */
+    @IsOptional()
+    @IsString()
+    KAFKA_SASL_PASSWORD_FILE?: string;
 
     /** `true`: connect over TLS. Default false. */
     @IsOptional()

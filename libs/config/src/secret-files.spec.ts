@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CommonEnv, ServiceEnv } from './common-env';
 import { ConfigError } from './config.error';
-import { readSecretFiles, SECRET_VARIABLES } from './secret-files';
+import { readSecretFile, readSecretFiles, SECRET_VARIABLES } from './secret-files';
 import { validateEnv } from './validate-env';
 
 const token = 'an-operator-token-of-24-chars';
@@ -122,5 +122,32 @@ describe('readSecretFiles', () => {
         KAFKA_SASL_PASSWORD_FILE: join(dir, 'missing'),
       }),
     ).toThrow(/KAFKA_SASL_PASSWORD_FILE: cannot read/);
+  });
+});
+
+describe('readSecretFile', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'secret-file-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reads the file as it is now: a change between two reads is seen by the second', () => {
+    const path = join(dir, 'kafka');
+    writeFileSync(path, 'the-old-password\n');
+    expect(readSecretFile('KAFKA_SASL_PASSWORD', path)).toBe('the-old-password');
+    writeFileSync(path, 'the-new-password\n');
+    expect(readSecretFile('KAFKA_SASL_PASSWORD', path)).toBe('the-new-password');
+  });
+
+  it('names the variable and the path of a file it cannot read, never a value', () => {
+    const path = join(dir, 'kafka');
+    const error = failure(() =>
+      readSecretFile('KAFKA_SASL_PASSWORD', path, () => {
+        throw Object.assign(new Error('EACCES: the-secret-value'), { code: 'EACCES' });
+      }),
+    );
+    expect(error.problems).toEqual([`KAFKA_SASL_PASSWORD_FILE: cannot read ${path} (EACCES)`]);
+    expect(error.message).not.toContain('the-secret-value');
   });
 });

@@ -39,18 +39,36 @@ export function readSecretFiles(
       problems.push(`${name}: set both directly and as ${name}_FILE; give it one way`);
       continue;
     }
-    let text: string;
     try {
-      text = readFile(String(path));
+      resolved[name] = readSecretFile(name, String(path), readFile);
     } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      problems.push(`${name}_FILE: cannot read ${String(path)} (${reason})`);
-      continue;
+      if (!(error instanceof ConfigError)) throw error;
+      problems.push(...error.problems);
     }
-    const value = text.replace(/[\r\n]+$/, '');
-    if (value === '') problems.push(`${name}_FILE: ${String(path)} is empty`);
-    else resolved[name] = value;
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return resolved;
+}
+
+/**
+ * The secret `name` from the file at `path` (what `<NAME>_FILE` names), its trailing line
+ * breaks trimmed. An unreadable or empty file is a ConfigError naming `<NAME>_FILE` and the
+ * path, never the value. Called at start by readSecretFiles, and again at each SASL login
+ * for KAFKA_SASL_PASSWORD (kafkaClientSecurity), so a rotated password needs no restart.
+ */
+export function readSecretFile(
+  name: string,
+  path: string,
+  readFile: SecretFileReader = (file) => readFileSync(file, 'utf8'),
+): string {
+  let text: string;
+  try {
+    text = readFile(path);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new ConfigError([`${name}_FILE: cannot read ${path} (${reason})`]);
+  }
+  const value = text.replace(/[\r\n]+$/, '');
+  if (value === '') throw new ConfigError([`${name}_FILE: ${path} is empty`]);
+  return value;
 }

@@ -28,6 +28,7 @@ import {
 import { ClusterState, NodeState, readClusterState, writeClusterState } from './cluster-state';
 import { freeLoopbackPort } from '../free-loopback-port';
 import { NodePorts, nodeProperties } from './node-properties';
+import { alterScramCredential } from './scram-credentials';
 import { processAlive, signalProcess, waitForExit } from './process-control';
 
 /** Options for `ApacheKafkaCluster.start`. */
@@ -54,6 +55,13 @@ export interface ApacheKafkaClusterOptions {
   secure?: boolean;
   /** With `secure`: the SCRAM users besides the admin. Default: the access file's principals. */
   users?: string[];
+  /**
+   * With `secure`: the brokers' `connections.max.reauth.ms` on the client listener (KIP-368).
+   * A client must log in again within this long, or the broker closes its connection at its
+   * next request; kafkajs re-authenticates on the same connection, with the password it reads
+   * then. What makes a rotated password reach every client. Default: unset, sessions never end.
+   */
+  reauthMs?: number;
 }
 
 /** Where a partition is led and replicated, by node id. */
@@ -100,10 +108,13 @@ export class ApacheKafkaCluster {
     // Kafka's cluster ids are 16 random bytes in URL-safe base64, as StorageTool random-uuid prints.
     const clusterId = randomBytes(16).toString('base64url');
     const security = options.secure
-      ? newClusterSecurity(
-          join(options.dir, 'tls'),
-          options.users ?? Object.keys(readKafkaAccessFile().principals),
-        )
+      ? {
+          ...newClusterSecurity(
+            join(options.dir, 'tls'),
+            options.users ?? Object.keys(readKafkaAccessFile().principals),
+          ),
+          ...(options.reauthMs !== undefined && { reauthMs: options.reauthMs }),
+        }
       : undefined;
     const nodes: NodeState[] = ports.map((p, i) => {
       const id = i + 1;
@@ -180,6 +191,32 @@ export class ApacheKafkaCluster {
         intervalMs: 100,
         description: `the ACLs in force on ${address}`,
       });
+  }
+
+  /**
+   * Gives SCRAM user `user` a new password on the cluster (kafka-configs --alter): the old one
+   * is refused from then on, by every new login and every re-authentication; connections
+   * already logged in stay until their session ends (`reauthMs`). The state file records the
+   * new password, so `clientSecurity(user)` logs in with it.
+   */
+  async setScramPassword(user: string, password: string): Promise<void> {
+    const security = this.requireSecurity();
+    await alterScramCredential(this.state.dir, this.runningBrokers(), security, {
+      user,
+      password,
+    });
+    this.updateUsers({ ...this.requireSecurity().users, [user]: password });
+  }
+
+  /** Deletes SCRAM user `user`'s credential: nothing logs in as it until one is set again. */
+  async deleteScramCredential(user: string): Promise<void> {
+    const security = this.requireSecurity();
+    await alterScramCredential(this.state.dir, this.runningBrokers(), security, {
+      user,
+      delete: true,
+    });
+    const { [user]: _deleted, ...users } = this.requireSecurity().users;
+    this.updateUsers(users);
   }
 
   /** Node ids, 1-based. */
@@ -383,6 +420,18 @@ export class ApacheKafkaCluster {
     signalProcess(pid, signal);
     await waitForExit(pid, killAfterMs);
     this.update(id, { pid: null });
+  }
+
+  private requireSecurity(): ClusterSecurity {
+    const { security } = this.state;
+    if (!security) throw new Error('the cluster is not secured: it has no SCRAM users');
+    return security;
+  }
+
+  private updateUsers(users: Record<string, string>): void {
+    const state = this.state;
+    state.security = { ...this.requireSecurity(), users };
+    writeClusterState(this.stateFile, state);
   }
 
   private node(id: number): NodeState {

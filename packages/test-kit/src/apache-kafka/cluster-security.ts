@@ -19,6 +19,8 @@ export interface ClusterSecurity {
   keystoreFile: string;
   /** The SCRAM users created at format time, name → password; CLUSTER_ADMIN among them. */
   users: Record<string, string>;
+  /** The brokers' `connections.max.reauth.ms` on the client listener; unset: sessions never end. */
+  reauthMs?: number;
 }
 
 /**

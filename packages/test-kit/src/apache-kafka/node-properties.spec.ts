@@ -78,5 +78,11 @@ describe('nodeProperties', () => {
       'username="admin" password="secret"',
     );
     expect(JSON.stringify(node)).not.toContain('other');
+    // Sessions never end unless asked: no re-authentication deadline by default.
+    expect(JSON.stringify(node)).not.toContain('reauth');
+    const reauthing = settings(
+      nodeProperties(1, ports(1), '/data', { ...security, reauthMs: 15_000 }),
+    );
+    expect(reauthing['listener.name.client.scram-sha-512.connections.max.reauth.ms']).toBe('15000');
   });
 });

@@ -30,5 +30,9 @@ export function nodeSecurityProperties(security: ClusterSecurity): string[] {
     'authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer',
     'allow.everyone.if.no.acl.found=false',
     `super.users=User:${CLUSTER_ADMIN}`,
+    // KIP-368: clients log in again within this long, so a changed credential reaches them.
+    ...(security.reauthMs !== undefined
+      ? [`listener.name.client.scram-sha-512.connections.max.reauth.ms=${security.reauthMs}`]
+      : []),
   ];
 }
