@@ -8,18 +8,19 @@
 # Idempotent: what exists and stays valid for 30 more days is kept.
 set -euo pipefail
 umask 077
-private=/tls/ca-private broker=/tls/broker public=/tls/ca
+root="${TLS_ROOT:-/tls}"
+private="$root/ca-private" broker="$root/broker" public="$root/ca"
 month=2592000
 newkey=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
 
-if ! openssl x509 -checkend "$month" -noout -in "$private/ca.pem" 2>/dev/null; then
+if ! openssl x509 -checkend "$month" -noout -in "$private/ca.pem" >/dev/null 2>&1; then
   openssl req -x509 "${newkey[@]}" -keyout "$private/ca.key" -out "$private/ca.pem" -days 3650 \
     -subj '/CN=trading docker compose CA' \
     -addext 'basicConstraints=critical,CA:TRUE' -addext 'keyUsage=critical,keyCertSign,cRLSign'
   rm -f "$broker/node.crt"
   echo 'kafka-certs: new CA'
 fi
-if ! openssl x509 -checkend "$month" -noout -in "$broker/node.crt" 2>/dev/null ||
+if ! openssl x509 -checkend "$month" -noout -in "$broker/node.crt" >/dev/null 2>&1 ||
   ! openssl verify -CAfile "$private/ca.pem" "$broker/node.crt" >/dev/null 2>&1; then
   work="$(mktemp -d)"
   openssl req "${newkey[@]}" -keyout "$work/node.key" -out "$work/node.csr" -subj '/CN=kafka'
@@ -34,8 +35,9 @@ if ! openssl x509 -checkend "$month" -noout -in "$broker/node.crt" 2>/dev/null |
 fi
 cp "$private/ca.pem" "$broker/ca.pem"
 cp "$private/ca.pem" "$public/ca.pem"
-# The broker runs as the image's appuser; the CA certificate is public.
-chown appuser "$broker/node-keystore.pem"
+# The broker runs as the image's appuser (a copy of this script run elsewhere has none); the CA
+# certificate is public.
+if id appuser >/dev/null 2>&1; then chown appuser "$broker/node-keystore.pem"; fi
 chmod 0400 "$broker/node-keystore.pem"
 chmod 0444 "$broker/ca.pem" "$broker/node.crt" "$public/ca.pem"
 echo 'kafka-certs: CA and broker certificate in place'

@@ -8,7 +8,8 @@
 set -euo pipefail
 umask 077
 table="${1:-/etc/trading/secrets.tsv}"
-master=/secrets/master
+root="${SECRETS_ROOT:-/secrets}"
+master="$root/master"
 while read -r volume file secret; do
   [[ -z "$volume" || "$volume" == \#* ]] && continue
   if [[ ! -s "$master/$secret" ]]; then
@@ -16,9 +17,9 @@ while read -r volume file secret; do
     openssl rand -hex 24 | tr -d '\n' >"$master/$secret.new"
     mv "$master/$secret.new" "$master/$secret"
   fi
-  [[ -d "/secrets/$volume" ]] || { echo "compose-secrets: /secrets/$volume is not mounted" >&2; exit 1; }
+  [[ -d "$root/$volume" ]] || { echo "compose-secrets: $root/$volume is not mounted" >&2; exit 1; }
   # Readable by the consumer's own user (the images run as different uids): the volume itself is
   # what only that consumer mounts.
-  install -m 0444 "$master/$secret" "/secrets/$volume/$file"
+  install -m 0444 "$master/$secret" "$root/$volume/$file"
 done <"$table"
 echo "compose-secrets: $(grep -cv '^\(#\|$\)' "$table") secret files in place"
