@@ -46,10 +46,14 @@ if [[ "$properties" =~ @secret:[^@]*@ ]]; then
 fi
 printf '%s' "$properties" >"$config/server.properties"
 
-# Formatted once: a restarted container keeps its storage, its users and their passwords.
-"$home/bin/kafka-storage.sh" format --ignore-formatted \
-  --cluster-id "${CLUSTER_ID:-$("$home/bin/kafka-storage.sh" random-uuid)}" \
-  --config "$config/server.properties" "${scram[@]}"
+# Formatted once: a restarted container keeps its storage, its cluster id, its users and their
+# passwords (formatting again, with a new cluster id, would stop the broker).
+data="${KAFKA_LOG_DIRS:?KAFKA_LOG_DIRS is not set}"
+if [[ ! -f "${data%%,*}/meta.properties" ]]; then
+  "$home/bin/kafka-storage.sh" format \
+    --cluster-id "${CLUSTER_ID:-$("$home/bin/kafka-storage.sh" random-uuid)}" \
+    --config "$config/server.properties" "${scram[@]}"
+fi
 
 cat >"$config/admin-client.properties" <<PROPERTIES
 security.protocol=SASL_SSL
