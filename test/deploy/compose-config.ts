@@ -39,6 +39,7 @@ export function resolvedCompose(envFile = '.env.example'): Record<string, Resolv
   } catch (error) {
     throw new Error(
       `docker-compose config failed (install Debian's docker-compose, as .ci/run does): ${(error as Error).message}`,
+      { cause: error },
     );
   }
   const raw = parse(text) as { services: Record<string, Record<string, unknown>> };
@@ -115,10 +116,14 @@ export function brokerProperties(env: Record<string, string>): Map<string, strin
     const key = name
       .slice('KAFKA_'.length)
       .toLowerCase()
-      .replace(/___/g, '-')
-      .replace(/__/g, '\u0001')
-      .replace(/_/g, '.')
-      .replace(/\u0001/g, '_');
+      .split('___')
+      .map((part) =>
+        part
+          .split('__')
+          .map((word) => word.replace(/_/g, '.'))
+          .join('_'),
+      )
+      .join('-');
     properties.set(key, value);
   }
   return properties;
