@@ -159,7 +159,9 @@ module.exports = {
         "Outside a library, only its entry points (libs/<lib>/src/index.ts, '@app/<lib>'; a " +
         "package's subpaths packages/<pkg>/src/{http,testing,health,metrics,mysql,postgres,confluent}/index.ts) are its contract; its " +
         "other files are private. Jest's global setup is the one exception: it runs before " +
-        "jest's module aliases exist, so it loads the Apache Kafka controller's folder alone.",
+        "jest's module aliases exist, so it loads the Apache Kafka controller's folder alone. " +
+        "The test kit's kafka-access/ is an entry point too ('@outbox-inbox/test-kit/kafka-access'): " +
+        "the operator step bundled for the runtime image, without the kit's database drivers.",
       severity: 'error',
       from: { pathNot: ['^(libs|packages)/[^/]+/', '^test/global-setup\\.js$', '^bench/'] },
       to: {
@@ -167,6 +169,7 @@ module.exports = {
         pathNot: [
           '^(libs|packages)/[^/]+/src/index\\.ts$',
           '^packages/[^/]+/src/(http|testing|health|metrics|mysql|postgres|confluent)/index\\.ts$',
+          '^packages/test-kit/src/kafka-access/index\\.ts$',
         ],
       },
     },

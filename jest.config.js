@@ -31,6 +31,8 @@ const moduleNameMapper = {
     '<rootDir>/packages/$1/src/$2',
   // The outbox's publisher on @confluentinc/kafka-javascript (librdkafka), an optional peer.
   '^@outbox-inbox/outbox/confluent$': '<rootDir>/packages/outbox/src/confluent',
+  // The kit's operator step alone (scripts/kafka-access.ts, bundled without the kit's drivers).
+  '^@outbox-inbox/test-kit/kafka-access$': '<rootDir>/packages/test-kit/src/kafka-access',
   // The database package's dialects, each loading its own driver.
   '^@outbox-inbox/database/(mysql|postgres)$': '<rootDir>/packages/database/src/$1',
 };

@@ -8,7 +8,7 @@
  * Settings come from the environment; the last line is the verdict, and the exit code matches.
  */
 import { parseArgs } from 'node:util';
-import { kafkaSecurityFromEnv, readSecretFiles } from '@app/config';
+import { kafkaSecurityFromEnv, readSecretFiles, withDatabasePassword } from '@app/config';
 import { DemoSettings, newRunId } from './demo/demo-settings';
 import { judgeExistingRun, runDemo } from './demo/driver';
 import { formatSummary } from './demo/summary';
@@ -18,11 +18,17 @@ import { DemoCheck, verdictLine } from './demo/verdict';
 const env = (name: string, fallback: string) => process.env[name] || fallback;
 
 function settingsFromEnv(): DemoSettings {
-  // The secrets may come from files too (PAY_CALLBACK_SECRET_FILE, OPS_API_TOKEN_FILE).
-  const secrets = readSecretFiles(process.env, ['PAY_CALLBACK_SECRET', 'OPS_API_TOKEN']) as Record<
-    string,
-    string | undefined
-  >;
+  // The secrets may come from files too (PAY_CALLBACK_SECRET_FILE, OPS_API_TOKEN_FILE), and
+  // MYSQL_URL's password from DATABASE_PASSWORD(_FILE), as a service's DATABASE_URL's does.
+  const secrets = readSecretFiles(process.env, [
+    'PAY_CALLBACK_SECRET',
+    'OPS_API_TOKEN',
+    'DATABASE_PASSWORD',
+  ]) as Record<string, string | undefined>;
+  const mysqlUrl = withDatabasePassword({
+    DATABASE_URL: env('MYSQL_URL', 'mysql://root@127.0.0.1:3306'),
+    DATABASE_PASSWORD: secrets.DATABASE_PASSWORD,
+  }).DATABASE_URL as string;
   return {
     urls: {
       order: env('ORDER_SERVICE_URL', 'http://127.0.0.1:3000'),
@@ -32,7 +38,7 @@ function settingsFromEnv(): DemoSettings {
       opsConsole: env('OPS_CONSOLE_URL', 'http://127.0.0.1:3004'),
     },
     payCallbackSecret: secrets.PAY_CALLBACK_SECRET || 'local-demo-secret-0123456789',
-    mysqlUrl: env('MYSQL_URL', 'mysql://root@127.0.0.1:3306').replace(/\/+$/, ''),
+    mysqlUrl: mysqlUrl.replace(/\/+$/, ''),
     kafkaBrokers: env('KAFKA_BROKERS', '127.0.0.1:9092').split(',').filter(Boolean),
     kafkaSecurity: kafkaSecurityFromEnv(),
     databasePrefix: process.env.DATABASE_PREFIX ?? '',

@@ -9,6 +9,9 @@
  * scram-sha-512), KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD (or KAFKA_SASL_PASSWORD_FILE),
  * KAFKA_SSL=true and KAFKA_SSL_CA_FILE (unset: the system's CAs). P defaults to $TOPIC_PREFIX,
  * else 'trading.'.
+ * It imports the kit's kafka-access entry alone: docker compose runs it as a bundle
+ * (dist/scripts/kafka-access.js) on the runtime image, which has none of the kit's database
+ * drivers.
  */
 import { parseArgs } from 'node:util';
 import { Kafka, KafkaConfig, logLevel } from 'kafkajs';
@@ -19,7 +22,7 @@ import {
   kafkaAccessCommands,
   kafkaAccessPlan,
   readKafkaAccessFile,
-} from '@outbox-inbox/test-kit';
+} from '@outbox-inbox/test-kit/kafka-access';
 
 /** The admin's connection: KAFKA_BROKERS, and the security settings every client reads. */
 function adminConnection(env: NodeJS.ProcessEnv): KafkaConfig {

@@ -50,10 +50,12 @@ export { insertSentHistory } from './sent-history';
 export {
   ApacheKafkaCluster,
   CLUSTER_ADMIN,
+  CLUSTER_SASL_MECHANISM,
   clusterClientEnv,
   clusterClientSecurity,
   ensureApacheKafkaInstalled,
   makeClusterTls,
+  nodeSecurityProperties,
   pinnedApacheKafkaVersion,
   produceWithConsoleProducer,
 } from './apache-kafka';

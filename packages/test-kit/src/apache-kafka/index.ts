@@ -4,6 +4,12 @@ export type { ClusterState, NodeState } from './cluster-state';
 export { ensureApacheKafkaInstalled, pinnedApacheKafkaVersion } from './broker-install';
 export { produceWithConsoleProducer } from './console-producer';
 export type { ConsoleRecord } from './console-producer';
-export { CLUSTER_ADMIN, clusterClientEnv, clusterClientSecurity } from './cluster-security';
+export {
+  CLUSTER_ADMIN,
+  CLUSTER_SASL_MECHANISM,
+  clusterClientEnv,
+  clusterClientSecurity,
+} from './cluster-security';
 export type { ClusterSecurity } from './cluster-security';
 export { makeClusterTls } from './cluster-tls';
+export { nodeSecurityProperties } from './node-security-properties';
