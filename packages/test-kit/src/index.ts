@@ -51,6 +51,7 @@ export {
   ApacheKafkaCluster,
   CLUSTER_ADMIN,
   clusterClientEnv,
+  clusterClientFileEnv,
   clusterClientSecurity,
   ensureApacheKafkaInstalled,
   makeClusterTls,
@@ -77,3 +78,6 @@ export type { AccessRule, KafkaAccessFile, KafkaAccessPlan, PlannedAcl } from '.
 /** The KAFKA switch and the broker it starts: mock, Apache Kafka, or KAFKA_BROKERS. */
 export { createTopics, KAFKA_STARTUP_MS, kafkaChoice, startKafka } from './kafka';
 export type { KafkaBroker, KafkaChoice, KafkaFaults, StartKafkaOptions } from './kafka';
+/** A test's own kafkajs settings: the admin's login on a secured cluster, plain elsewhere. */
+export { sharedClusterSecurity, testKafkaConfig } from './kafka';
+export type { BrokerListConfig } from './kafka';

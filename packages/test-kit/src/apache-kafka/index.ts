@@ -4,6 +4,11 @@ export type { ClusterState, NodeState } from './cluster-state';
 export { ensureApacheKafkaInstalled, pinnedApacheKafkaVersion } from './broker-install';
 export { produceWithConsoleProducer } from './console-producer';
 export type { ConsoleRecord } from './console-producer';
-export { CLUSTER_ADMIN, clusterClientEnv, clusterClientSecurity } from './cluster-security';
+export {
+  CLUSTER_ADMIN,
+  clusterClientEnv,
+  clusterClientFileEnv,
+  clusterClientSecurity,
+} from './cluster-security';
 export type { ClusterSecurity } from './cluster-security';
 export { makeClusterTls } from './cluster-tls';
