@@ -7,7 +7,7 @@ import {
   ServiceDatabaseUsers,
 } from '@app/trading-test-kit';
 import { migrate, portVariable, ServiceProcess, ServiceSpec } from './service-process';
-import { OPS_PRINCIPAL, prepareStackKafka, SERVICE_PRINCIPALS } from './stack-kafka-access';
+import { prepareStackKafka, SERVICE_PRINCIPALS } from './stack-kafka-access';
 
 export { STACK_CONSUMERS, stackTopics } from './stack-topics';
 
@@ -83,10 +83,10 @@ export interface Stack {
   /** True on a secured cluster: each service connects as its own principal. */
   kafkaSecured: boolean;
   /**
-   * The environment of the operators' CLI or checker (principal trading-ops, its password in a
-   * file) on a secured cluster; empty elsewhere.
+   * The environment of a process that connects as `principal` on a secured cluster (its
+   * password in a file): OPS_PRINCIPAL for the operators' CLI and checker. Empty elsewhere.
    */
-  opsKafkaEnv: Record<string, string>;
+  kafkaLoginEnv(principal: string): Record<string, string>;
   payCallbackSecret: string;
   /** The operator token: `Authorization: Bearer <opsApiToken>` on operator routes. */
   opsApiToken: string;
@@ -269,7 +269,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     databaseUsers,
     topicPrefix,
     kafkaSecured: access.secured,
-    opsKafkaEnv: access.loginEnv(OPS_PRINCIPAL),
+    kafkaLoginEnv: access.loginEnv,
     payCallbackSecret: secret,
     opsApiToken,
     async stop() {
