@@ -1,3 +1,4 @@
+import { testKafkaConfig } from '@outbox-inbox/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { ReceivedMessage } from '../src/testing';
 
@@ -6,11 +7,13 @@ export function contractTopicReader(
   brokers: string[],
 ): (topic: string, count: number) => Promise<ReceivedMessage[]> {
   return async (topic, count) => {
-    const kafka = new Kafka({
-      brokers,
-      clientId: 'contract-reader',
-      logLevel: logLevel.NOTHING,
-    });
+    const kafka = new Kafka(
+      testKafkaConfig({
+        brokers,
+        clientId: 'contract-reader',
+        logLevel: logLevel.NOTHING,
+      }),
+    );
     const consumer = kafka.consumer({ groupId: `contract-${topic}`, maxWaitTimeInMs: 100 });
     const messages: ReceivedMessage[] = [];
     let done!: () => void;

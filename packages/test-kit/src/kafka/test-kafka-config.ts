@@ -3,8 +3,11 @@ import { KafkaConfig } from 'kafkajs';
 import { CLUSTER_ADMIN, clusterClientSecurity, ClusterSecurity } from '../apache-kafka/cluster-security';
 import { readClusterState } from '../apache-kafka/cluster-state';
 
-/** A kafkajs config whose bootstrap list is known up front. */
-export type BrokerListConfig = KafkaConfig & { brokers: string[] };
+/**
+ * A client config whose bootstrap list is known up front: kafkajs's, or the packages' own
+ * connection settings (KafkaConnection), which take `ssl` and `sasl` as kafkajs does.
+ */
+export type BrokerListConfig = { brokers: string[] } & Pick<KafkaConfig, 'ssl' | 'sasl'>;
 
 /**
  * How the run's shared cluster is secured, when `brokers` are its: the cluster that
@@ -30,10 +33,10 @@ export function sharedClusterSecurity(
  * principal may. Anywhere else, `config` as it is. The cluster's security is that of `broker`
  * when given (a broker handle of `startKafka`), else the shared cluster's (sharedClusterSecurity).
  */
-export function testKafkaConfig(
-  config: BrokerListConfig,
+export function testKafkaConfig<C extends BrokerListConfig>(
+  config: C,
   broker?: { security?: ClusterSecurity },
-): KafkaConfig {
+): C {
   const security = broker ? broker.security : sharedClusterSecurity(config.brokers);
   return security ? { ...config, ...clusterClientSecurity(security, CLUSTER_ADMIN) } : config;
 }
