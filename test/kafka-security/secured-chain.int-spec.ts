@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { checkInvariants } from '@app/trading-checker';
 import {
   ApacheKafkaCluster,
+  SecuredClusterLease,
+  securedClusterForTest,
   clusterClientEnv,
   ClusterSecurity,
   KAFKA_STARTUP_MS,
@@ -16,7 +18,8 @@ import { ServiceName, TradingStack } from '../support/trading-stack';
  * without an ACL), each service its own principal with deploy/kafka/acls.json's rights for this
  * file's TOPIC_PREFIX, its password read from a file, every process at the most verbose log
  * level. Paid orders are fulfilled and booked once, and no line any process wrote holds a
- * secret it was given. One node: access is the same on three.
+ * secret it was given. On the run's secured cluster when there is one (CI's three nodes), else
+ * on a secured node of this file's own.
  */
 const ORDERS = 12;
 const KAFKA_PRINCIPALS: ServiceName[] = [
@@ -25,6 +28,8 @@ const KAFKA_PRINCIPALS: ServiceName[] = [
   'accounting-service',
 ];
 
+/** The run's secured cluster (CI's three nodes), else a secured node of this file's own. */
+let lease: SecuredClusterLease;
 let cluster: ApacheKafkaCluster;
 let chain: TradingStack;
 let secretsDir: string;
@@ -39,11 +44,8 @@ function connectAs(security: ClusterSecurity, user: string): Record<string, stri
 
 beforeAll(async () => {
   secretsDir = mkdtempSync(join(tmpdir(), 'secured-chain-secrets-'));
-  cluster = await ApacheKafkaCluster.start({
-    nodes: 1,
-    dir: mkdtempSync(join(tmpdir(), 'sec-chain-kafka-')),
-    secure: true,
-  });
+  lease = await securedClusterForTest('secured-chain');
+  cluster = lease.cluster;
   const prefix = `t${randomBytes(3).toString('hex')}_`;
   // The operator step: topics and ACLs before any service starts; the services create none.
   await cluster.applyAccess(prefix.replace(/_/g, '.'));
@@ -63,7 +65,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await chain?.stop();
-  await cluster?.stop();
+  await lease?.release();
   if (secretsDir) rmSync(secretsDir, { recursive: true, force: true });
 });
 

@@ -81,3 +81,6 @@ export type { KafkaBroker, KafkaChoice, KafkaFaults, StartKafkaOptions } from '.
 /** A test's own kafkajs settings: the admin's login on a secured cluster, plain elsewhere. */
 export { sharedClusterSecurity, testKafkaConfig } from './kafka';
 export type { BrokerListConfig } from './kafka';
+/** The run's secured cluster when there is one, else a secured node of the test file's own. */
+export { securedClusterForTest } from './kafka';
+export type { SecuredClusterLease } from './kafka';

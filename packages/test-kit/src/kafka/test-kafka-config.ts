@@ -1,6 +1,10 @@
 import { existsSync } from 'node:fs';
 import { KafkaConfig } from 'kafkajs';
-import { CLUSTER_ADMIN, clusterClientSecurity, ClusterSecurity } from '../apache-kafka/cluster-security';
+import {
+  CLUSTER_ADMIN,
+  clusterClientSecurity,
+  ClusterSecurity,
+} from '../apache-kafka/cluster-security';
 import { readClusterState } from '../apache-kafka/cluster-state';
 
 /**
