@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkInvariants } from '@app/trading-checker';
@@ -7,8 +7,7 @@ import {
   ApacheKafkaCluster,
   SecuredClusterLease,
   securedClusterForTest,
-  clusterClientEnv,
-  ClusterSecurity,
+  clusterClientFileEnv,
   KAFKA_STARTUP_MS,
 } from '@outbox-inbox/test-kit';
 import { ServiceName, TradingStack } from '../support/trading-stack';
@@ -34,14 +33,6 @@ let cluster: ApacheKafkaCluster;
 let chain: TradingStack;
 let secretsDir: string;
 
-/** A service's settings to connect as `user`, the password in a file as a secret store gives it. */
-function connectAs(security: ClusterSecurity, user: string): Record<string, string> {
-  const { KAFKA_SASL_PASSWORD: password, ...env } = clusterClientEnv(security, user);
-  const file = join(secretsDir, `${user}.kafka-password`);
-  writeFileSync(file, `${password}\n`, { mode: 0o600 });
-  return { ...env, KAFKA_SASL_PASSWORD_FILE: file };
-}
-
 beforeAll(async () => {
   secretsDir = mkdtempSync(join(tmpdir(), 'secured-chain-secrets-'));
   lease = await securedClusterForTest('secured-chain');
@@ -54,7 +45,7 @@ beforeAll(async () => {
     'coupon-provider': { LOG_LEVEL: 'verbose' },
   };
   for (const name of KAFKA_PRINCIPALS)
-    env[name] = { ...connectAs(security, name), LOG_LEVEL: 'verbose' };
+    env[name] = { ...clusterClientFileEnv(security, name, secretsDir), LOG_LEVEL: 'verbose' };
   chain = await TradingStack.start({
     prefix,
     env,

@@ -8,8 +8,7 @@ import {
   ApacheKafkaCluster,
   SecuredClusterLease,
   securedClusterForTest,
-  clusterClientEnv,
-  ClusterSecurity,
+  clusterClientFileEnv,
   KAFKA_STARTUP_MS,
   makeClusterTls,
   waitFor,
@@ -66,12 +65,6 @@ function secretFile(name: string, value: string): string {
   return file;
 }
 
-/** A service's settings to connect as `user`, its password in a file. */
-function connectAs(security: ClusterSecurity, user: string): Record<string, string> {
-  const { KAFKA_SASL_PASSWORD: password, ...env } = clusterClientEnv(security, user);
-  return { ...env, KAFKA_SASL_PASSWORD_FILE: secretFile(`${user}.kafka-password`, password) };
-}
-
 /** The order-service's WRITE on its events topic, as deploy/kafka/acls.json grants it. */
 function orderWriteAcl() {
   return {
@@ -106,7 +99,7 @@ beforeAll(async () => {
   const security = cluster.security!;
   const env: Partial<Record<ServiceName, Record<string, string>>> = {};
   for (const name of KAFKA_PRINCIPALS)
-    env[name] = { ...connectAs(security, name), LOG_LEVEL: 'verbose' };
+    env[name] = { ...clusterClientFileEnv(security, name, dir), LOG_LEVEL: 'verbose' };
   chain = await TradingStack.start({
     prefix,
     env,
