@@ -62,6 +62,11 @@ async function main(): Promise<boolean> {
   try {
     const settings = settingsOf(stack);
     process.stdout.write(`Kafka: ${stack.kafkaBrokers.join(',')} (${stack.kafka.label})\n`);
+    if (stack.kafkaSecured)
+      process.stdout.write(
+        `Kafka secured: SASL_SSL with SCRAM-SHA-512, each service its own principal, the ACLs of ` +
+          `deploy/kafka/acls.json in force for ${topicPrefix}*\n`,
+      );
     const outcome = await runDemo(settings, {
       runId,
       orders,

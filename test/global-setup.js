@@ -3,6 +3,9 @@
 // - KAFKA=apache: one Apache Kafka cluster of KAFKA_NODES (1 or 3) nodes on free loopback ports
 //   for the whole run, exported to every worker as KAFKA_BROKERS, with KAFKA_CLUSTER_STATE
 //   naming its state file so tests may stop and start its nodes; stopped in the teardown;
+//   secured (SASL_SSL, ACLs in force) with KAFKA_SECURE=true: the state file then holds the CA
+//   and each principal's password, and the test kit connects tests as the admin (testKafkaConfig)
+//   and each service as its own principal (scripts/stack);
 // - KAFKA unset and a Docker engine answering: Apache Kafka (and MySQL, when MYSQL_URL is
 //   unset) with testcontainers, at the pins test/deploy/pinned-images.spec.ts checks;
 // - otherwise each test file spawns its own tools/kafka-mock.
@@ -27,10 +30,14 @@ function dockerReachable() {
 async function startApacheKafka() {
   const { ApacheKafkaCluster } = require('../packages/test-kit/src/apache-kafka');
   const nodes = Number(process.env.KAFKA_NODES || 1);
-  process.stderr.write(`\nstarting an Apache Kafka cluster of ${nodes} node(s) for this run…\n`);
+  const secure = process.env.KAFKA_SECURE === 'true';
+  process.stderr.write(
+    `\nstarting ${secure ? 'a secured' : 'an'} Apache Kafka cluster of ${nodes} node(s) for this run…\n`,
+  );
   const cluster = await ApacheKafkaCluster.start({
     nodes,
     dir: mkdtempSync(join(tmpdir(), 'jest-apache-kafka-')),
+    secure,
   });
   // Should jest end without its teardown (Ctrl-C), the detached JVMs must not outlive it.
   const pids = cluster.state.nodes.map((n) => n.pid);

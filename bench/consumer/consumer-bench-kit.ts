@@ -14,7 +14,7 @@ import {
   resolveInboxOptions,
 } from '@outbox-inbox/inbox';
 import { InboxHooksModule } from '@outbox-inbox/inbox/testing';
-import { TestEnvironment, toMessage } from '@outbox-inbox/test-kit';
+import { TestEnvironment, toMessage, testKafkaConfig } from '@outbox-inbox/test-kit';
 import { orderEvent } from '@app/trading-test-kit';
 import { Controller, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -275,16 +275,22 @@ export async function bareKafkaRate(
   // Offsets are committed as often as an inbox with default options commits them.
   const { offsetCommitEvery } = resolveInboxOptions({
     consumer: run.consumer,
-    kafka: { brokers: run.brokers, clientId: run.consumer, ...kafkaSecurityFromEnv() },
+    kafka: testKafkaConfig({
+      brokers: run.brokers,
+      clientId: run.consumer,
+      ...kafkaSecurityFromEnv(),
+    }),
     topics: [run.topic],
     registry: tradingEventRegistry(),
   });
-  const kafka = new Kafka({
-    clientId: run.consumer,
-    brokers: run.brokers,
-    ...kafkaSecurityFromEnv(),
-    logLevel: logLevel.NOTHING,
-  });
+  const kafka = new Kafka(
+    testKafkaConfig({
+      clientId: run.consumer,
+      brokers: run.brokers,
+      ...kafkaSecurityFromEnv(),
+      logLevel: logLevel.NOTHING,
+    }),
+  );
   const consumer = kafka.consumer({ groupId: run.consumer, maxWaitTimeInMs: 100 });
   // kafkajs runs a failed batch again, which here fails again (its inbox rows are committed).
   consumer.on(consumer.events.CRASH, ({ payload }) => clock.fail(payload.error));
@@ -351,13 +357,13 @@ export async function inboxRate(run: InboxRun): Promise<Rate> {
       InboxModule.forRoot({
         consumer: run.consumer,
         batchSize: run.batchSize,
-        kafka: {
+        kafka: testKafkaConfig({
           brokers: run.brokers,
           ...kafkaSecurityFromEnv(),
           clientId: run.consumer,
           logLevel: logLevel.NOTHING,
           maxWaitTimeMs: 100,
-        },
+        }),
         topics: [run.topic],
         registry: tradingEventRegistry(),
         deadLetterTopic: run.deadLetterTopic,

@@ -1,5 +1,5 @@
 import { kafkaSecurityFromEnv } from '@app/config';
-import { Infrastructure } from '@outbox-inbox/test-kit';
+import { Infrastructure, testKafkaConfig } from '@outbox-inbox/test-kit';
 import { Admin, ConfigResourceTypes, Kafka, logLevel } from 'kafkajs';
 
 /** Runs `work` with a connected kafkajs admin of the resolved broker, disconnected after. */
@@ -7,12 +7,14 @@ export async function withBenchAdmin<T>(
   infra: Infrastructure,
   work: (admin: Admin) => Promise<T>,
 ): Promise<T> {
-  const admin = new Kafka({
-    clientId: 'bench',
-    brokers: infra.kafkaBrokers,
-    ...kafkaSecurityFromEnv(),
-    logLevel: logLevel.NOTHING,
-  }).admin();
+  const admin = new Kafka(
+    testKafkaConfig({
+      clientId: 'bench',
+      brokers: infra.kafkaBrokers,
+      ...kafkaSecurityFromEnv(),
+      logLevel: logLevel.NOTHING,
+    }),
+  ).admin();
   await admin.connect();
   try {
     return await work(admin);

@@ -1,3 +1,4 @@
+import { testKafkaConfig } from '@outbox-inbox/test-kit';
 // @fullstackhouse/nestjs-outbox set up as its README shows: TypeORM (MySQL driver) on MariaDB,
 // its migrations, an event class, a listener per event (@OnEvent) that publishes to Kafka, the
 // module registered with its driver factory and poller settings. The package has no Kafka
@@ -91,12 +92,14 @@ export async function startPeer(
     await runner.release();
   }
 
-  const producer = new Kafka({
-    clientId: 'bench-peer',
-    brokers,
-    ...kafkaSecurityFromEnv(),
-    logLevel: logLevel.NOTHING,
-  }).producer({
+  const producer = new Kafka(
+    testKafkaConfig({
+      clientId: 'bench-peer',
+      brokers,
+      ...kafkaSecurityFromEnv(),
+      logLevel: logLevel.NOTHING,
+    }),
+  ).producer({
     idempotent: false,
     maxInFlightRequests: 1,
     allowAutoTopicCreation: false,

@@ -1,3 +1,4 @@
+import { testKafkaConfig } from '@outbox-inbox/test-kit';
 import { kafkaSecurityFromEnv } from '@app/config';
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 import { affectedRows } from '@outbox-inbox/database';
@@ -100,12 +101,14 @@ export async function naiveRelayRate(bench: Bench): Promise<number> {
 
 /** A kafkajs client on the bench's broker that logs nothing. */
 export function quietKafka(bench: Bench): Kafka {
-  return new Kafka({
-    clientId: 'bench-raw',
-    brokers: bench.env.infra.kafkaBrokers,
-    ...kafkaSecurityFromEnv(),
-    logLevel: logLevel.NOTHING,
-  });
+  return new Kafka(
+    testKafkaConfig({
+      clientId: 'bench-raw',
+      brokers: bench.env.infra.kafkaBrokers,
+      ...kafkaSecurityFromEnv(),
+      logLevel: logLevel.NOTHING,
+    }),
+  );
 }
 
 /** Rows a minimal relay claims per transaction. */

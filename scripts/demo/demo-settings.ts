@@ -14,8 +14,17 @@ export interface DemoSettings {
   /** MySQL/MariaDB server URL without a database, for the invariant checker. */
   mysqlUrl: string;
   kafkaBrokers: string[];
-  /** SASL and TLS of the demo's own Kafka clients (kafkaSecurityFromEnv); none when unset. */
+  /**
+   * SASL and TLS of the demo's checker (kafkaSecurityFromEnv, or the operators' principal on
+   * the secured cluster the demo started its stack on); none when unset.
+   */
   kafkaSecurity?: KafkaSecurity;
+  /**
+   * SASL and TLS of the client that writes copies of events back, as Kafka redelivers after a
+   * crash: no service principal may write another's topic, so on the secured cluster of this
+   * machine the cluster's admin stands in for Kafka. Default: `kafkaSecurity`.
+   */
+  redeliverySecurity?: KafkaSecurity;
   /** Prefix of the four databases and of the topics, consumer groups and dead-letter topics. */
   databasePrefix: string;
   topicPrefix: string;

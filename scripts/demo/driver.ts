@@ -78,7 +78,7 @@ export async function runDemo(settings: DemoSettings, options: DemoOptions): Pro
     settings.kafkaBrokers,
     topics['accounting-service'],
     redelivered,
-    settings.kafkaSecurity,
+    settings.redeliverySecurity ?? settings.kafkaSecurity,
   );
   const copies = { republished, consumerTopics: topics };
   state = await settle(settings, traffic.orderIds, timeoutMs, say, (s) =>

@@ -1,4 +1,5 @@
 import { kafkaSecurityFromEnv } from '@app/config';
+import { testKafkaConfig } from '@outbox-inbox/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { createConnection } from 'mysql2/promise';
 
@@ -41,12 +42,15 @@ export async function removeEarlierRuns(
   }
   if (kafkaBrokers.length === 0) return; // the mock's topics end with its process
   const ownTopic = new RegExp(`^${escape(topicPrefix)}demo\\.(r[0-9a-z]+)\\.`);
-  const admin = new Kafka({
-    clientId: 'demo',
-    brokers: kafkaBrokers,
-    ...kafkaSecurityFromEnv(),
-    logLevel: logLevel.NOTHING,
-  }).admin();
+  // Deleting topics is the admin's: on the secured cluster of this machine, its admin.
+  const admin = new Kafka(
+    testKafkaConfig({
+      clientId: 'demo',
+      brokers: kafkaBrokers,
+      ...kafkaSecurityFromEnv(),
+      logLevel: logLevel.NOTHING,
+    }),
+  ).admin();
   await admin.connect();
   try {
     const stale = (await admin.listTopics()).filter((t) => {

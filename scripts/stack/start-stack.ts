@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { readSecretFiles } from '@app/config';
-import { consumerChannels, topicForAggregate } from '@app/trading-events';
 import { KafkaBroker, KafkaMock, startKafka } from '@outbox-inbox/test-kit';
 import {
   createServiceDatabaseUsers,
@@ -8,6 +7,9 @@ import {
   ServiceDatabaseUsers,
 } from '@app/trading-test-kit';
 import { migrate, portVariable, ServiceProcess, ServiceSpec } from './service-process';
+import { prepareStackKafka, SERVICE_PRINCIPALS } from './stack-kafka-access';
+
+export { STACK_CONSUMERS, stackTopics } from './stack-topics';
 
 /** The four services; the ops console is started beside them only when asked. */
 type ServiceName = Exclude<ServiceSpec['name'], 'ops-console'>;
@@ -30,8 +32,9 @@ export interface StackOptions {
   /** A mock whatever KAFKA says: the stack's test injects protocol errors only it can. */
   kafkaMockOnly?: boolean;
   /**
-   * The topics exist already, made by the operator step (`applyAccess` of a secured cluster):
-   * the stack creates none, as its own admin client holds no right there.
+   * The topics (and, on a secured cluster, the ACLs) exist already: the caller made them in the
+   * operator step (`applyAccess`), and the stack applies nothing. Otherwise the stack does that
+   * step itself, as the admin of a secured cluster (deploy/kafka/acls.json for its prefix).
    */
   kafkaTopicsReady?: boolean;
   /** How long each service may take to answer /health after it starts. Default 60 s. */
@@ -77,6 +80,13 @@ export interface Stack {
   /** The broker: faults and node controls where this stack started it. */
   kafka: KafkaBroker;
   topicPrefix: string;
+  /** True on a secured cluster: each service connects as its own principal. */
+  kafkaSecured: boolean;
+  /**
+   * The environment of a process that connects as `principal` on a secured cluster (its
+   * password in a file): OPS_PRINCIPAL for the operators' CLI and checker. Empty elsewhere.
+   */
+  kafkaLoginEnv(principal: string): Record<string, string>;
   payCallbackSecret: string;
   /** The operator token: `Authorization: Bearer <opsApiToken>` on operator routes. */
   opsApiToken: string;
@@ -91,23 +101,6 @@ export const DEFAULT_PORTS: Record<ServiceSpec['name'], number> = {
   'coupon-provider': 3003,
   'ops-console': 3004,
 };
-
-/** The stack's inbox consumers, whose dead-letter and retry topics it creates. */
-export const STACK_CONSUMERS = ['fulfillment-service', 'accounting-service'] as const;
-
-/** Partition counts: they bound how many consumer instances can share a topic. */
-export function stackTopics(prefix: string): Record<string, number> {
-  const topics: Record<string, number> = {
-    [topicForAggregate('Order', prefix)]: 6,
-    [topicForAggregate('Fulfillment', prefix)]: 6,
-  };
-  for (const consumer of STACK_CONSUMERS) {
-    const { deadLetterTopic, retryTopic } = consumerChannels(consumer, prefix);
-    topics[deadLetterTopic] = 1;
-    topics[retryTopic] = 1;
-  }
-  return topics;
-}
 
 /**
  * Makes the databases and their users (deploy/mysql/service-users.sql, as compose does), runs
@@ -139,7 +132,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   const databaseUsers = await createServiceDatabaseUsers(mysqlUrl, dbPrefix);
   const kafka = await startKafka({
-    topics: options.kafkaTopicsReady ? undefined : stackTopics(topicPrefix),
     faults: options.kafkaFaults,
     mockOnly: options.kafkaMockOnly,
     env: options.kafkaBrokers
@@ -150,6 +142,20 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     throw error;
   });
   const kafkaBrokers = kafka.brokers;
+  const access = await prepareStackKafka(
+    kafka,
+    topicPrefix,
+    options.kafkaTopicsReady ?? false,
+  ).catch(async (error: unknown) => {
+    await kafka.stop();
+    await databaseUsers.drop();
+    throw error;
+  });
+  // On a secured cluster, each service logs in as its own principal (deploy/kafka/acls.json).
+  const loginOf = (name: ServiceName) =>
+    name in SERVICE_PRINCIPALS
+      ? access.loginEnv(SERVICE_PRINCIPALS[name as keyof typeof SERVICE_PRINCIPALS])
+      : {};
 
   const common = {
     KAFKA_BROKERS: kafkaBrokers.join(','),
@@ -206,7 +212,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
   ].map((spec) => ({
     ...spec,
-    env: { ...spec.env, ...options.env?.[spec.name as ServiceName] },
+    env: {
+      ...spec.env,
+      ...loginOf(spec.name as ServiceName),
+      ...options.env?.[spec.name as ServiceName],
+    },
   })) as ServiceSpec[];
   const consoleSpec: ServiceSpec = {
     name: 'ops-console',
@@ -244,6 +254,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await Promise.all(all().map((s) => s.stop()));
     await kafka.stop();
     await databaseUsers.drop();
+    access.remove();
     throw error;
   }
 
@@ -257,12 +268,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     databasePrefix: dbPrefix,
     databaseUsers,
     topicPrefix,
+    kafkaSecured: access.secured,
+    kafkaLoginEnv: access.loginEnv,
     payCallbackSecret: secret,
     opsApiToken,
     async stop() {
       await Promise.all(all().map((s) => s.stop()));
       await kafka.stop();
       await databaseUsers.drop();
+      access.remove();
     },
   };
 }

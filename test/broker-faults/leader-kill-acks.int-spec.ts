@@ -8,6 +8,7 @@ import {
   ParcelRegisteredV1,
   TestDatabase,
   waitFor,
+  testKafkaConfig,
 } from '@outbox-inbox/test-kit';
 import { createOutboxRelay, OutboxWriter } from '@outbox-inbox/outbox';
 import { logLevel } from 'kafkajs';
@@ -92,11 +93,11 @@ async function leaderKilledWhileFollowersPaused(acks: 1 | -1): Promise<Outcome> 
     ...(acks === 1
       ? { publisher: new AcksOnePublisher(cluster.brokers, REQUEST_TIMEOUT_MS) }
       : {
-          kafka: {
+          kafka: testKafkaConfig({
             brokers: cluster.brokers,
             clientId: 'acks-all-relay',
             logLevel: logLevel.NOTHING,
-          },
+          }),
         }),
     pollIntervalMs: 50,
     requestTimeoutMs: REQUEST_TIMEOUT_MS,

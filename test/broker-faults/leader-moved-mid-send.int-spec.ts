@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ApacheKafkaCluster, waitFor } from '@outbox-inbox/test-kit';
+import { ApacheKafkaCluster, waitFor, testKafkaConfig } from '@outbox-inbox/test-kit';
 import { KafkaOutboxPublisher, TopicBatch } from '@outbox-inbox/outbox';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { threeNodeCluster } from './support/broker-fault-bed';
@@ -96,12 +96,14 @@ async function sendWhileLeaderHangs(name: string, send: Send): Promise<{ missing
 
 describe('a send across two brokers, one of which hangs and loses its partitions mid-send', () => {
   it('kafkajs alone resolves it with the hung leader’s partition never written', async () => {
-    const kafka = new Kafka({
-      clientId: 'plain-kafkajs',
-      brokers: cluster.brokers,
-      logLevel: logLevel.NOTHING,
-      requestTimeout: REQUEST_TIMEOUT_MS,
-    });
+    const kafka = new Kafka(
+      testKafkaConfig({
+        clientId: 'plain-kafkajs',
+        brokers: cluster.brokers,
+        logLevel: logLevel.NOTHING,
+        requestTimeout: REQUEST_TIMEOUT_MS,
+      }),
+    );
     const producer = kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,

@@ -1,5 +1,5 @@
 import { Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
-import { waitFor } from '@outbox-inbox/test-kit';
+import { waitFor, testKafkaConfig } from '@outbox-inbox/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { ServiceProcess } from '../../scripts/stack/service-process';
 import { stackTopics } from '../../scripts/stack/start-stack';
@@ -67,7 +67,9 @@ describe('chaos: consumers killed, duplicated, reordered and rescaled', () => {
     chain = await TradingStack.start({
       env: { 'order-service': { OUTBOX_RELAY_ENABLED: 'false' } },
     });
-    kafka = new Kafka({ brokers: chain.stack.kafkaBrokers, logLevel: logLevel.NOTHING });
+    kafka = new Kafka(
+      testKafkaConfig({ brokers: chain.stack.kafkaBrokers, logLevel: logLevel.NOTHING }),
+    );
     producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
   });

@@ -1,6 +1,6 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { consumerChannels } from '@app/trading-events';
-import { KafkaApiKey, KafkaErrorCode, waitFor } from '@outbox-inbox/test-kit';
+import { KafkaApiKey, KafkaErrorCode, waitFor, testKafkaConfig } from '@outbox-inbox/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { caughtUp } from '../support/kafka-offsets';
 import { TradingStack } from '../support/trading-stack';
@@ -34,7 +34,9 @@ describe('[mock-only] chaos: a consumer killed between its two commits', () => {
 
   beforeAll(async () => {
     chain = await TradingStack.start({ kafkaMockOnly: true });
-    kafka = new Kafka({ brokers: chain.stack.kafkaBrokers, logLevel: logLevel.NOTHING });
+    kafka = new Kafka(
+      testKafkaConfig({ brokers: chain.stack.kafkaBrokers, logLevel: logLevel.NOTHING }),
+    );
   });
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as pause } from 'node:timers/promises';
-import { KAFKA_STARTUP_MS, TcpProxy, waitFor } from '@outbox-inbox/test-kit';
+import { KAFKA_STARTUP_MS, TcpProxy, waitFor, testKafkaConfig } from '@outbox-inbox/test-kit';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { requestJson } from '../../scripts/demo/http-json';
 import { sampleValue } from '../e2e/prometheus-text';
@@ -221,11 +221,13 @@ describe('when data goes bad: a DEAD outbox row, a poison message, a version tha
          CONCAT('{"pad":"', REPEAT('x', 1100000), '"}'), '{}',
          UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))`,
     );
-    const kafka = new Kafka({
-      clientId: 'alert-test',
-      brokers: stack.stack.kafkaBrokers,
-      logLevel: logLevel.NOTHING,
-    });
+    const kafka = new Kafka(
+      testKafkaConfig({
+        clientId: 'alert-test',
+        brokers: stack.stack.kafkaBrokers,
+        logLevel: logLevel.NOTHING,
+      }),
+    );
     const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
     try {

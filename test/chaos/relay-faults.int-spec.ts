@@ -1,7 +1,7 @@
 import { Kafka, logLevel } from 'kafkajs';
 import { createConnection } from 'mysql2/promise';
 import { readWholeTopic } from '@outbox-inbox/messaging';
-import { waitFor } from '@outbox-inbox/test-kit';
+import { waitFor, testKafkaConfig } from '@outbox-inbox/test-kit';
 import { MYSQL_URL, TradingStack } from '../support/trading-stack';
 
 /**
@@ -180,7 +180,9 @@ describe('chaos: the relay killed, the brokers down, produce timeouts', () => {
 
 /** True when every key is among the event keys the order topic holds. */
 async function topicHolds(chain: TradingStack, keys: Set<string>): Promise<boolean> {
-  const kafka = new Kafka({ brokers: chain.stack.kafkaBrokers, logLevel: logLevel.NOTHING });
+  const kafka = new Kafka(
+    testKafkaConfig({ brokers: chain.stack.kafkaBrokers, logLevel: logLevel.NOTHING }),
+  );
   const messages = await readWholeTopic(kafka, chain.targets().topics.order);
   const published = new Set(messages.map((m) => m.headers['event-key']));
   return [...keys].every((k) => published.has(k));

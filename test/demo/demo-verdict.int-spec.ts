@@ -1,4 +1,4 @@
-import { freeLoopbackPort } from '@outbox-inbox/test-kit';
+import { CLUSTER_ADMIN, freeLoopbackPort } from '@outbox-inbox/test-kit';
 import { createServer, Server } from 'node:net';
 import { runScript } from '../support/run-script';
 import { MYSQL_URL, TradingStack } from '../support/trading-stack';
@@ -7,10 +7,14 @@ import { startStack } from '../../scripts/stack/start-stack';
 // Four services and the ops console start on a small machine shared with other suites.
 jest.setTimeout(240_000);
 
-/** The demo driver (docker compose's demo) against a running stack, as a process. */
+/**
+ * The demo driver (docker compose's demo) against a running stack, as a process; on a secured
+ * cluster as its admin, as the driver writes copies of events back as Kafka would.
+ */
 function demoDriver(chain: TradingStack, args: string[] = []) {
   return runScript('scripts/demo-driver.ts', args, {
     ...process.env,
+    ...chain.stack.kafkaLoginEnv(CLUSTER_ADMIN),
     ORDER_SERVICE_URL: chain.url('order-service'),
     FULFILLMENT_SERVICE_URL: chain.url('fulfillment-service'),
     ACCOUNTING_SERVICE_URL: chain.url('accounting-service'),

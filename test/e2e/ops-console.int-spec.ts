@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { Page } from 'playwright-core';
 import { topicForAggregate } from '@app/trading-events';
-import { waitFor } from '@outbox-inbox/test-kit';
+import { waitFor, testKafkaConfig } from '@outbox-inbox/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { launchChromium } from '../support/chromium';
 import { TEST_LOG_DIR } from '../support/test-log';
@@ -51,11 +51,13 @@ async function plantOnOrderTopic(
   chain: TradingStack,
   message: { key: string; value: string },
 ): Promise<void> {
-  const producer = new Kafka({
-    clientId: 'ops-console-test',
-    brokers: chain.stack.kafkaBrokers,
-    logLevel: logLevel.NOTHING,
-  }).producer({ createPartitioner: Partitioners.DefaultPartitioner });
+  const producer = new Kafka(
+    testKafkaConfig({
+      clientId: 'ops-console-test',
+      brokers: chain.stack.kafkaBrokers,
+      logLevel: logLevel.NOTHING,
+    }),
+  ).producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   try {
     await producer.send({

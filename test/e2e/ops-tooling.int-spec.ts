@@ -3,9 +3,10 @@ import { createConnection } from 'mysql2/promise';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { Page } from 'playwright-core';
 import { topicForAggregate } from '@app/trading-events';
-import { waitFor } from '@outbox-inbox/test-kit';
+import { waitFor, testKafkaConfig } from '@outbox-inbox/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
+import { OPS_PRINCIPAL } from '../../scripts/stack/stack-kafka-access';
 import { Stack } from '../../scripts/stack/start-stack';
 import { launchChromium } from '../support/chromium';
 import { TradingStack } from '../support/trading-stack';
@@ -113,7 +114,11 @@ describe('ops tooling against the running stack', () => {
     });
     stack = chain.stack;
     prefix = chain.prefix;
-    opsEnv = { ...process.env, OPS_API_TOKEN: stack.opsApiToken };
+    opsEnv = {
+      ...process.env,
+      ...stack.kafkaLoginEnv(OPS_PRINCIPAL),
+      OPS_API_TOKEN: stack.opsApiToken,
+    };
 
     const created = await requestJson<{ id: string }>(`${url('order-service')}/orders`, {
       body: { userId: 'u-ops', amount: 2000, currency: 'EUR' },
@@ -477,11 +482,13 @@ describe('ops tooling against the running stack', () => {
   });
 
   it("a poison message shows in the DLQ counts on /ops; ops dlq:replay puts it on the consumer's retry topic, once unless asked again", async () => {
-    const producer = new Kafka({
-      clientId: 'ops-test',
-      brokers: stack.kafkaBrokers,
-      logLevel: logLevel.NOTHING,
-    }).producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    const producer = new Kafka(
+      testKafkaConfig({
+        clientId: 'ops-test',
+        brokers: stack.kafkaBrokers,
+        logLevel: logLevel.NOTHING,
+      }),
+    ).producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
     try {
       await producer.send({

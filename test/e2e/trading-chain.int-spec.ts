@@ -1,6 +1,7 @@
 import { checkInvariants } from '@app/trading-checker';
 import { waitFor } from '@outbox-inbox/test-kit';
 import { requestJson } from '../../scripts/demo/http-json';
+import { OPS_PRINCIPAL } from '../../scripts/stack/stack-kafka-access';
 import { runScript } from '../support/run-script';
 import { MYSQL_URL, ServiceName, TradingStack } from '../support/trading-stack';
 
@@ -10,6 +11,7 @@ const ORDERS = 30;
 async function ops(...args: string[]): Promise<{ code: number; stdout: string }> {
   const { code, stdout } = await runScript('scripts/ops.ts', args, {
     ...process.env,
+    ...chain.stack.kafkaLoginEnv(OPS_PRINCIPAL),
     OPS_API_TOKEN: chain.stack.opsApiToken,
   });
   return { code, stdout };
@@ -19,6 +21,7 @@ async function ops(...args: string[]): Promise<{ code: number; stdout: string }>
 function checkInvariantsCommand(...args: string[]) {
   return runScript('scripts/check-invariants.ts', args, {
     ...process.env,
+    ...chain.stack.kafkaLoginEnv(OPS_PRINCIPAL),
     MYSQL_URL,
     KAFKA_BROKERS: chain.stack.kafkaBrokers.join(','),
     DATABASE_PREFIX: chain.prefix,

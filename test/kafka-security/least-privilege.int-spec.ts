@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { consumerChannels, topicForAggregate } from '@app/trading-events';
-import { ApacheKafkaCluster, KAFKA_STARTUP_MS } from '@outbox-inbox/test-kit';
+import {
+  ApacheKafkaCluster,
+  KAFKA_STARTUP_MS,
+  SecuredClusterLease,
+  securedClusterForTest,
+} from '@outbox-inbox/test-kit';
 import { readWholeTopic } from '@outbox-inbox/messaging';
 import { Consumer, Kafka, logLevel, Partitioners } from 'kafkajs';
 
@@ -12,7 +14,8 @@ import { Consumer, Kafka, logLevel, Partitioners } from 'kafkajs';
  * an ACL), with deploy/kafka/acls.json applied for this file's own TOPIC_PREFIX, each service's
  * principal does what its part of the chain needs, with the group and topic names the services
  * use, and is refused what it does not need; a wrong password, or one service's password under
- * another's name, does not get in. One node: access is the same on three.
+ * another's name, does not get in. On the run's secured cluster when there is one (CI's three
+ * nodes), else on a secured node of this file's own: access is the same on one node and three.
  */
 const prefix = `trading.acl-${randomUUID().slice(0, 8)}.`;
 const topics = {
@@ -25,15 +28,14 @@ const accounting = consumerChannels('accounting-service', prefix);
 const DEAD_LETTER_READ = { groupPrefix: 'inbox-dlq-reader' };
 const CHECKER_READ = { groupPrefix: 'invariant-checker' };
 
+/** The run's secured cluster (CI's three nodes), else a secured node of this file's own. */
+let lease: SecuredClusterLease;
 let cluster: ApacheKafkaCluster;
 const opened: { disconnect(): Promise<void> }[] = [];
 
 beforeAll(async () => {
-  cluster = await ApacheKafkaCluster.start({
-    nodes: 1,
-    dir: mkdtempSync(join(tmpdir(), 'kafka-least-privilege-')),
-    secure: true,
-  });
+  lease = await securedClusterForTest('least-privilege');
+  cluster = lease.cluster;
   await cluster.applyAccess(prefix);
 }, KAFKA_STARTUP_MS);
 
@@ -42,7 +44,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await cluster?.stop();
+  await lease?.release();
 });
 
 /** A kafkajs client of `user`, with its own password unless another is given. */

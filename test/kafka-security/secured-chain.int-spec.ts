@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkInvariants } from '@app/trading-checker';
 import {
   ApacheKafkaCluster,
-  clusterClientEnv,
-  ClusterSecurity,
+  SecuredClusterLease,
+  securedClusterForTest,
+  clusterClientFileEnv,
   KAFKA_STARTUP_MS,
 } from '@outbox-inbox/test-kit';
 import { ServiceName, TradingStack } from '../support/trading-stack';
@@ -16,7 +17,8 @@ import { ServiceName, TradingStack } from '../support/trading-stack';
  * without an ACL), each service its own principal with deploy/kafka/acls.json's rights for this
  * file's TOPIC_PREFIX, its password read from a file, every process at the most verbose log
  * level. Paid orders are fulfilled and booked once, and no line any process wrote holds a
- * secret it was given. One node: access is the same on three.
+ * secret it was given. On the run's secured cluster when there is one (CI's three nodes), else
+ * on a secured node of this file's own.
  */
 const ORDERS = 12;
 const KAFKA_PRINCIPALS: ServiceName[] = [
@@ -25,25 +27,16 @@ const KAFKA_PRINCIPALS: ServiceName[] = [
   'accounting-service',
 ];
 
+/** The run's secured cluster (CI's three nodes), else a secured node of this file's own. */
+let lease: SecuredClusterLease;
 let cluster: ApacheKafkaCluster;
 let chain: TradingStack;
 let secretsDir: string;
 
-/** A service's settings to connect as `user`, the password in a file as a secret store gives it. */
-function connectAs(security: ClusterSecurity, user: string): Record<string, string> {
-  const { KAFKA_SASL_PASSWORD: password, ...env } = clusterClientEnv(security, user);
-  const file = join(secretsDir, `${user}.kafka-password`);
-  writeFileSync(file, `${password}\n`, { mode: 0o600 });
-  return { ...env, KAFKA_SASL_PASSWORD_FILE: file };
-}
-
 beforeAll(async () => {
   secretsDir = mkdtempSync(join(tmpdir(), 'secured-chain-secrets-'));
-  cluster = await ApacheKafkaCluster.start({
-    nodes: 1,
-    dir: mkdtempSync(join(tmpdir(), 'sec-chain-kafka-')),
-    secure: true,
-  });
+  lease = await securedClusterForTest('secured-chain');
+  cluster = lease.cluster;
   const prefix = `t${randomBytes(3).toString('hex')}_`;
   // The operator step: topics and ACLs before any service starts; the services create none.
   await cluster.applyAccess(prefix.replace(/_/g, '.'));
@@ -52,7 +45,7 @@ beforeAll(async () => {
     'coupon-provider': { LOG_LEVEL: 'verbose' },
   };
   for (const name of KAFKA_PRINCIPALS)
-    env[name] = { ...connectAs(security, name), LOG_LEVEL: 'verbose' };
+    env[name] = { ...clusterClientFileEnv(security, name, secretsDir), LOG_LEVEL: 'verbose' };
   chain = await TradingStack.start({
     prefix,
     env,
@@ -63,7 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await chain?.stop();
-  await cluster?.stop();
+  await lease?.release();
   if (secretsDir) rmSync(secretsDir, { recursive: true, force: true });
 });
 

@@ -6,8 +6,9 @@ import { checkInvariants } from '@app/trading-checker';
 import { topicForAggregate } from '@app/trading-events';
 import {
   ApacheKafkaCluster,
-  clusterClientEnv,
-  ClusterSecurity,
+  SecuredClusterLease,
+  securedClusterForTest,
+  clusterClientFileEnv,
   KAFKA_STARTUP_MS,
   makeClusterTls,
   waitFor,
@@ -29,7 +30,9 @@ import { ServiceName, TradingStack } from '../support/trading-stack';
  * let its relay publish: a topic its ACLs deny, a wrong SASL password, a CA file of another CA.
  * Each time the pay callbacks are still served (readiness up), /health/details names the cause,
  * the process does not exit, no outbox row goes DEAD, no secret reaches a log line, and once
- * the cause is fixed every order is fulfilled and booked once. One secured node.
+ * the cause is fixed every order is fulfilled and booked once. Every fault is the client's (an
+ * ACL of this file's own prefix, its password, its CA file), so the file runs on the run's secured
+ * cluster when there is one (CI's three nodes), else on a secured node of its own.
  */
 const KAFKA_PRINCIPALS: ServiceName[] = [
   'order-service',
@@ -44,6 +47,8 @@ const ORDERS_PER_FAULT = 4;
 const FAULT_MS = 300_000;
 const REPLACEMENT_LOG = join('test-logs', 'secured-faults.order-service-restarts.log');
 
+/** The run's secured cluster (CI's three nodes), else a secured node of this file's own. */
+let lease: SecuredClusterLease;
 let cluster: ApacheKafkaCluster;
 let chain: TradingStack;
 let dir: string;
@@ -58,12 +63,6 @@ function secretFile(name: string, value: string): string {
   const file = join(dir, name);
   writeFileSync(file, `${value}\n`, { mode: 0o600 });
   return file;
-}
-
-/** A service's settings to connect as `user`, its password in a file. */
-function connectAs(security: ClusterSecurity, user: string): Record<string, string> {
-  const { KAFKA_SASL_PASSWORD: password, ...env } = clusterClientEnv(security, user);
-  return { ...env, KAFKA_SASL_PASSWORD_FILE: secretFile(`${user}.kafka-password`, password) };
 }
 
 /** The order-service's WRITE on its events topic, as deploy/kafka/acls.json grants it. */
@@ -83,11 +82,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'secured-faults-'));
   mkdirSync('test-logs', { recursive: true });
   writeFileSync(REPLACEMENT_LOG, '');
-  cluster = await ApacheKafkaCluster.start({
-    nodes: 1,
-    dir: mkdtempSync(join(tmpdir(), 'sec-chain-kafka-')),
-    secure: true,
-  });
+  lease = await securedClusterForTest('secured-faults');
+  cluster = lease.cluster;
   const prefix = `t${randomBytes(3).toString('hex')}_`;
   topicPrefix = prefix.replace(/_/g, '.');
   await cluster.applyAccess(topicPrefix);
@@ -103,7 +99,7 @@ beforeAll(async () => {
   const security = cluster.security!;
   const env: Partial<Record<ServiceName, Record<string, string>>> = {};
   for (const name of KAFKA_PRINCIPALS)
-    env[name] = { ...connectAs(security, name), LOG_LEVEL: 'verbose' };
+    env[name] = { ...clusterClientFileEnv(security, name, dir), LOG_LEVEL: 'verbose' };
   chain = await TradingStack.start({
     prefix,
     env,
@@ -117,7 +113,7 @@ afterAll(async () => {
   await Promise.all(replaced.map((p) => p.stop('SIGKILL')));
   await chain?.stop();
   await admin?.disconnect();
-  await cluster?.stop();
+  await lease?.release();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,6 +1,6 @@
 import { createEnvelope, envelopeHeaders } from '@outbox-inbox/messaging';
 import { OrderCreatedV1 } from '@app/trading-events';
-import { waitFor } from '@outbox-inbox/test-kit';
+import { waitFor, testKafkaConfig } from '@outbox-inbox/test-kit';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { TradingStack } from './trading-stack';
 
@@ -339,7 +339,9 @@ async function publishPhantom(chain: TradingStack): Promise<string> {
       createdAt: new Date().toISOString(),
     },
   });
-  const kafka = new Kafka({ brokers: chain.stack.kafkaBrokers, logLevel: logLevel.NOTHING });
+  const kafka = new Kafka(
+    testKafkaConfig({ brokers: chain.stack.kafkaBrokers, logLevel: logLevel.NOTHING }),
+  );
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
   const topic = `${chain.stack.topicPrefix}order.events`;

@@ -9,6 +9,7 @@ import {
   InvariantTargets,
 } from '@app/trading-checker';
 import { freeLoopbackPort, waitFor } from '@outbox-inbox/test-kit';
+import { OPS_PRINCIPAL } from '../../scripts/stack/stack-kafka-access';
 import { mapConcurrently, requestJson } from '../../scripts/demo/http-json';
 import { SimulatedPayProvider } from '../../scripts/demo/pay-provider';
 import { portVariable, serviceMain, ServiceProcess } from '../../scripts/stack/service-process';
@@ -267,10 +268,13 @@ export class TradingStack {
     );
   }
 
+  /** The deployment as the checker sees it: on a secured cluster, as the operators' principal. */
   targets(): InvariantTargets {
+    const { kafka, kafkaSecured } = this.stack;
     return invariantTargets({
       mysqlUrl: MYSQL_URL,
       kafkaBrokers: this.stack.kafkaBrokers,
+      ...(kafkaSecured && { kafkaSecurity: kafka.cluster!.clientSecurity(OPS_PRINCIPAL) }),
       databasePrefix: this.prefix,
       topicPrefix: this.stack.topicPrefix,
     });

@@ -1,3 +1,4 @@
+import { testKafkaConfig } from '@outbox-inbox/test-kit';
 import { EventEnvelope } from '@outbox-inbox/messaging';
 import { FulfillmentDoneV1Payload, OrderPaidV1Payload } from '@app/trading-events';
 import { Consumer, EachMessagePayload, Kafka, logLevel } from 'kafkajs';
@@ -91,11 +92,13 @@ export class MinimalConsumers {
     db: Pool,
     handle: (connection: PoolConnection, event: EventEnvelope) => Promise<void>,
   ): Promise<void> {
-    const consumer = new Kafka({
-      clientId: group,
-      brokers: this.settings.brokers,
-      logLevel: logLevel.NOTHING,
-    }).consumer({ groupId: group, maxWaitTimeInMs: this.settings.fetchMaxWaitMs });
+    const consumer = new Kafka(
+      testKafkaConfig({
+        clientId: group,
+        brokers: this.settings.brokers,
+        logLevel: logLevel.NOTHING,
+      }),
+    ).consumer({ groupId: group, maxWaitTimeInMs: this.settings.fetchMaxWaitMs });
     this.consumers.push(consumer);
     const joined = new Promise<void>((resolve) =>
       consumer.on(consumer.events.GROUP_JOIN, () => resolve()),

@@ -2,7 +2,13 @@ import { DynamicModule, INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { mysqlDataSourceOptions } from '@outbox-inbox/database/mysql';
-import { parcelEvent, parcelEventRegistry, toMessage, waitFor } from '@outbox-inbox/test-kit';
+import {
+  parcelEvent,
+  parcelEventRegistry,
+  toMessage,
+  waitFor,
+  testKafkaConfig,
+} from '@outbox-inbox/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import {
@@ -35,12 +41,12 @@ describe('InboxModule options', () => {
       consumer: `opt-${name}`,
       kafka: kafka
         ? { client: kafka, maxWaitTimeMs: 100 }
-        : {
+        : testKafkaConfig({
             brokers: bed.env.infra.kafkaBrokers,
             clientId: `opt-${name}`,
             logLevel: logLevel.NOTHING,
             maxWaitTimeMs: 100,
-          },
+          }),
       topics: [topic],
       deadLetterTopic,
       retryTopic,
@@ -96,11 +102,13 @@ describe('InboxModule options', () => {
   });
 
   it('takes its DataSource as an instance and consumes through a kafkajs client of the app', async () => {
-    const client = new Kafka({
-      clientId: 'apps-own-client',
-      brokers: bed.env.infra.kafkaBrokers,
-      logLevel: logLevel.NOTHING,
-    });
+    const client = new Kafka(
+      testKafkaConfig({
+        clientId: 'apps-own-client',
+        brokers: bed.env.infra.kafkaBrokers,
+        logLevel: logLevel.NOTHING,
+      }),
+    );
     const options = await inboxOptions('client', client);
     await start([InboxModule.forRoot({ ...options, dataSource: bed.dataSource })]);
     await deliverTwice(options.topics[0], options.consumer, 'client-1');

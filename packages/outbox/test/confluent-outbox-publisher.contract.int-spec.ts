@@ -1,4 +1,4 @@
-import { startTestEnvironment, TestEnvironment } from '@outbox-inbox/test-kit';
+import { startTestEnvironment, TestEnvironment, testKafkaConfig } from '@outbox-inbox/test-kit';
 import { ConfluentOutboxPublisher } from '../src/confluent';
 import { OutboxPublisherFeature, runOutboxPublisherContract } from '../src/testing';
 import { contractTopicReader } from './contract-topic-reader';
@@ -23,7 +23,11 @@ runOutboxPublisherContract(
         await env.createTopic('publisher.confluent.b', 3),
       ];
       const publisher = new ConfluentOutboxPublisher(
-        { brokers: env.infra.kafkaBrokers, clientId: 'publisher-contract', logLevel: 0 },
+        testKafkaConfig({
+          brokers: env.infra.kafkaBrokers,
+          clientId: 'publisher-contract',
+          logLevel: 0,
+        }),
         { requestTimeoutMs: 1_000, producerRetries: 1, topicCacheMs: 0 },
       );
       return { publisher, topics };

@@ -1,4 +1,9 @@
-import { startTestEnvironment, TestEnvironment, waitFor } from '@outbox-inbox/test-kit';
+import {
+  startTestEnvironment,
+  TestEnvironment,
+  waitFor,
+  testKafkaConfig,
+} from '@outbox-inbox/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { KafkaOutboxPublisher } from '../src';
 import { ConfluentOutboxPublisher } from '../src/confluent';
@@ -24,7 +29,7 @@ describe('The librdkafka publisher partitions as the kafkajs one does', () => {
   it(`puts each of ${KEYS.length} keys on the partition kafkajs puts it on`, async () => {
     const topic = await env.createTopic('publisher.partitioner', PARTITIONS);
     const tuning = { requestTimeoutMs: 5_000, producerRetries: 2, topicCacheMs: 0 };
-    const kafka = { brokers: env.infra.kafkaBrokers, clientId: 'partitioner' };
+    const kafka = testKafkaConfig({ brokers: env.infra.kafkaBrokers, clientId: 'partitioner' });
     const publishers: Array<[string, OutboxPublisher]> = [
       ['kafkajs', new KafkaOutboxPublisher({ ...kafka, logLevel: logLevel.NOTHING }, tuning)],
       ['confluent', new ConfluentOutboxPublisher({ ...kafka, logLevel: 0 }, tuning)],
@@ -49,11 +54,13 @@ describe('The librdkafka publisher partitions as the kafkajs one does', () => {
 
 /** `client:key` → partition, for each of `count` messages on `topic`. */
 async function partitionsOf(topic: string, count: number): Promise<Map<string, number>> {
-  const kafka = new Kafka({
-    brokers: env.infra.kafkaBrokers,
-    clientId: 'partitioner-reader',
-    logLevel: logLevel.NOTHING,
-  });
+  const kafka = new Kafka(
+    testKafkaConfig({
+      brokers: env.infra.kafkaBrokers,
+      clientId: 'partitioner-reader',
+      logLevel: logLevel.NOTHING,
+    }),
+  );
   const consumer = kafka.consumer({ groupId: `partitioner-${topic}`, maxWaitTimeInMs: 100 });
   const placed = new Map<string, number>();
   let read = 0;

@@ -1,3 +1,4 @@
+import { testKafkaConfig } from '@outbox-inbox/test-kit';
 import { Kafka, KafkaConfig, logLevel } from 'kafkajs';
 import { ReceivedMessage } from '../src/testing';
 
@@ -11,9 +12,7 @@ export function contractTopicReader(
 ): (topic: string, count: number) => Promise<ReceivedMessage[]> {
   return async (topic, count) => {
     const kafka = new Kafka({
-      brokers,
-      clientId: 'contract-reader',
-      logLevel: logLevel.NOTHING,
+      ...testKafkaConfig({ brokers, clientId: 'contract-reader', logLevel: logLevel.NOTHING }),
       ...security,
     });
     const consumer = kafka.consumer({ groupId: `contract-${topic}`, maxWaitTimeInMs: 100 });

@@ -1,4 +1,4 @@
-import { startTestEnvironment, TestEnvironment } from '@outbox-inbox/test-kit';
+import { startTestEnvironment, TestEnvironment, testKafkaConfig } from '@outbox-inbox/test-kit';
 import { logLevel } from 'kafkajs';
 import { KafkaOutboxPublisher } from '../src';
 import { OutboxPublisherFeature, runOutboxPublisherContract } from '../src/testing';
@@ -24,11 +24,11 @@ runOutboxPublisherContract(
         await env.createTopic('publisher.contract.b', 3),
       ];
       const publisher = new KafkaOutboxPublisher(
-        {
+        testKafkaConfig({
           brokers: env.infra.kafkaBrokers,
           clientId: 'publisher-contract',
           logLevel: logLevel.NOTHING,
-        },
+        }),
         { requestTimeoutMs: 1_000, producerRetries: 1, topicCacheMs: 0 },
       );
       return { publisher, topics };

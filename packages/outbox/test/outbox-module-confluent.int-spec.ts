@@ -8,6 +8,7 @@ import {
   startTestEnvironment,
   TestEnvironment,
   waitFor,
+  testKafkaConfig,
 } from '@outbox-inbox/test-kit';
 import { DataSource } from 'typeorm';
 import { OutboxMigrations, OutboxModule, OutboxRelay, OutboxWriter } from '../src';
@@ -30,7 +31,11 @@ describe('OutboxModule with createPublisher: confluentOutboxPublisher', () => {
           mysqlDataSourceOptions({ url: database.url, migrations: OutboxMigrations }),
         ),
         OutboxModule.forRoot({
-          kafka: { brokers: env.infra.kafkaBrokers, clientId: 'module-confluent', logLevel: 0 },
+          kafka: testKafkaConfig({
+            brokers: env.infra.kafkaBrokers,
+            clientId: 'module-confluent',
+            logLevel: 0,
+          }),
           createPublisher: confluentOutboxPublisher,
           topicFor: () => topic,
         }),

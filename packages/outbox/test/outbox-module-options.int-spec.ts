@@ -9,6 +9,7 @@ import {
   TEST_OPS_API_TOKEN,
   TestEnvironment,
   waitFor,
+  testKafkaConfig,
 } from '@outbox-inbox/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
@@ -51,11 +52,12 @@ describe('OutboxModule options', () => {
     await env.stop();
   });
 
-  const kafkaSettings = () => ({
-    brokers: env.infra.kafkaBrokers,
-    clientId: 'options-test',
-    logLevel: logLevel.NOTHING,
-  });
+  const kafkaSettings = () =>
+    testKafkaConfig({
+      brokers: env.infra.kafkaBrokers,
+      clientId: 'options-test',
+      logLevel: logLevel.NOTHING,
+    });
 
   async function options(base: string): Promise<OutboxModuleOptions & { topic: string }> {
     const topic = await env.createTopic(base, 1);

@@ -8,6 +8,7 @@ import {
   startTestEnvironment,
   TestEnvironment,
   waitFor,
+  testKafkaConfig,
 } from '@outbox-inbox/test-kit';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
@@ -34,11 +35,11 @@ describe('OutboxModule in a Nest app', () => {
           }),
         ),
         OutboxModule.forRoot({
-          kafka: {
+          kafka: testKafkaConfig({
             brokers: env.infra.kafkaBrokers,
             clientId: 'module-test',
             logLevel: logLevel.NOTHING,
-          },
+          }),
           topicFor: () => topic,
           relay: { pollIntervalMs: 600_000 }, // only the commit wake-up can publish in time
         }),

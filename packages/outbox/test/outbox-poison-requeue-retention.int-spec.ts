@@ -6,6 +6,7 @@ import {
   startTestEnvironment,
   TestEnvironment,
   waitFor,
+  testKafkaConfig,
 } from '@outbox-inbox/test-kit';
 import { IsString, MaxLength } from 'class-validator';
 import { logLevel } from 'kafkajs';
@@ -81,11 +82,11 @@ describe('Poison rows, requeue and retention', () => {
     const relay = createOutboxRelay({
       ...FAST_RELAY,
       dataSource,
-      kafka: {
+      kafka: testKafkaConfig({
         brokers: env.infra.kafkaBrokers,
         clientId: 'outbox-poison',
         logLevel: logLevel.NOTHING,
-      },
+      }),
       topicFor,
       maxMessageBytes: 10_000,
       batchSize: 500, // one claim holds poison and good rows together

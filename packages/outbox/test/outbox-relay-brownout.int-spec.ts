@@ -4,6 +4,7 @@ import {
   startTestEnvironment,
   TestEnvironment,
   waitFor,
+  testKafkaConfig,
 } from '@outbox-inbox/test-kit';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
@@ -69,11 +70,11 @@ describe('OutboxRelay in a broker brownout', () => {
     let brownoutUntil = 0;
     const relays = ['a', 'b'].map((name) => {
       const kafka = new KafkaOutboxPublisher(
-        {
+        testKafkaConfig({
           brokers: env.infra.kafkaBrokers,
           clientId: `brownout-${name}`,
           logLevel: logLevel.NOTHING,
-        },
+        }),
         { ...timing, topicCacheMs: 60_000 },
       );
       const recording = new InMemoryOutboxPublisher({

@@ -1,4 +1,9 @@
-import { parcelRegistered, ParcelRegisteredV1, waitFor } from '@outbox-inbox/test-kit';
+import {
+  parcelRegistered,
+  ParcelRegisteredV1,
+  waitFor,
+  testKafkaConfig,
+} from '@outbox-inbox/test-kit';
 import { logLevel } from 'kafkajs';
 import { KafkaOutboxPublisher, OutboxCommitNotifier, OutboxWriter } from '../src';
 import { rowBytes } from '../src/relay/batch-bytes';
@@ -107,7 +112,11 @@ describe('OutboxRelay', () => {
     const topic = await bed.env.createTopic('outbox.bytes', 3);
     const keys = await writeVersionRuns(bed.dataSource, writer, 10, 6, 'bytes');
     const kafka = new KafkaOutboxPublisher(
-      { brokers: bed.env.infra.kafkaBrokers, clientId: 'outbox-bytes', logLevel: logLevel.NOTHING },
+      testKafkaConfig({
+        brokers: bed.env.infra.kafkaBrokers,
+        clientId: 'outbox-bytes',
+        logLevel: logLevel.NOTHING,
+      }),
       { requestTimeoutMs: 2_000, producerRetries: 2, topicCacheMs: 60_000 },
     );
     const requests: Array<{ messages: number; bytes: number }> = [];

@@ -1,9 +1,11 @@
-import { waitFor } from '@outbox-inbox/test-kit';
+import { waitFor, testKafkaConfig } from '@outbox-inbox/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 
 /** Every message value on `topic`, read up to its end, in offset order (one partition). */
 export async function readTopicValues(brokers: string[], topic: string): Promise<string[]> {
-  const kafka = new Kafka({ brokers, clientId: 'lost-reply-reader', logLevel: logLevel.NOTHING });
+  const kafka = new Kafka(
+    testKafkaConfig({ brokers, clientId: 'lost-reply-reader', logLevel: logLevel.NOTHING }),
+  );
   const admin = kafka.admin();
   await admin.connect();
   const [{ high }] = await admin.fetchTopicOffsets(topic).finally(() => admin.disconnect());

@@ -6,6 +6,7 @@ import {
   startTestEnvironment,
   TestDatabase,
   TestEnvironment,
+  testKafkaConfig,
 } from '@outbox-inbox/test-kit';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
@@ -42,7 +43,11 @@ export function useRelayTestBed(
       createOutboxRelay({
         ...FAST_RELAY,
         dataSource: bed.dataSource,
-        kafka: { brokers: bed.env.infra.kafkaBrokers, clientId, logLevel: logLevel.NOTHING },
+        kafka: testKafkaConfig({
+          brokers: bed.env.infra.kafkaBrokers,
+          clientId,
+          logLevel: logLevel.NOTHING,
+        }),
         topicFor: () => topic,
         logger: new CapturingLogger(),
         ...extra,

@@ -52,6 +52,7 @@ export {
   CLUSTER_ADMIN,
   CLUSTER_SASL_MECHANISM,
   clusterClientEnv,
+  clusterClientFileEnv,
   clusterClientSecurity,
   ensureApacheKafkaInstalled,
   makeClusterTls,
@@ -79,3 +80,9 @@ export type { AccessRule, KafkaAccessFile, KafkaAccessPlan, PlannedAcl } from '.
 /** The KAFKA switch and the broker it starts: mock, Apache Kafka, or KAFKA_BROKERS. */
 export { createTopics, KAFKA_STARTUP_MS, kafkaChoice, startKafka } from './kafka';
 export type { KafkaBroker, KafkaChoice, KafkaFaults, StartKafkaOptions } from './kafka';
+/** A test's own kafkajs settings: the admin's login on a secured cluster, plain elsewhere. */
+export { sharedClusterSecurity, testKafkaConfig } from './kafka';
+export type { BrokerListConfig } from './kafka';
+/** The run's secured cluster when there is one, else a secured node of the test file's own. */
+export { securedClusterForTest } from './kafka';
+export type { SecuredClusterLease } from './kafka';

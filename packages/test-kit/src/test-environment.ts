@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { Infrastructure, resolveInfrastructure } from './infrastructure';
+import { testKafkaConfig } from './kafka';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 /** Everything one integration test file needs: its own databases and topics. */
 export interface TestEnvironment {
   infra: Infrastructure;
-  /** A kafkajs client for the test's own producing and consuming. */
+  /** A kafkajs client for the test's own producing and consuming (the admin on a secured cluster). */
   kafka: Kafka;
   /** A fresh, empty database (new name on every call). */
   createDatabase(label: string): Promise<TestDatabase>;
@@ -27,12 +28,17 @@ export async function startTestEnvironment(
   options: { kafkaFaults?: boolean; kafkaMockOnly?: boolean } = {},
 ): Promise<TestEnvironment> {
   const infra = await resolveInfrastructure(options);
-  const kafka = new Kafka({
-    clientId: 'test',
-    brokers: infra.kafkaBrokers,
-    logLevel: logLevel.NOTHING,
-    retry: { retries: 5, initialRetryTime: 100 },
-  });
+  const kafka = new Kafka(
+    testKafkaConfig(
+      {
+        clientId: 'test',
+        brokers: infra.kafkaBrokers,
+        logLevel: logLevel.NOTHING,
+        retry: { retries: 5, initialRetryTime: 100 },
+      },
+      infra.kafka,
+    ),
+  );
   const databases: TestDatabase[] = [];
   return {
     infra,

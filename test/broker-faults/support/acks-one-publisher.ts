@@ -1,3 +1,4 @@
+import { testKafkaConfig } from '@outbox-inbox/test-kit';
 import { OutboxPublisher, TopicBatch } from '@outbox-inbox/outbox';
 import { Admin, Kafka, logLevel, Partitioners, Producer } from 'kafkajs';
 
@@ -13,13 +14,15 @@ export class AcksOnePublisher implements OutboxPublisher {
   private connected?: Promise<void>;
 
   constructor(brokers: string[], requestTimeoutMs: number) {
-    const kafka = new Kafka({
-      clientId: 'acks-one-relay',
-      brokers,
-      logLevel: logLevel.NOTHING,
-      requestTimeout: requestTimeoutMs,
-      retry: { retries: 2, initialRetryTime: 100, maxRetryTime: 1_000 },
-    });
+    const kafka = new Kafka(
+      testKafkaConfig({
+        clientId: 'acks-one-relay',
+        brokers,
+        logLevel: logLevel.NOTHING,
+        requestTimeout: requestTimeoutMs,
+        retry: { retries: 2, initialRetryTime: 100, maxRetryTime: 1_000 },
+      }),
+    );
     this.producer = kafka.producer({
       allowAutoTopicCreation: false,
       createPartitioner: Partitioners.DefaultPartitioner,

@@ -1,4 +1,5 @@
 import { InvariantReport } from '@app/trading-checker';
+import { OPS_PRINCIPAL } from '../../../scripts/stack/stack-kafka-access';
 import { runScript } from '../../support/run-script';
 import { MYSQL_URL, TradingStack } from '../../support/trading-stack';
 import { OrderTraffic } from './order-traffic';
@@ -45,6 +46,7 @@ export async function expectChainWhole(
     ['--quiescent', '--json'],
     {
       ...process.env,
+      ...chain.stack.kafkaLoginEnv(OPS_PRINCIPAL),
       MYSQL_URL,
       KAFKA_BROKERS: chain.stack.kafkaBrokers.join(','),
       DATABASE_PREFIX: chain.prefix,

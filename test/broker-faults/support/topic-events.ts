@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApacheKafkaCluster, waitFor } from '@outbox-inbox/test-kit';
+import { ApacheKafkaCluster, waitFor, testKafkaConfig } from '@outbox-inbox/test-kit';
 import { Kafka, logLevel } from 'kafkajs';
 
 /**
@@ -8,7 +8,9 @@ import { Kafka, logLevel } from 'kafkajs';
  * acknowledges it holds), read from the beginning by a consumer of its own.
  */
 export async function eventKeysOnTopic(brokers: string[], topic: string): Promise<string[]> {
-  const kafka = new Kafka({ clientId: 'topic-events', brokers, logLevel: logLevel.NOTHING });
+  const kafka = new Kafka(
+    testKafkaConfig({ clientId: 'topic-events', brokers, logLevel: logLevel.NOTHING }),
+  );
   // Right after a leader election a broker may still name the old leader: asked again, by a
   // new admin (fresh metadata) each time.
   const ends = await waitFor(

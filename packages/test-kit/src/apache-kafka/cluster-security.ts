@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { KafkaConfig } from 'kafkajs';
 import { makeClusterTls } from './cluster-tls';
 
@@ -63,4 +64,19 @@ export function clusterClientEnv(
     KAFKA_SSL: 'true',
     KAFKA_SSL_CA_FILE: security.caFile,
   };
+}
+
+/**
+ * The environment a process needs to connect as `username`, its password in a file of `dir`
+ * (KAFKA_SASL_PASSWORD_FILE, as a secret store mounts it) rather than in the environment.
+ */
+export function clusterClientFileEnv(
+  security: ClusterSecurity,
+  username: string,
+  dir: string,
+): Record<string, string> {
+  const { KAFKA_SASL_PASSWORD: password, ...env } = clusterClientEnv(security, username);
+  const file = join(dir, `${username}.kafka-password`);
+  writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  return { ...env, KAFKA_SASL_PASSWORD_FILE: file };
 }

@@ -8,6 +8,7 @@ export {
   CLUSTER_ADMIN,
   CLUSTER_SASL_MECHANISM,
   clusterClientEnv,
+  clusterClientFileEnv,
   clusterClientSecurity,
 } from './cluster-security';
 export type { ClusterSecurity } from './cluster-security';

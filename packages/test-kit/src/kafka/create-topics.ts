@@ -1,17 +1,20 @@
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, KafkaConfig, logLevel } from 'kafkajs';
 
 /**
  * Creates the topics that do not exist yet (name → partitions), with the cluster's default
  * replication, and waits until each partition has a leader: a consumer that subscribes or a
- * producer that sends right after finds them served.
+ * producer that sends right after finds them served. `security`: the admin's TLS and SASL on
+ * a secured cluster.
  */
 export async function createTopics(
   brokers: string[],
   topics: Record<string, number>,
+  security: Pick<KafkaConfig, 'ssl' | 'sasl'> = {},
 ): Promise<void> {
   const admin = new Kafka({
     clientId: 'create-topics',
     brokers,
+    ...security,
     logLevel: logLevel.NOTHING,
   }).admin();
   await admin.connect();

@@ -4,3 +4,7 @@ export type { KafkaChoice } from './kafka-choice';
 export { KAFKA_STARTUP_MS, startKafka } from './kafka-broker';
 export type { KafkaBroker, StartKafkaOptions } from './kafka-broker';
 export type { KafkaFaults } from './kafka-faults';
+export { securedClusterForTest } from './secured-cluster';
+export type { SecuredClusterLease } from './secured-cluster';
+export { sharedClusterSecurity, testKafkaConfig } from './test-kafka-config';
+export type { BrokerListConfig } from './test-kafka-config';

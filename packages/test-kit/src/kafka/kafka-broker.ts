@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApacheKafkaCluster } from '../apache-kafka';
+import { ApacheKafkaCluster, ClusterSecurity } from '../apache-kafka';
 import { KafkaMock } from '../kafka-mock';
 import { TcpProxy } from '../tcp-proxy';
 import { createTopics } from './create-topics';
@@ -19,9 +19,16 @@ export interface KafkaBroker {
   mock?: KafkaMock;
   /** The Apache Kafka cluster, when it is one this machine runs: node faults, placement. */
   cluster?: ApacheKafkaCluster;
+  /**
+   * Present when the broker is a secured Apache Kafka cluster (kafka:start --secure, or
+   * KAFKA=apache with KAFKA_SECURE=true): its CA and every principal's password. Clients then
+   * connect as a principal (`cluster.clientSecurity(user)`; tests as the admin, testKafkaConfig),
+   * and topics and ACLs come from the operator step, `cluster.applyAccess(prefix)`.
+   */
+  security?: ClusterSecurity;
   /** Present when asked for (`faults: true`) and the broker was started for this caller. */
   faults?: KafkaFaults;
-  /** Creates the missing topics (name → partitions), their leaders elected. */
+  /** Creates the missing topics (name → partitions), their leaders elected; as the admin. */
   createTopics(topics: Record<string, number>): Promise<void>;
   stop(): Promise<void>;
 }
@@ -69,24 +76,28 @@ export async function startKafka(options: StartKafkaOptions = {}): Promise<Kafka
 
 async function startShared(choice: KafkaChoice): Promise<KafkaBroker> {
   if (choice.kind === 'external') {
-    const file = choice.clusterStateFile;
+    const cluster = clusterBehind(choice);
+    const security = cluster?.security;
+    const label = cluster ? 'Apache Kafka of this machine (KAFKA_BROKERS)' : 'KAFKA_BROKERS';
     return {
       kind: 'external',
-      label: file ? 'Apache Kafka of this machine (KAFKA_BROKERS)' : 'KAFKA_BROKERS',
+      label: security ? `${label}, secured` : label,
       brokers: choice.brokers,
-      cluster: file ? ApacheKafkaCluster.attach(file) : undefined,
-      createTopics: (topics) => createTopics(choice.brokers, topics),
+      cluster,
+      security,
+      createTopics: (topics) => createTopics(choice.brokers, topics, cluster?.clientSecurity()),
       stop: async () => undefined,
     };
   }
-  if (choice.kind === 'apache') return startApache(choice.nodes);
+  if (choice.kind === 'apache') return startApache(choice.nodes, { secure: choice.secure });
   return startMock();
 }
 
 async function startFaultable(choice: KafkaChoice): Promise<KafkaBroker> {
   if (choice.kind === 'mock') return startMock();
   // A cluster this machine runs (KAFKA=apache, or the jest run's): the fault gets its own.
-  if (choice.kind === 'apache' || choice.clusterStateFile) return startApache(1, true);
+  // Always PLAINTEXT: a fault test breaks the path to the brokers, not their security.
+  if (choice.kind === 'apache' || choice.clusterStateFile) return startApache(1, { proxied: true });
   throw new Error(
     'faults need a Kafka of this machine: KAFKA=apache or KAFKA=mock, not KAFKA_BROKERS',
   );
@@ -108,7 +119,21 @@ async function startMock(): Promise<KafkaBroker> {
   };
 }
 
-async function startApache(nodes: number, proxied = false): Promise<KafkaBroker> {
+/**
+ * The cluster of KAFKA_CLUSTER_STATE, when KAFKA_BROKERS are its brokers: a caller that names
+ * another cluster's brokers (a test's own) must not be handed the shared one's nodes or logins.
+ */
+function clusterBehind(choice: { brokers: string[]; clusterStateFile?: string }) {
+  if (!choice.clusterStateFile) return undefined;
+  const cluster = ApacheKafkaCluster.attach(choice.clusterStateFile);
+  const own = cluster.brokers;
+  return choice.brokers.every((b) => own.includes(b)) ? cluster : undefined;
+}
+
+async function startApache(
+  nodes: number,
+  { proxied = false, secure = false }: { proxied?: boolean; secure?: boolean } = {},
+): Promise<KafkaBroker> {
   const proxies: TcpProxy[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'apache-kafka-'));
   const stopProxies = () => Promise.all(proxies.map((p) => p.stop()));
@@ -117,6 +142,7 @@ async function startApache(nodes: number, proxied = false): Promise<KafkaBroker>
     cluster = await ApacheKafkaCluster.start({
       nodes,
       dir,
+      secure,
       advertise: proxied
         ? async (_id, port) => {
             const proxy = await TcpProxy.start({ host: '127.0.0.1', port });
@@ -131,11 +157,12 @@ async function startApache(nodes: number, proxied = false): Promise<KafkaBroker>
   }
   return {
     kind: 'apache',
-    label: `Apache Kafka, ${nodes} node${nodes > 1 ? 's' : ''}${proxied ? ' behind TCP proxies' : ''}`,
+    label: `Apache Kafka, ${nodes} node${nodes > 1 ? 's' : ''}${proxied ? ' behind TCP proxies' : ''}${secure ? ', secured' : ''}`,
     brokers: cluster.brokers,
     cluster,
+    security: cluster.security,
     faults: proxied ? proxyFaults(proxies) : undefined,
-    createTopics: (topics) => createTopics(cluster.brokers, topics),
+    createTopics: (topics) => createTopics(cluster.brokers, topics, cluster.clientSecurity()),
     stop: async () => {
       await cluster.stop();
       await stopProxies();

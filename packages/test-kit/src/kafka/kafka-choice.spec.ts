@@ -18,11 +18,21 @@ describe('kafkaChoice', () => {
   });
 
   it('starts Apache Kafka with KAFKA=apache, one node unless KAFKA_NODES says 3', () => {
-    expect(kafkaChoice({ KAFKA: 'apache' })).toEqual({ kind: 'apache', nodes: 1 });
+    expect(kafkaChoice({ KAFKA: 'apache' })).toEqual({ kind: 'apache', nodes: 1, secure: false });
     expect(kafkaChoice({ KAFKA: 'apache', KAFKA_NODES: '3' })).toEqual({
       kind: 'apache',
       nodes: 3,
+      secure: false,
     });
+  });
+
+  it('starts a secured Apache Kafka with KAFKA_SECURE=true', () => {
+    expect(kafkaChoice({ KAFKA: 'apache', KAFKA_SECURE: 'true' })).toEqual({
+      kind: 'apache',
+      nodes: 1,
+      secure: true,
+    });
+    expect(() => kafkaChoice({ KAFKA: 'apache', KAFKA_SECURE: 'yes' })).toThrow(/KAFKA_SECURE/);
   });
 
   it('starts the mock by default', () => {
