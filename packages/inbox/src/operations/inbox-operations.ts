@@ -104,6 +104,7 @@ export class InboxOperations implements InboxStatsSource {
             ? 0
             : (Date.now() - this.metrics.rejoiningSince) / 1000,
       },
+      consumerFault: this.metrics.consumerFault ?? null,
       sinceStart: {
         applied: outcomes.applied,
         ignored: outcomes.ignored,
