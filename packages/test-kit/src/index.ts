@@ -54,6 +54,7 @@ export {
   clusterClientSecurity,
   ensureApacheKafkaInstalled,
   makeClusterTls,
+  makeExpiredNodeKeystore,
   pinnedApacheKafkaVersion,
   produceWithConsoleProducer,
 } from './apache-kafka';

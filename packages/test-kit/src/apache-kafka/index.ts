@@ -6,4 +6,4 @@ export { produceWithConsoleProducer } from './console-producer';
 export type { ConsoleRecord } from './console-producer';
 export { CLUSTER_ADMIN, clusterClientEnv, clusterClientSecurity } from './cluster-security';
 export type { ClusterSecurity } from './cluster-security';
-export { makeClusterTls } from './cluster-tls';
+export { makeClusterTls, makeExpiredNodeKeystore } from './cluster-tls';
