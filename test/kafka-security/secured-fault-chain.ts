@@ -16,7 +16,11 @@ import { ServiceProcess } from '../../scripts/stack/service-process';
 import { ServiceName, TradingStack } from '../support/trading-stack';
 
 /** The services that are Kafka principals of their own. */
-export const KAFKA_PRINCIPALS = ['order-service', 'fulfillment-service', 'accounting-service'] as const;
+export const KAFKA_PRINCIPALS = [
+  'order-service',
+  'fulfillment-service',
+  'accounting-service',
+] as const;
 export type KafkaPrincipal = (typeof KAFKA_PRINCIPALS)[number];
 
 /**
@@ -250,5 +254,6 @@ function aclOf(topicPrefix: string, grant: Grant) {
 async function denyWith(admin: Admin, topicPrefix: string, grant: Grant): Promise<void> {
   const { filterResponses } = await admin.deleteAcls({ filters: [aclOf(topicPrefix, grant)] });
   const deleted = filterResponses.flatMap((r) => r.matchingAcls).length;
-  if (deleted !== 1) throw new Error(`expected to delete one ACL for ${JSON.stringify(grant)}, deleted ${deleted}`);
+  if (deleted !== 1)
+    throw new Error(`expected to delete one ACL for ${JSON.stringify(grant)}, deleted ${deleted}`);
 }

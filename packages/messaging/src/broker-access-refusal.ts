@@ -51,7 +51,8 @@ export function brokerAccessRefusalOf(error: unknown): BrokerAccessCode | undefi
   for (let depth = 0; e && typeof e === 'object' && depth < 10; depth++) {
     if (e.name === 'KafkaJSSASLAuthenticationError' || e.type === 'SASL_AUTHENTICATION_FAILED')
       return 'SASL_AUTHENTICATION_FAILED';
-    if (typeof e.code === 'string' && TLS_EXPIRY_CODES.has(e.code)) return 'TLS_CERTIFICATE_EXPIRED';
+    if (typeof e.code === 'string' && TLS_EXPIRY_CODES.has(e.code))
+      return 'TLS_CERTIFICATE_EXPIRED';
     if (typeof e.code === 'string' && TLS_CERTIFICATE_CODES.has(e.code))
       return 'TLS_CERTIFICATE_REJECTED';
     e = (e.originalError ?? e.cause) as ErrorLink | undefined;

@@ -27,5 +27,9 @@ export { missingTopics } from './missing-topics';
 export { readWholeTopic, streamTopic, topicRanges } from './topic-reader';
 export type { PartitionRange, StreamTopicOptions, TopicMessage } from './topic-reader';
 /** A cluster that refuses a client (SASL login, untrusted or expired certificate): its code and remedy. */
-export { BROKER_ACCESS_CODES, brokerAccessRefusalOf, brokerAccessRemedy } from './broker-access-refusal';
+export {
+  BROKER_ACCESS_CODES,
+  brokerAccessRefusalOf,
+  brokerAccessRemedy,
+} from './broker-access-refusal';
 export type { BrokerAccessCode } from './broker-access-refusal';

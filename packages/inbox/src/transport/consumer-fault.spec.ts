@@ -43,7 +43,10 @@ describe('consumerFaultOf', () => {
   });
 
   it('names a refused login, an untrusted and an expired certificate, on the cluster as a whole', () => {
-    const login = kafkajs(KafkaJSSASLAuthenticationError, 'SASL SCRAM SHA512 authentication failed');
+    const login = kafkajs(
+      KafkaJSSASLAuthenticationError,
+      'SASL SCRAM SHA512 authentication failed',
+    );
     expect(consumerFaultOf(login, context)).toMatchObject({
       code: 'SASL_AUTHENTICATION_FAILED',
       subject: 'kafka',

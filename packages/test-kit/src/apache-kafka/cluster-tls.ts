@@ -117,7 +117,16 @@ function signNodeKeystore(
   sign?: (csr: string, ext: string, crt: string) => string[],
 ): string {
   const file = (f: string) => join(dir, `${name}.${f}`);
-  openssl(['req', ...NEW_KEY, '-keyout', file('key'), '-out', file('csr'), '-subj', '/CN=localhost']);
+  openssl([
+    'req',
+    ...NEW_KEY,
+    '-keyout',
+    file('key'),
+    '-out',
+    file('csr'),
+    '-subj',
+    '/CN=localhost',
+  ]);
   // The address clients and nodes dial is 127.0.0.1: hostname verification checks the IP SAN.
   writeFileSync(
     file('ext'),
@@ -142,7 +151,10 @@ function signNodeKeystore(
     ],
   );
   const keystoreFile = join(dir, `${name}-keystore.pem`);
-  writeFileSync(keystoreFile, readFileSync(file('key'), 'utf8') + readFileSync(file('crt'), 'utf8'));
+  writeFileSync(
+    keystoreFile,
+    readFileSync(file('key'), 'utf8') + readFileSync(file('crt'), 'utf8'),
+  );
   for (const temporary of ['csr', 'ext', 'key', 'crt']) rmSync(file(temporary), { force: true });
   rmSync(join(dir, 'ca.srl'), { force: true });
   return keystoreFile;
