@@ -23,7 +23,8 @@ let orderTopic: string;
 beforeAll(async () => {
   f = await SecuredFaultChain.start('secured-consumer-faults');
   orderTopic = topicForAggregate('Order', f.topicPrefix);
-}, KAFKA_STARTUP_MS);
+  // A secured node, then four services on a shared machine.
+}, 2 * KAFKA_STARTUP_MS);
 
 afterAll(async () => {
   await f?.stop();

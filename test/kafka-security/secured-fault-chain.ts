@@ -29,6 +29,9 @@ export type KafkaPrincipal = (typeof KAFKA_PRINCIPALS)[number];
  */
 export const FAULT_MS = 300_000;
 
+/** How long a service may take to be ready: two cores shared by several test runs. */
+const SERVICE_START_MS = 150_000;
+
 /** What `GET /health/details` answers, as far as these specs read it. */
 export interface Details {
   status: string;
@@ -85,6 +88,23 @@ export class SecuredFaultChain {
       dir: mkdtempSync(join(tmpdir(), `${name}-kafka-`)),
       secure: true,
     });
+    try {
+      return await SecuredFaultChain.startChain(cluster, dir, replacementLog, name, beforeStack);
+    } catch (error) {
+      // A start that fails leaves no node behind (afterAll has no chain to stop).
+      await cluster.stop();
+      rmSync(dir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  private static async startChain(
+    cluster: ApacheKafkaCluster,
+    dir: string,
+    replacementLog: string,
+    name: string,
+    beforeStack?: (chain: Pick<SecuredFaultChain, 'deny' | 'topicPrefix'>) => Promise<void>,
+  ): Promise<SecuredFaultChain> {
     const prefix = `t${randomBytes(3).toString('hex')}_`;
     const topicPrefix = prefix.replace(/_/g, '.');
     await cluster.applyAccess(topicPrefix);
@@ -106,6 +126,7 @@ export class SecuredFaultChain {
       env,
       kafkaBrokers: cluster.brokers,
       kafkaTopicsReady: true,
+      startTimeoutMs: SERVICE_START_MS,
     });
     return new SecuredFaultChain(cluster, chain, admin, topicPrefix, dir, replacementLog);
   }
@@ -188,9 +209,10 @@ export class SecuredFaultChain {
     this.replaced.push(next);
     this.chain.stack.services[service] = next;
     next.start();
-    if (untilReady) await next.waitHealthy();
+    if (untilReady) await next.waitHealthy(SERVICE_START_MS);
     else
       await waitFor(async () => (await this.health(service, 'live').catch(() => 0)) === 200, {
+        timeoutMs: SERVICE_START_MS,
         description: `${service} answering HTTP`,
       });
     return next;
