@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
 import { withTimeout } from '@outbox-inbox/database';
 import type { InboxReadPorts, InboxStatsSource } from '../inbox-stats.port';
-import { describeConsumerFault } from '../transport/consumer-fault';
+import { describeConsumerFault } from '../metrics/consumer-fault';
 
 /** `checkBacklog`: how long the stats may take. */
 export interface InboxBacklogCheckOptions {

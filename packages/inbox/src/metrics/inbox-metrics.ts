@@ -1,7 +1,7 @@
 import { BackoffPolicy } from '@outbox-inbox/database';
 import { InboxOutcome } from '../apply/inbox-processor';
 import { InboxCounters, InboxLatencyListener, PartitionLag } from '../inbox-stats.port';
-import type { ConsumerFault } from '../transport/consumer-fault';
+import type { ConsumerFault } from './consumer-fault';
 import { PartitionBlocks } from './partition-blocks';
 
 /**

@@ -8,7 +8,7 @@ export interface OpenGap {
 }
 
 import { BlockedPartition } from '../metrics/partition-blocks';
-import type { ConsumerFault } from '../transport/consumer-fault';
+import type { ConsumerFault } from '../metrics/consumer-fault';
 
 /** What `GET /inbox/stats` answers. */
 export interface InboxStats {

@@ -1,7 +1,7 @@
 import { ITopicConfig, Kafka } from 'kafkajs';
 import { InboxError } from '../inbox.errors';
 import { InboxTopicCreation } from '../inbox.options';
-import { deniedTopics } from './consumer-fault';
+import { deniedTopics } from '../metrics/consumer-fault';
 
 /** The topics a consumer works with: those it reads, and its own retry and dead-letter topics. */
 export interface ConsumerTopics {

@@ -7,7 +7,7 @@ import { InboxHousekeeping } from '../housekeeping/inbox-housekeeping';
 import { InboxError } from '../inbox.errors';
 import { ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from '../metrics/inbox-metrics';
-import { consumerFaultOf, deniedTopics, describeConsumerFault } from './consumer-fault';
+import { consumerFaultOf, deniedTopics, describeConsumerFault } from '../metrics/consumer-fault';
 import { ensureTopics } from './ensure-topics';
 import { leaveGroupWithin } from './leave-group';
 import { MessageRunner } from './message-runner';
