@@ -4,7 +4,7 @@ import {
   KafkaJSProtocolError,
   KafkaJSSASLAuthenticationError,
 } from 'kafkajs';
-import { consumerFaultOf, describeConsumerFault } from './consumer-fault';
+import { consumerFaultOf, describeConsumerFault, hidesCause } from './consumer-fault';
 
 /** kafkajs's error classes take (error, options) at run time; their typings say less. */
 type AnyError = new (...args: unknown[]) => Error;
@@ -40,6 +40,25 @@ describe('consumerFaultOf', () => {
       subject: 'shop.packer',
       remedy: expect.stringContaining('READ on the group shop.packer'),
     });
+  });
+
+  it('names the group when kafkajs finds no coordinator for it (its report of a denied group), and keeps a known denial', () => {
+    const notFound = Object.assign(new Error('Failed to find group coordinator'), {
+      name: 'KafkaJSGroupCoordinatorNotFound',
+    });
+    const fault = consumerFaultOf(notFound, context);
+    expect(fault).toEqual({
+      code: 'GROUP_COORDINATOR_NOT_FOUND',
+      subject: 'shop.packer',
+      remedy: expect.stringMatching(/GROUP_AUTHORIZATION_FAILED.*READ on the group/),
+    });
+    const denied = {
+      ...consumerFaultOf(protocol('GROUP_AUTHORIZATION_FAILED', 30), context),
+      since: '2026-12-07T03:00:00.000Z',
+    };
+    expect(hidesCause(denied, fault)).toBe(true);
+    expect(hidesCause(undefined, fault)).toBe(false);
+    expect(hidesCause({ ...denied, code: 'SASL_AUTHENTICATION_FAILED' }, fault)).toBe(false);
   });
 
   it('names a refused login, an untrusted and an expired certificate, on the cluster as a whole', () => {

@@ -68,11 +68,31 @@ export function consumerFaultOf(
       remedy: `grant this principal READ on the group ${context.groupId} (acls.json, npm run kafka:access); no restart: the consumer tries again with its backoff`,
     };
   }
+  if ((error as Error)?.name === 'KafkaJSGroupCoordinatorNotFound') {
+    // kafkajs asks each broker for the coordinator and drops their answers: a broker's
+    // GROUP_AUTHORIZATION_FAILED reaches us only as "no coordinator found".
+    return {
+      code: 'GROUP_COORDINATOR_NOT_FOUND',
+      subject: context.groupId,
+      remedy: `no broker named a coordinator for the group ${context.groupId}: on a cluster with ACLs that is how kafkajs reports GROUP_AUTHORIZATION_FAILED, so grant this principal READ on the group (acls.json, npm run kafka:access); else the cluster is still electing one. No restart: the consumer tries again with its backoff`,
+    };
+  }
   return {
     code: code ?? (error as Error)?.name ?? 'Error',
     subject: 'kafka',
     remedy: (error as Error)?.message ?? String(error),
   };
+}
+
+/**
+ * Whether `next` says less than `current` about the same refusal: once the group's
+ * GROUP_AUTHORIZATION_FAILED is known (from a heartbeat or a commit), the restarts that follow
+ * only find no coordinator.
+ */
+export function hidesCause(current: ConsumerFault | undefined, next: { code: string }): boolean {
+  return (
+    current?.code === 'GROUP_AUTHORIZATION_FAILED' && next.code === 'GROUP_COORDINATOR_NOT_FOUND'
+  );
 }
 
 /** The fault in one line: code, subject, remedy. */

@@ -7,7 +7,12 @@ import { InboxHousekeeping } from '../housekeeping/inbox-housekeeping';
 import { InboxError } from '../inbox.errors';
 import { ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from '../metrics/inbox-metrics';
-import { consumerFaultOf, deniedTopics, describeConsumerFault } from '../metrics/consumer-fault';
+import {
+  consumerFaultOf,
+  deniedTopics,
+  describeConsumerFault,
+  hidesCause,
+} from '../metrics/consumer-fault';
 import { ensureTopics } from './ensure-topics';
 import { leaveGroupWithin } from './leave-group';
 import { MessageRunner } from './message-runner';
@@ -226,6 +231,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     }
     const current = this.metrics.consumerFault;
     if (current?.code === fault.code && current.subject === fault.subject) return;
+    if (hidesCause(current, fault)) return;
     const next = { ...fault, since: new Date().toISOString() };
     this.metrics.consumerFault = next;
     this.log.error(`consumer ${options.consumer}: ${describeConsumerFault(next)}`);
