@@ -1,6 +1,7 @@
 import { HealthIndicatorService } from '@nestjs/terminus';
 import type { InboxStatsSource } from '../inbox-stats.port';
 import type { InboxStats } from '../operations/inbox-stats';
+import { describeConsumerFault } from '../metrics/consumer-fault';
 import { InboxHealthIndicator } from './inbox-health.indicator';
 
 const STATS: InboxStats = {
@@ -92,6 +93,26 @@ describe('InboxHealthIndicator.checkBacklog (details)', () => {
     expect(result.inbox.warnings[0]).toBe(
       'the consumer is not reading since 2026-12-07T03:00:00.000Z: TOPIC_AUTHORIZATION_FAILED on shop.parcel.events; grant this principal READ on shop.parcel.events',
     );
+  });
+
+  it('names the refusal when the stats cannot be read because the cluster refuses this client', async () => {
+    const fault = {
+      code: 'TLS_CERTIFICATE_EXPIRED',
+      subject: 'kafka',
+      remedy: "renew the brokers' certificate",
+      since: '2026-12-07T03:00:00.000Z',
+    };
+    const refused: InboxStatsSource = {
+      ...source(() => new Promise<InboxStats>(() => undefined)),
+      groupMembership: () => ({ consumer: 'shipping', joined: true, fault }),
+    };
+    expect(await indicator(refused).checkBacklog('inbox', { timeoutMs: 20 })).toEqual({
+      inbox: {
+        status: 'down',
+        message: `${describeConsumerFault(fault)} (no answer within 20 ms)`,
+        consumerFault: fault,
+      },
+    });
   });
 
   it('is down, saying why, when the stats cannot be read or do not answer in time', async () => {

@@ -77,7 +77,16 @@ export class InboxHealthIndicator {
         warnings,
       });
     } catch (error) {
-      return session.down({ message: (error as Error)?.message ?? String(error) });
+      // The stats ask the broker too (the dead-letter topic's size): when the cluster refuses
+      // this client that times out, and the refusal is the reason to give.
+      const message = (error as Error)?.message ?? String(error);
+      const { fault } = this.stats.groupMembership();
+      return fault
+        ? session.down({
+            message: `${describeConsumerFault(fault)} (${message})`,
+            consumerFault: fault,
+          })
+        : session.down({ message });
     }
   }
 }
