@@ -1,3 +1,4 @@
+import type { ConsumerFault } from './metrics/consumer-fault';
 import type { SchemaProbe } from '@outbox-inbox/database';
 import { InboxOutcome } from './apply/inbox-processor';
 import { BlockedPartition } from './metrics/partition-blocks';
@@ -56,8 +57,11 @@ export interface InboxStatsSource {
   /** Durable counts, open gaps, dead letters, blocked partitions, group membership. */
   stats(): Promise<InboxStats>;
   openGaps(): Promise<OpenGap[]>;
-  /** Whether this process's consumer has joined its group since it started, and its name. */
-  groupMembership(): { consumer: string; joined: boolean };
+  /**
+   * Whether this process's consumer has joined its group since it started, its name, and why
+   * it is not reading now if it is not (known without the database or the broker).
+   */
+  groupMembership(): { consumer: string; joined: boolean; fault?: ConsumerFault };
 }
 
 /**

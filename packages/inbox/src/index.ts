@@ -14,6 +14,8 @@ export { classifyFailure } from './classify-failure';
 export type { FailureClassifier, FailureKind } from './classify-failure';
 /** A partition paused, and why: a dependency down, a half-done deployment (GET /inbox/stats: blocked). */
 export type { BlockCause, BlockedPartition } from './metrics/partition-blocks';
+/** Why the consumer is not reading now (InboxStats.consumerFault): Kafka's code, its subject, the remedy. */
+export type { ConsumerFault } from './metrics/consumer-fault';
 /**
  * Inbox options from a service's environment: the consumer group's timing (KAFKA_SESSION_TIMEOUT_MS,
  * KAFKA_HEARTBEAT_INTERVAL_MS, KAFKA_FETCH_MAX_WAIT_MS) and the inbox's own (INBOX_DEDUP_WINDOW_MS,

@@ -28,3 +28,10 @@ export { missingTopics } from './missing-topics';
 /** Reads a topic up to its end when the read began: whole, or streamed batch by batch. */
 export { readWholeTopic, streamTopic, topicRanges } from './topic-reader';
 export type { PartitionRange, StreamTopicOptions, TopicMessage } from './topic-reader';
+/** A cluster that refuses a client (SASL login, untrusted or expired certificate): its code and remedy. */
+export {
+  BROKER_ACCESS_CODES,
+  brokerAccessRefusalOf,
+  brokerAccessRemedy,
+} from './broker-access-refusal';
+export type { BrokerAccessCode } from './broker-access-refusal';

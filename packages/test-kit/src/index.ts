@@ -56,6 +56,7 @@ export {
   clusterClientSecurity,
   ensureApacheKafkaInstalled,
   makeClusterTls,
+  makeExpiredNodeKeystore,
   nodeSecurityProperties,
   pinnedApacheKafkaVersion,
   produceWithConsoleProducer,

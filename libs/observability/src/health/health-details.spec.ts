@@ -47,6 +47,7 @@ const inboxStats = (over: Partial<InboxStats> = {}): InboxStatsSource => ({
     deadLetterTopicMessages: 0,
     blocked: { seconds: 0, partitions: [] },
     group: { joined: true, rejoiningSeconds: 0 },
+    consumerFault: null,
     sinceStart: {} as InboxStats['sinceStart'],
     ...over,
   }),

@@ -1,6 +1,7 @@
 import { HealthIndicatorService } from '@nestjs/terminus';
 import type { InboxStatsSource } from '../inbox-stats.port';
 import type { InboxStats } from '../operations/inbox-stats';
+import { describeConsumerFault } from '../metrics/consumer-fault';
 import { InboxHealthIndicator } from './inbox-health.indicator';
 
 const STATS: InboxStats = {
@@ -19,6 +20,7 @@ const STATS: InboxStats = {
   deadLetterTopicMessages: 2,
   blocked: { seconds: 30.4, partitions: [] },
   group: { joined: true, rejoiningSeconds: 0 },
+  consumerFault: null,
   sinceStart: {} as InboxStats['sinceStart'],
 };
 
@@ -73,6 +75,44 @@ describe('InboxHealthIndicator.checkBacklog (details)', () => {
     const rejoining = { ...STATS, group: { joined: true, rejoiningSeconds: 12 } };
     const result = await indicator(source(async () => rejoining)).checkBacklog();
     expect(result.inbox.warnings).toContain('rejoining its group for 12 s (a rebalance)');
+  });
+
+  it('names why the consumer does not read, the topic the ACLs deny and what to grant, first', async () => {
+    const denied = {
+      ...STATS,
+      consumerFault: {
+        code: 'TOPIC_AUTHORIZATION_FAILED',
+        subject: 'shop.parcel.events',
+        remedy: 'grant this principal READ on shop.parcel.events',
+        since: '2026-12-07T03:00:00.000Z',
+      },
+    };
+    const result = await indicator(source(async () => denied)).checkBacklog();
+    expect(result.inbox.status).toBe('up');
+    expect(result.inbox.consumerFault).toEqual(denied.consumerFault);
+    expect(result.inbox.warnings[0]).toBe(
+      'the consumer is not reading since 2026-12-07T03:00:00.000Z: TOPIC_AUTHORIZATION_FAILED on shop.parcel.events; grant this principal READ on shop.parcel.events',
+    );
+  });
+
+  it('names the refusal when the stats cannot be read because the cluster refuses this client', async () => {
+    const fault = {
+      code: 'TLS_CERTIFICATE_EXPIRED',
+      subject: 'kafka',
+      remedy: "renew the brokers' certificate",
+      since: '2026-12-07T03:00:00.000Z',
+    };
+    const refused: InboxStatsSource = {
+      ...source(() => new Promise<InboxStats>(() => undefined)),
+      groupMembership: () => ({ consumer: 'shipping', joined: true, fault }),
+    };
+    expect(await indicator(refused).checkBacklog('inbox', { timeoutMs: 20 })).toEqual({
+      inbox: {
+        status: 'down',
+        message: `${describeConsumerFault(fault)} (no answer within 20 ms)`,
+        consumerFault: fault,
+      },
+    });
   });
 
   it('is down, saying why, when the stats cannot be read or do not answer in time', async () => {

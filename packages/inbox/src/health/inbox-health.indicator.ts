@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HealthIndicatorResult, HealthIndicatorService } from '@nestjs/terminus';
 import { withTimeout } from '@outbox-inbox/database';
 import type { InboxReadPorts, InboxStatsSource } from '../inbox-stats.port';
+import { describeConsumerFault } from '../metrics/consumer-fault';
 
 /** `checkBacklog`: how long the stats may take. */
 export interface InboxBacklogCheckOptions {
@@ -17,7 +18,8 @@ export interface InboxBacklogCheckOptions {
  *   answers meanwhile). Later rebalances and broker outages do not take it down: every
  *   instance sees them alike.
  * - `checkBacklog` (details): what waits: partitions blocked by an unavailable dependency,
- *   open gaps, parked events, messages in the dead-letter topic, a rejoin under way. Shared
+ *   open gaps, parked events, messages in the dead-letter topic, a rejoin under way, a
+ *   consumer the cluster refuses (its code, the topic or group, the remedy). Shared
  *   conditions: warnings, never down. Down only when the stats cannot be read.
  * Warnings are listed in `warnings`: a check is never `down` for them.
  */
@@ -48,8 +50,10 @@ export class InboxHealthIndicator {
     const session = this.indicators.check(key);
     try {
       const stats = await withTimeout(this.stats.stats(), options.timeoutMs ?? 2_000);
-      const { blocked, group, openGaps, parkedNow, deadLetterTopicMessages } = stats;
+      const { blocked, group, openGaps, parkedNow, deadLetterTopicMessages, consumerFault } = stats;
       const warnings = [
+        // First: it says why the others (not joined, no progress) are so.
+        ...(consumerFault ? [describeConsumerFault(consumerFault)] : []),
         ...(!group.joined ? ['the consumer has not joined its group yet'] : []),
         ...(group.rejoiningSeconds > 0
           ? [`rejoining its group for ${Math.round(group.rejoiningSeconds)} s (a rebalance)`]
@@ -69,10 +73,20 @@ export class InboxHealthIndicator {
         openGaps: openGaps.length,
         parkedNow,
         deadLetterTopicMessages,
+        ...(consumerFault && { consumerFault }),
         warnings,
       });
     } catch (error) {
-      return session.down({ message: (error as Error)?.message ?? String(error) });
+      // The stats ask the broker too (the dead-letter topic's size): when the cluster refuses
+      // this client that times out, and the refusal is the reason to give.
+      const message = (error as Error)?.message ?? String(error);
+      const { fault } = this.stats.groupMembership();
+      return fault
+        ? session.down({
+            message: `${describeConsumerFault(fault)} (${message})`,
+            consumerFault: fault,
+          })
+        : session.down({ message });
     }
   }
 }

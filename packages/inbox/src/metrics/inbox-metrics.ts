@@ -1,6 +1,7 @@
 import { BackoffPolicy } from '@outbox-inbox/database';
 import { InboxOutcome } from '../apply/inbox-processor';
 import { InboxCounters, InboxLatencyListener, PartitionLag } from '../inbox-stats.port';
+import type { ConsumerFault } from './consumer-fault';
 import { PartitionBlocks } from './partition-blocks';
 
 /**
@@ -42,6 +43,8 @@ export class InboxMetrics implements InboxCounters {
    * or its wait (`kafka.maxWaitTimeMs`) is over; what a shorter wait costs an idle consumer.
    */
   fetches = 0;
+  /** Why the consumer is not reading now (set by the transport, cleared when it joins). */
+  consumerFault?: ConsumerFault;
   /** When the consumer began rejoining its group after a rebalance; unset while it is a member. */
   rejoiningSince?: number;
   /** Partitions paused now for a transient failure, and since when. */

@@ -1,3 +1,4 @@
+import type { ConsumerFault } from '../metrics/consumer-fault';
 import { affectedRows, OperatorAuditRecord, readOperatorAudit } from '@outbox-inbox/database';
 import { DataSource } from 'typeorm';
 import { ResolvedInboxOptions } from '../inbox.options';
@@ -60,8 +61,13 @@ export class InboxOperations implements InboxStatsSource {
    * Readiness waits for the first join only: later rebalances and broker outages are shared
    * conditions that /health/details reports.
    */
-  groupMembership(): { consumer: string; joined: boolean } {
-    return { consumer: this.options.consumer, joined: this.metrics.groupJoins > 0 };
+  groupMembership(): { consumer: string; joined: boolean; fault?: ConsumerFault } {
+    const { consumerFault: fault } = this.metrics;
+    return {
+      consumer: this.options.consumer,
+      joined: this.metrics.groupJoins > 0,
+      ...(fault && { fault }),
+    };
   }
 
   /** The latest operator actions on this inbox (replays, gap skips), newest first. */
@@ -104,6 +110,7 @@ export class InboxOperations implements InboxStatsSource {
             ? 0
             : (Date.now() - this.metrics.rejoiningSince) / 1000,
       },
+      consumerFault: this.metrics.consumerFault ?? null,
       sinceStart: {
         applied: outcomes.applied,
         ignored: outcomes.ignored,

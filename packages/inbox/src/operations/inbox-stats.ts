@@ -8,6 +8,7 @@ export interface OpenGap {
 }
 
 import { BlockedPartition } from '../metrics/partition-blocks';
+import type { ConsumerFault } from '../metrics/consumer-fault';
 
 /** What `GET /inbox/stats` answers. */
 export interface InboxStats {
@@ -29,6 +30,11 @@ export interface InboxStats {
    * it began rejoining after a rebalance (0 while it is a member).
    */
   group: { joined: boolean; rejoiningSeconds: number };
+  /**
+   * Why the consumer is not reading now (a refused login or certificate, a topic or the group
+   * the ACLs deny): Kafka's code, its subject and the remedy; null while it reads.
+   */
+  consumerFault: ConsumerFault | null;
   /** Counters of this process since it started. */
   sinceStart: {
     applied: number;

@@ -1,6 +1,7 @@
 import { ITopicConfig, Kafka } from 'kafkajs';
 import { InboxError } from '../inbox.errors';
 import { InboxTopicCreation } from '../inbox.options';
+import { deniedTopics } from '../metrics/consumer-fault';
 
 /** The topics a consumer works with: those it reads, and its own retry and dead-letter topics. */
 export interface ConsumerTopics {
@@ -14,7 +15,8 @@ export interface ConsumerTopics {
  * `creation.enabled` is not false. The retry and dead-letter topics get the largest partition
  * count among the sources (`creation.partitions` overrides it), so a replay or a dead letter
  * keeps the spread of what it came from. A missing topic that cannot be created stops the start
- * with a message naming it rather than a consumer that silently reads nothing.
+ * with a message naming it rather than a consumer that silently reads nothing. A topic the
+ * ACLs deny rejects with TOPIC_AUTHORIZATION_FAILED (not an InboxError): the start waits.
  */
 export async function ensureTopics(
   kafka: Kafka,
@@ -28,6 +30,15 @@ export async function ensureTopics(
     const all = [...new Set([...topics.sources, topics.retryTopic, topics.deadLetterTopic])];
     const missing = all.filter((t) => !existing.has(t));
     if (missing.length === 0) return;
+    // A topic the ACLs hide from this principal is not listed either: that is a grant to
+    // make while the consumer waits (an operational fault), not a setup mistake to exit for.
+    const denied = await deniedTopics(kafka, missing);
+    if (denied.length > 0) {
+      throw Object.assign(
+        new Error(`Kafka denies this principal the topics ${denied.join(', ')}`),
+        { type: 'TOPIC_AUTHORIZATION_FAILED' },
+      );
+    }
     if (creation.enabled === false) {
       throw new InboxError(
         'TOPIC_MISSING',

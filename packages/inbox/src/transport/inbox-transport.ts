@@ -7,6 +7,12 @@ import { InboxHousekeeping } from '../housekeeping/inbox-housekeeping';
 import { InboxError } from '../inbox.errors';
 import { ResolvedInboxOptions } from '../inbox.options';
 import { InboxMetrics } from '../metrics/inbox-metrics';
+import {
+  consumerFaultOf,
+  deniedTopics,
+  describeConsumerFault,
+  hidesCause,
+} from '../metrics/consumer-fault';
 import { ensureTopics } from './ensure-topics';
 import { leaveGroupWithin } from './leave-group';
 import { MessageRunner } from './message-runner';
@@ -108,6 +114,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
         break;
       } catch (error) {
         if (error instanceof InboxError || this.stopping) throw error;
+        await this.recordFault(error);
         const delay = restartDelayMs(attempt);
         this.log.error(
           `consumer ${options.consumer} could not start (${(error as Error).message}); trying again in ${delay} ms`,
@@ -162,6 +169,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     // Which partitions this instance owns after each rebalance: operators (and tests) read it.
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
       attempt = 0;
+      this.clearFault();
       this.metrics.groupJoins += 1;
       this.metrics.rejoiningSince = undefined;
       this.metrics.clearLag();
@@ -180,6 +188,7 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (this.stopping || this.consumer !== consumer) return;
       this.metrics.consumerCrashes += 1;
+      void this.recordFault(payload.error);
       if (payload.restart) return;
       this.scheduleRestart(attempt, payload.error.message);
     });
@@ -206,6 +215,38 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     }
   }
 
+  /**
+   * Keeps why the consumer is not reading for /health/details and /inbox/stats (a refused
+   * login or certificate, a topic or the group the ACLs deny, or kafkajs's own code), with one
+   * `error` line when the cause begins or changes. The consumer keeps trying with its backoff:
+   * an operational fault stops no process, fails no message, and clears at the next join.
+   */
+  private async recordFault(error: unknown): Promise<void> {
+    const { options } = this;
+    const topics = [...options.topics, options.retryTopic];
+    let fault = consumerFaultOf(error, { topics, groupId: options.groupId });
+    if (fault.code === 'TOPIC_AUTHORIZATION_FAILED') {
+      const denied = await deniedTopics(this.kafka, topics);
+      fault = consumerFaultOf(error, { topics, groupId: options.groupId }, denied);
+    }
+    const current = this.metrics.consumerFault;
+    if (current?.code === fault.code && current.subject === fault.subject) return;
+    if (hidesCause(current, fault)) return;
+    const next = { ...fault, since: new Date().toISOString() };
+    this.metrics.consumerFault = next;
+    this.log.error(`consumer ${options.consumer}: ${describeConsumerFault(next)}`);
+  }
+
+  /** The consumer joined its group: the fault, if any, is over (one log line). */
+  private clearFault(): void {
+    const fault = this.metrics.consumerFault;
+    if (!fault) return;
+    this.metrics.consumerFault = undefined;
+    this.log.log(
+      `consumer ${this.options.consumer} reads again (${fault.code} on ${fault.subject} since ${fault.since})`,
+    );
+  }
+
   /** Starts the consumer again after a backoff, and again after that if starting fails. */
   private scheduleRestart(attempt: number, reason: string): void {
     const delay = restartDelayMs(attempt);
@@ -214,8 +255,10 @@ export class InboxTransport extends Server implements CustomTransportStrategy {
     );
     const timer = setTimeout(() => {
       if (this.stopping) return;
-      this.runConsumer(attempt + 1).catch((error: Error) => {
-        if (!this.stopping) this.scheduleRestart(attempt + 1, error.message);
+      this.runConsumer(attempt + 1).catch(async (error: Error) => {
+        if (this.stopping) return;
+        await this.recordFault(error);
+        this.scheduleRestart(attempt + 1, error.message);
       });
     }, delay);
     this.timers.push(timer);

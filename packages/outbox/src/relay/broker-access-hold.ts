@@ -1,6 +1,6 @@
 import { LoggerService } from '@nestjs/common';
 import { backoffDelay } from '@outbox-inbox/database';
-import { brokerAccessRefusalOf, brokerAccessRemedy } from '../publisher/broker-access-refusal';
+import { brokerAccessRefusalOf, brokerAccessRemedy } from '@outbox-inbox/messaging';
 import { OutboxBackoffOptions } from './outbox-relay.options';
 import { RelayFaults } from './relay-faults';
 

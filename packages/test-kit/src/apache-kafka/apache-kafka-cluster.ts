@@ -253,6 +253,25 @@ export class ApacheKafkaCluster {
     if (options.wait ?? true) await this.waitUntilRegistered();
   }
 
+  /**
+   * Restarts node `id` with `keystoreFile` (a PEM key and certificate, makeExpiredNodeKeystore's
+   * say) on its client listener alone, or with the cluster's own keystore again when it is
+   * undefined. The nodes keep their good certificate between themselves, so the node registers
+   * and serves; only clients meet the other one. Waits for registration with the cluster's own
+   * keystore only: a client of the kit would refuse the other.
+   */
+  async serveClientKeystore(id: number, keystoreFile?: string): Promise<void> {
+    const { config } = this.node(id);
+    const override = 'listener.name.client.ssl.keystore.location=';
+    const kept = readFileSync(config, 'utf8')
+      .split('\n')
+      .filter((line) => !line.startsWith(override) && line !== '');
+    if (keystoreFile) kept.push(`${override}${keystoreFile}`);
+    await this.stopNode(id);
+    writeFileSync(config, `${kept.join('\n')}\n`);
+    await this.startNode(id, { wait: keystoreFile === undefined });
+  }
+
   /** SIGTERM: a controlled shutdown (leadership moves away first); waits for the exit. */
   async stopNode(id: number): Promise<void> {
     await this.end(id, 'SIGTERM', 30_000);

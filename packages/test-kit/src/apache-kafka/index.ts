@@ -12,5 +12,5 @@ export {
   clusterClientSecurity,
 } from './cluster-security';
 export type { ClusterSecurity } from './cluster-security';
-export { makeClusterTls } from './cluster-tls';
+export { makeClusterTls, makeExpiredNodeKeystore } from './cluster-tls';
 export { nodeSecurityProperties } from './node-security-properties';

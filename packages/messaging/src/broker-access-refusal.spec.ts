@@ -38,15 +38,21 @@ describe('brokerAccessRefusalOf', () => {
   });
 
   it('names a broker certificate the client does not trust, or one that is not valid now', () => {
-    for (const code of [
-      'SELF_SIGNED_CERT_IN_CHAIN',
-      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-      'CERT_HAS_EXPIRED',
-    ]) {
+    for (const code of ['SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']) {
       const connection = new KafkaJSConnectionError(`Connection error: ${code}`, { code });
       expect(brokerAccessRefusalOf(connection)).toBe('TLS_CERTIFICATE_REJECTED');
       expect(brokerAccessRefusalOf(new Error('connect', { cause: tlsError(code) }))).toBe(
         'TLS_CERTIFICATE_REJECTED',
+      );
+    }
+  });
+
+  it('names a certificate outside its validity dates apart: the brokers renew it, not the client', () => {
+    for (const code of ['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']) {
+      const connection = new KafkaJSConnectionError(`Connection error: ${code}`, { code });
+      expect(brokerAccessRefusalOf(connection)).toBe('TLS_CERTIFICATE_EXPIRED');
+      expect(brokerAccessRefusalOf(new Error('connect', { cause: tlsError(code) }))).toBe(
+        'TLS_CERTIFICATE_EXPIRED',
       );
     }
   });
@@ -81,5 +87,6 @@ describe('brokerAccessRefusalOf', () => {
   it('gives a remedy that names the settings, never a value', () => {
     expect(brokerAccessRemedy('SASL_AUTHENTICATION_FAILED')).toMatch(/KAFKA_SASL_USERNAME/);
     expect(brokerAccessRemedy('TLS_CERTIFICATE_REJECTED')).toMatch(/KAFKA_SSL_CA_FILE/);
+    expect(brokerAccessRemedy('TLS_CERTIFICATE_EXPIRED')).toMatch(/renew/);
   });
 });
