@@ -1,7 +1,7 @@
 import { KafkaJS } from '@confluentinc/kafka-javascript';
 import { ConnectOnce } from '../publisher/connect-once';
 import { OutboxKafkaOptions } from '../publisher/kafka-outbox-publisher';
-import { ListedTopics } from '../publisher/listed-topics';
+import { adminTopicListing, ListedTopics } from '../publisher/listed-topics';
 import { OutboxPublisher, TopicBatch } from '../publisher/outbox-publisher';
 import { OutboxPublisherTuning } from '../publisher/outbox-publisher-factory';
 import { RefusedTopic, TopicUnavailableError } from '../publisher/topic-unavailable';
@@ -40,21 +40,7 @@ export class ConfluentOutboxPublisher implements OutboxPublisher {
     this.admin = this.client.admin();
     this.adminConnection = new ConnectOnce(() => this.admin.connect());
     this.listed = new ListedTopics(
-      {
-        list: async () => {
-          await this.adminConnection.connected();
-          return this.admin.listTopics();
-        },
-        denied: async (topic) => {
-          try {
-            await this.adminConnection.connected();
-            await this.admin.fetchTopicMetadata({ topics: [topic] });
-            return false;
-          } catch (error) {
-            return confluentTopicRefusalOf(error) === 'TOPIC_AUTHORIZATION_FAILED';
-          }
-        },
-      },
+      adminTopicListing(this.admin, () => this.adminConnection.connected(), confluentTopicRefusalOf),
       tuning.topicCacheMs,
     );
     this.producer = this.newProducer();

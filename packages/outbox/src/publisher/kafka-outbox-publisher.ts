@@ -2,7 +2,7 @@ import { kafkaClient, KafkaConnection } from '@outbox-inbox/messaging';
 import { Admin, Kafka, Producer, RecordMetadata } from 'kafkajs';
 import { OutboxError } from '../outbox.errors';
 import { ConnectOnce } from './connect-once';
-import { ListedTopics } from './listed-topics';
+import { adminTopicListing, ListedTopics } from './listed-topics';
 import { OutboxPublisher, TopicBatch } from './outbox-publisher';
 import type { OutboxPublisherFactory, OutboxPublisherTuning } from './outbox-publisher-factory';
 import { PartitionReceipts } from './partition-receipts';
@@ -52,21 +52,7 @@ export class KafkaOutboxPublisher implements OutboxPublisher {
     // A lost connection makes the next call connect again, so the relay recovers by itself.
     this.admin.on(this.admin.events.DISCONNECT, () => this.adminConnection.reset());
     this.listed = new ListedTopics(
-      {
-        list: async () => {
-          await this.adminConnection.connected();
-          return this.admin.listTopics();
-        },
-        denied: async (topic) => {
-          try {
-            await this.adminConnection.connected();
-            await this.admin.fetchTopicMetadata({ topics: [topic] });
-            return false;
-          } catch (error) {
-            return topicRefusalOf(error) === 'TOPIC_AUTHORIZATION_FAILED';
-          }
-        },
-      },
+      adminTopicListing(this.admin, () => this.adminConnection.connected(), topicRefusalOf),
       tuning.topicCacheMs,
     );
   }

@@ -1,4 +1,4 @@
-import { ListedTopics } from './listed-topics';
+import { adminTopicListing, ListedTopics } from './listed-topics';
 
 const nothingDenied = async () => false;
 
@@ -46,5 +46,31 @@ describe('ListedTopics', () => {
     );
     expect(await listed.missing(['listed', 'hidden', 'absent'])).toEqual(['absent']);
     expect(askedByName).toEqual(['hidden', 'absent']);
+  });
+});
+
+describe('adminTopicListing', () => {
+  it("connects before each question, and calls a topic denied only on the client's TOPIC_AUTHORIZATION_FAILED", async () => {
+    const refusals: Record<string, string> = {
+      hidden: 'TOPIC_AUTHORIZATION_FAILED',
+      gone: 'UNKNOWN_TOPIC_OR_PARTITION',
+    };
+    let connects = 0;
+    const listing = adminTopicListing(
+      {
+        listTopics: async () => ['listed'],
+        fetchTopicMetadata: async ({ topics: [topic] }) => {
+          if (refusals[topic]) throw Object.assign(new Error(topic), { code: refusals[topic] });
+          return {};
+        },
+      },
+      async () => void connects++,
+      (error) => (error as { code?: string }).code,
+    );
+    expect(await listing.list()).toEqual(['listed']);
+    expect(await listing.denied('hidden')).toBe(true);
+    expect(await listing.denied('gone')).toBe(false);
+    expect(await listing.denied('listed')).toBe(false);
+    expect(connects).toBe(4);
   });
 });

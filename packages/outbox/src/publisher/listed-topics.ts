@@ -9,6 +9,38 @@ export interface TopicListing {
   denied(topic: string): Promise<boolean>;
 }
 
+/** What `adminTopicListing` needs of a client's admin: kafkajs's and the confluent client's. */
+export interface TopicAdmin {
+  listTopics(): Promise<string[]>;
+  fetchTopicMetadata(request: { topics: string[] }): Promise<unknown>;
+}
+
+/**
+ * The listing through `admin`, connected on first use by `connected`; `refusalOf` reads the
+ * client's error for the topic's refusal code.
+ */
+export function adminTopicListing(
+  admin: TopicAdmin,
+  connected: () => Promise<void>,
+  refusalOf: (error: unknown) => string | undefined,
+): TopicListing {
+  return {
+    list: async () => {
+      await connected();
+      return admin.listTopics();
+    },
+    denied: async (topic) => {
+      try {
+        await connected();
+        await admin.fetchTopicMetadata({ topics: [topic] });
+        return false;
+      } catch (error) {
+        return refusalOf(error) === 'TOPIC_AUTHORIZATION_FAILED';
+      }
+    },
+  };
+}
+
 /**
  * The cluster's topic listing, asked again when it is older than `maxAgeMs` or lacks a topic
  * asked about: the publishers check their topics against it rather than let a send create one.

@@ -18,7 +18,7 @@ import {
   readKafkaAccessFile,
 } from '../kafka-access';
 import { waitFor } from '../wait-for';
-import { ensureApacheKafkaInstalled, javaArgs } from './broker-install';
+import { ensureApacheKafkaInstalled, javaArgs, runKafkaTool } from './broker-install';
 import {
   CLUSTER_ADMIN,
   clusterClientSecurity,
@@ -415,21 +415,16 @@ export class ApacheKafkaCluster {
     clusterId: string,
     security?: ClusterSecurity,
   ): Promise<void> {
-    const args = [...javaArgs('kafka.tools.StorageTool', { max: '256m', initial: '64m' })];
-    args.push('format', '-t', clusterId, '-c', node.config);
+    const args = ['format', '-t', clusterId, '-c', node.config];
     // SCRAM credentials live in the cluster's metadata: written at format time, so the nodes
     // can authenticate to each other before any admin could create them.
     for (const [name, password] of Object.entries(security?.users ?? {}))
       args.push('--add-scram', `SCRAM-SHA-512=[name=${name},password=${password}]`);
-    const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', resolve);
-    });
-    if (code !== 0) throw new Error(`formatting node ${node.id}'s storage failed:\n${output}`);
+    await runKafkaTool(
+      'kafka.tools.StorageTool',
+      args,
+      `formatting node ${node.id}'s storage failed`,
+    );
   }
 
   private async end(id: number, signal: NodeJS.Signals, killAfterMs: number): Promise<void> {

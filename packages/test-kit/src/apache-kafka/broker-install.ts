@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -49,4 +49,25 @@ export function pinnedApacheKafkaVersion(): string {
   const version = /<kafka\.version>([^<]+)<\/kafka\.version>/.exec(pom)?.[1];
   if (!version) throw new Error('tools/apache-kafka/pom.xml names no <kafka.version>');
   return version;
+}
+
+/**
+ * Runs one of the broker's command-line tools (`mainClass`, with a small heap) to its end;
+ * throws `failure` with the tool's own output when it exits non-zero.
+ */
+export async function runKafkaTool(
+  mainClass: string,
+  toolArgs: string[],
+  failure: string,
+): Promise<void> {
+  const args = [...javaArgs(mainClass, { max: '256m', initial: '64m' }), ...toolArgs];
+  const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`${failure}:\n${output}`);
 }

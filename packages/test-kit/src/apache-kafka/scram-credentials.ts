@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { javaArgs } from './broker-install';
+import { runKafkaTool } from './broker-install';
 import { CLUSTER_ADMIN, ClusterSecurity } from './cluster-security';
 
 /** A change to one user's SCRAM-SHA-512 credential: a new password, or none at all. */
@@ -39,22 +38,15 @@ export async function alterScramCredential(
     'delete' in change
       ? ['--delete-config', 'SCRAM-SHA-512']
       : ['--add-config', `SCRAM-SHA-512=[password=${change.password}]`];
-  const args = [
-    ...javaArgs('org.apache.kafka.tools.ConfigCommand', { max: '256m', initial: '64m' }),
-    ...['--bootstrap-server', brokers.join(','), '--command-config', clientConfig],
-    ...['--alter', '--entity-type', 'users', '--entity-name', change.user, ...edit],
-  ];
   try {
-    const child = spawn('java', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', resolve);
-    });
-    if (code !== 0)
-      throw new Error(`altering the SCRAM credential of ${change.user} failed:\n${output}`);
+    await runKafkaTool(
+      'org.apache.kafka.tools.ConfigCommand',
+      [
+        ...['--bootstrap-server', brokers.join(','), '--command-config', clientConfig],
+        ...['--alter', '--entity-type', 'users', '--entity-name', change.user, ...edit],
+      ],
+      `altering the SCRAM credential of ${change.user} failed`,
+    );
   } finally {
     rmSync(clientConfig, { force: true });
   }
