@@ -20,6 +20,12 @@ const SURFACE: Record<string, Record<string, string>> = {
     streamTopic: 'reads a topic to its end batch by batch, for large topics',
     topicRanges: "a topic's partitions with their low and high offsets, before a read",
     CodedError: 'the base of every typed error an adopter catches and narrows by its code',
+    BROKER_ACCESS_CODES:
+      'the codes of a cluster refusing a client (login, untrusted or expired certificate): operational faults',
+    BrokerAccessCode: 'one of BROKER_ACCESS_CODES, as health details and stats name it',
+    brokerAccessRefusalOf:
+      "which BROKER_ACCESS_CODES a client's error is, for both packages and adopters' checks",
+    brokerAccessRemedy: 'the fix an operator makes for a BrokerAccessCode, shown beside it',
     EventDefinition:
       'the type of what defineEvent returns: handed to OutboxWriter.add and @OnEvent',
     EventEnvelope: 'the envelope an inbox handler receives and the relay publishes',
@@ -117,6 +123,10 @@ const SURFACE: Record<string, Record<string, string>> = {
     readOperatorAudit: 'reads the operator audit log (an audit view or route)',
     recordOperatorAction: "writes an operator action to the audit log in the action's transaction",
     runStatements: 'several statements in one round trip where the DataSource allows it',
+    transactionCommittingWith:
+      'a transaction whose last statements travel with its COMMIT: the relay claim in two round trips',
+    CommittingTransaction: 'what transactionCommittingWith hands its callback',
+    TransactionIsolation: 'the isolation levels transactionCommittingWith takes',
     runTransaction: 'one transaction with the retry of transient errors, as the apps run commands',
     sqlDialectOf: "a DataSource's dialect, loaded with its driver on first use",
     unreadableTables: "which of an app's tables its connection cannot read: a start-up check",
@@ -241,6 +251,8 @@ const SURFACE: Record<string, Record<string, string>> = {
   '@outbox-inbox/inbox': {
     AggregateSelector: 'the argument of InboxOperations.deliveriesOf',
     BlockCause: 'why a partition is paused, in stats and metrics',
+    ConsumerFault:
+      'why the consumer is not reading (a refused login, a denied topic or group), in stats',
     BlockedPartition: 'a paused partition, as InboxCounters report it',
     DEAD_LETTER_CODES: 'the codes a dead letter can carry, for DLQ tooling',
     DeadLetterCode: 'the union of codes a dead letter can carry',
