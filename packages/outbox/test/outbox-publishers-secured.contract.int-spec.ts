@@ -3,7 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApacheKafkaCluster, KAFKA_STARTUP_MS } from '@outbox-inbox/test-kit';
-import { Kafka, logLevel, SASLOptions } from 'kafkajs';
+import {
+  AclOperationTypes,
+  AclPermissionTypes,
+  AclResourceTypes,
+  Kafka,
+  logLevel,
+  ResourcePatternTypes,
+  SASLOptions,
+} from 'kafkajs';
 import {
   KafkaOutboxPublisher,
   OutboxKafkaOptions,
@@ -16,15 +24,17 @@ import { contractTopicReader } from './contract-topic-reader';
 
 /**
  * Both publishers on a secured cluster of their own (kafka:start --secure: SASL_SSL,
- * SCRAM-SHA-512, nothing allowed without an ACL; deploy/kafka/acls.json applied), as the
- * order-service's principal: it may write the topics named `<prefix>order.events…` and nothing
- * else, so fulfillment's topic exists but is neither listed to it nor writable. Each publisher
+ * SCRAM-SHA-512, nothing allowed without an ACL), as a principal of this file's own that may
+ * write the topics named `<prefix>writable.…` (one PREFIXED ACL) and nothing else, so another
+ * topic exists but is neither listed to it nor writable. Each publisher
  * reports that topic as denied, not missing (the fault then names the grant to make, not a
  * topic to create), and still publishes the other topics of the send. One node: access is the
  * same on three.
  */
-const prefix = `trading.publishers-${randomBytes(4).toString('hex')}.`;
-const PRINCIPAL = 'order-service';
+const prefix = `publishers-${randomBytes(4).toString('hex')}.`;
+const PRINCIPAL = 'publisher';
+/** A topic no ACL lets the principal see or write. */
+const DENIED_TOPIC = `${prefix}others`;
 // TLS and SCRAM on a shared machine: more room than the plaintext contract specs give.
 const tuning: OutboxPublisherTuning = {
   requestTimeoutMs: 5_000,
@@ -38,8 +48,7 @@ let admin: ReturnType<Kafka['admin']>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kafka-secured-publishers-'));
-  cluster = await ApacheKafkaCluster.start({ nodes: 1, dir, secure: true });
-  await cluster.applyAccess(prefix);
+  cluster = await ApacheKafkaCluster.start({ nodes: 1, dir, secure: true, users: [PRINCIPAL] });
   admin = new Kafka({
     clientId: 'secured-publishers-admin',
     brokers: cluster.brokers,
@@ -47,6 +56,20 @@ beforeAll(async () => {
     ...cluster.clientSecurity(),
   }).admin();
   await admin.connect();
+  await admin.createAcls({
+    acl: [
+      {
+        resourceType: AclResourceTypes.TOPIC,
+        resourceName: `${prefix}writable.`,
+        resourcePatternType: ResourcePatternTypes.PREFIXED,
+        principal: `User:${PRINCIPAL}`,
+        host: '*',
+        operation: AclOperationTypes.WRITE,
+        permissionType: AclPermissionTypes.ALLOW,
+      },
+    ],
+  });
+  await admin.createTopics({ topics: [{ topic: DENIED_TOPIC, numPartitions: 1 }] });
 }, KAFKA_STARTUP_MS);
 
 afterAll(async () => {
@@ -55,9 +78,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A topic the principal may write (its ACL is on the prefix `<prefix>order.events`). */
+/** A topic the principal may write (its ACL is on the prefix `<prefix>writable.`). */
 async function writableTopic(label: string): Promise<string> {
-  const topic = `${prefix}order.events.${label}.${randomBytes(4).toString('hex')}`;
+  const topic = `${prefix}writable.${label}.${randomBytes(4).toString('hex')}`;
   await admin.createTopics({ topics: [{ topic, numPartitions: 3 }], waitForLeaders: true });
   return topic;
 }
@@ -86,8 +109,7 @@ for (const [name, create] of publishers) {
       },
       received: (topic, count) =>
         contractTopicReader(cluster.brokers, cluster.clientSecurity())(topic, count),
-      // Created by applyAccess; only fulfillment-service may write it.
-      deniedTopic: async () => `${prefix}fulfillment.events`,
+      deniedTopic: async () => DENIED_TOPIC,
       stop: ({ publisher }) => publisher.disconnect(),
     },
     ['denied-topic'],
