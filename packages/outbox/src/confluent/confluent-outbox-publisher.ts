@@ -40,7 +40,11 @@ export class ConfluentOutboxPublisher implements OutboxPublisher {
     this.admin = this.client.admin();
     this.adminConnection = new ConnectOnce(() => this.admin.connect());
     this.listed = new ListedTopics(
-      adminTopicListing(this.admin, () => this.adminConnection.connected(), confluentTopicRefusalOf),
+      adminTopicListing(
+        this.admin,
+        () => this.adminConnection.connected(),
+        confluentTopicRefusalOf,
+      ),
       tuning.topicCacheMs,
     );
     this.producer = this.newProducer();
