@@ -415,7 +415,9 @@ export class ApacheKafkaCluster {
     clusterId: string,
     security?: ClusterSecurity,
   ): Promise<void> {
-    const args = ['format', '-t', clusterId, '-c', node.config];
+    // `--cluster-id=` keeps an id that starts with '-' (one base64url id in 64) from being read
+    // as an option, which fails the format with "expected one argument".
+    const args = ['format', `--cluster-id=${clusterId}`, '-c', node.config];
     // SCRAM credentials live in the cluster's metadata: written at format time, so the nodes
     // can authenticate to each other before any admin could create them.
     for (const [name, password] of Object.entries(security?.users ?? {}))
